@@ -1,0 +1,9 @@
+//! The `chariot` binary: the UCCI/UCI engine and its command-line tools.
+
+use std::process::ExitCode;
+
+mod cli;
+
+fn main() -> ExitCode {
+    cli::run()
+}

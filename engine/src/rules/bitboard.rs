@@ -1,0 +1,154 @@
+//! A set of squares as a 128-bit mask (bit `i` = square with index `i`).
+
+use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use super::square::{SQUARES, Square};
+
+/// A set of squares. Only the low 90 bits are ever set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 90 squares.
+    pub const FULL: Bitboard = Bitboard((1u128 << SQUARES) - 1);
+
+    /// The set holding one square.
+    #[inline]
+    #[must_use]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
+    }
+
+    /// `true` when the set holds `sq`.
+    #[inline]
+    #[must_use]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// `true` when the set is empty.
+    #[inline]
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of squares in the set.
+    #[inline]
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Adds a square.
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.0 |= 1u128 << sq.index();
+    }
+
+    /// Removes a square.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) {
+        self.0 &= !(1u128 << sq.index());
+    }
+
+    /// The lowest square of the set, if any.
+    #[inline]
+    #[must_use]
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(self.0.trailing_zeros() as usize))
+        }
+    }
+
+    /// The set reflected left to right.
+    #[must_use]
+    pub fn mirror(self) -> Bitboard {
+        self.into_iter().map(Square::mirror).collect()
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        // Split the 128-bit scan so that the common case stays in one 64-bit register.
+        let lo = self.0 as u64;
+        let i = if lo != 0 {
+            lo.trailing_zeros()
+        } else {
+            64 + ((self.0 >> 64) as u64).trailing_zeros()
+        };
+        self.0 &= self.0 - 1;
+        Some(Square::from_index_unchecked(i as usize))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for sq in iter {
+            bb.insert(sq);
+        }
+        bb
+    }
+}
+
+impl BitAnd for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitand(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & rhs.0)
+    }
+}
+
+impl BitOr for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitor(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 | rhs.0)
+    }
+}
+
+impl BitXor for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitxor(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 ^ rhs.0)
+    }
+}
+
+impl BitOrAssign for Bitboard {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: Bitboard) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitXorAssign for Bitboard {
+    #[inline]
+    fn bitxor_assign(&mut self, rhs: Bitboard) {
+        self.0 ^= rhs.0;
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::FULL.0)
+    }
+}

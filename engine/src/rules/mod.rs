@@ -1,0 +1,19 @@
+//! The rules of Xiangqi: board, pieces, FEN, Zobrist keys, move generation and game judgement.
+
+pub mod bitboard;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod setup;
+pub mod square;
+pub mod tables;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use mv::{Move, MoveList};
+pub use piece::{Color, Kind, Piece};
+pub use position::{Position, PositionError, Undo, Waivers};
+pub use setup::{FenError, START_FEN, Setup};
+pub use square::Square;
