@@ -1,11 +1,12 @@
 //! Move generation, attack tests and legality.
 //!
 //! Moves are generated pseudo-legally from the tables in [`super::tables`] and filtered for
-//! legality. Most moves cannot expose their own general: a move is only tested when the side is
-//! in check, when the general moves, when the piece leaves the general's file or rank or one of
-//! the four horse-leg squares beside it, or when it arrives on the general's file or rank (where
-//! it may become a cannon's screen). The test itself copies the 90-byte board, applies the move
-//! and looks outward from the general for rooks, cannons, horses, soldiers and the other general.
+//! legality. Most moves cannot expose their own general, so each node first works out the few
+//! that might (see `Position::legality`): when the side is in check, when the general moves, when
+//! a pinned piece, a cannon's screen or a horse-leg blocker leaves, or when a piece arrives
+//! between the general and an unscreened enemy cannon. Only those are tested, by copying the
+//! 90-byte board, applying the move and looking outward from the general for rooks, cannons,
+//! horses, soldiers and the other general.
 
 use super::bitboard::Bitboard;
 use super::mv::{Move, MoveList};
@@ -13,7 +14,7 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square};
 use super::tables::{
-    ADVISOR_STEPS, DISCOVERY, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, LINES,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
     PAWN_ATTACKERS, PAWN_STEPS, RAYS,
 };
 
@@ -169,11 +170,67 @@ impl Position {
         attackers_on(&self.board, sq, by)
     }
 
+    /// What a move must avoid to keep the own general safe: the pieces whose departure may
+    /// expose it (pinned by a rook or the other general, a screen of a cannon behind two
+    /// screens, a horse's leg) and the squares where an arriving piece becomes a cannon's screen.
     fn legality(&self) -> Legality {
         let us = self.turn;
         let ksq = self.kings[us.index()];
-        let in_check = self.is_attacked_king(ksq, us);
-        Legality { ksq, risky_from: if in_check { u128::MAX } else { DISCOVERY[ksq.index()] }, risky_to: LINES[ksq.index()] }
+        if self.is_attacked_king(ksq, us) {
+            return Legality { ksq, blockers: u128::MAX, screens: u128::MAX };
+        }
+        let them = us.opponent();
+        let b = &self.board;
+        let own = (us as u8) << 3;
+        let (rook, cannon, horse, king) =
+            (code(them, Kind::Rook), code(them, Kind::Cannon), code(them, Kind::Horse), code(them, Kind::King));
+        let (mut blockers, mut screens) = (0u128, 0u128);
+        for ray in &RAYS[ksq.index()] {
+            let squares = &ray.sq[..ray.len as usize];
+            let mut found = [0usize; 3];
+            let mut n = 0;
+            let mut empty = 0u128;
+            for &s in squares {
+                let s = s as usize;
+                if b[s] == 0 {
+                    if n == 0 {
+                        empty |= 1 << s;
+                    }
+                    continue;
+                }
+                found[n] = s;
+                n += 1;
+                if n == 3 {
+                    break;
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let piece = |i: usize| if i < n { b[found[i]] } else { 0 };
+            let mine = |i: usize| i < n && b[found[i]] & 8 == own;
+            if piece(0) == cannon {
+                // Nothing between the general and an enemy cannon: an arriving piece is a screen.
+                screens |= empty;
+            }
+            if mine(0) && (piece(1) == rook || piece(1) == king) {
+                blockers |= 1 << found[0];
+            }
+            if piece(2) == cannon {
+                // Two screens: taking either of ours away leaves the cannon one screen.
+                for i in 0..2 {
+                    if mine(i) {
+                        blockers |= 1 << found[i];
+                    }
+                }
+            }
+        }
+        for (h, leg) in HORSE_ATTACKERS[ksq.index()].iter() {
+            if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
+                blockers |= 1 << leg;
+            }
+        }
+        Legality { ksq, blockers, screens }
     }
 
     #[inline]
@@ -182,7 +239,8 @@ impl Position {
         if from == ctx.ksq {
             return !self.exposed_after(m, to);
         }
-        if (ctx.risky_from >> from.index()) & 1 == 0 && (ctx.risky_to >> to.index()) & 1 == 0 {
+        if (ctx.blockers >> from.index()) & 1 == 0 && (ctx.screens >> to.index()) & 1 == 0 {
+            debug_assert!(!self.exposed_after(m, ctx.ksq), "fast legality test missed {m} in {}", self.fen());
             return true;
         }
         !self.exposed_after(m, ctx.ksq)
@@ -306,8 +364,10 @@ impl Position {
 
 struct Legality {
     ksq: Square,
-    risky_from: u128,
-    risky_to: u128,
+    /// Squares whose piece may expose the general by leaving (all squares when in check).
+    blockers: u128,
+    /// Squares where an arriving piece may become a cannon's screen (all squares when in check).
+    screens: u128,
 }
 
 /// The pieces of `by` on `board` that attack `sq`.

@@ -261,49 +261,6 @@ pub static PAWN_STEPS: [[Steps<3>; SQUARES]; 2] = build_pawn();
 /// `PAWN_ATTACKERS[color][sq]`: squares from which a soldier of `color` attacks `sq`.
 pub static PAWN_ATTACKERS: [[Steps<3>; SQUARES]; 2] = build_pawn_attackers(&build_pawn());
 
-const fn build_king_lines() -> [u128; SQUARES] {
-    // For each square: its file and rank, and its four diagonal neighbours (horse legs).
-    let mut t = [0u128; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut o = 0;
-        while o < SQUARES {
-            let (x, y) = ((o % 9) as i32, (o / 9) as i32);
-            let diag = (x - f == 1 || f - x == 1) && (y - r == 1 || r - y == 1);
-            if x == f || y == r || diag {
-                t[s] |= 1u128 << o;
-            }
-            o += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-const fn build_lines() -> [u128; SQUARES] {
-    let mut t = [0u128; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut o = 0;
-        while o < SQUARES {
-            if (o % 9) as i32 == f || (o / 9) as i32 == r {
-                t[s] |= 1u128 << o;
-            }
-            o += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-/// `DISCOVERY[k]`: squares from which moving a piece away may expose a general on `k`: its file,
-/// its rank (rooks, cannons, the other general) and its diagonal neighbours (horse legs).
-pub static DISCOVERY: [u128; SQUARES] = build_king_lines();
-/// `LINES[k]`: the file and rank through `k`; a piece arriving there may become a cannon screen.
-pub static LINES: [u128; SQUARES] = build_lines();
-
 #[cfg(test)]
 mod tests {
     use super::*;
