@@ -14,8 +14,8 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square};
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-    PAWN_ATTACKERS, PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
+    PAWN_STEPS, RAYS,
 };
 
 #[inline(always)]
@@ -47,16 +47,15 @@ pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) ->
     }
     for ray in &RAYS[k] {
         let squares = &ray.sq[..ray.len as usize];
-        let mut it = squares.iter().map(|&s| board[s as usize]).filter(|&p| p != 0);
+        let mut it = squares
+            .iter()
+            .map(|&s| board[s as usize])
+            .filter(|&p| p != 0);
         match it.next() {
             // The generals can only meet on a file, so a general first on any line is facing.
             Some(p) if p == rook || p == king => return true,
-            Some(_) => {
-                if it.next() == Some(cannon) {
-                    return true;
-                }
-            }
-            None => {}
+            Some(_) if it.next() == Some(cannon) => return true,
+            _ => {}
         }
     }
     false
@@ -134,7 +133,9 @@ impl Position {
     #[must_use]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = self.piece_at(from) else { return false };
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
         if piece.color() != self.turn || from == to {
             return false;
         }
@@ -177,13 +178,21 @@ impl Position {
         let us = self.turn;
         let ksq = self.kings[us.index()];
         if self.is_attacked_king(ksq, us) {
-            return Legality { ksq, blockers: u128::MAX, screens: u128::MAX };
+            return Legality {
+                ksq,
+                blockers: u128::MAX,
+                screens: u128::MAX,
+            };
         }
         let them = us.opponent();
         let b = &self.board;
         let own = (us as u8) << 3;
-        let (rook, cannon, horse, king) =
-            (code(them, Kind::Rook), code(them, Kind::Cannon), code(them, Kind::Horse), code(them, Kind::King));
+        let (rook, cannon, horse, king) = (
+            code(them, Kind::Rook),
+            code(them, Kind::Cannon),
+            code(them, Kind::Horse),
+            code(them, Kind::King),
+        );
         let (mut blockers, mut screens) = (0u128, 0u128);
         for ray in &RAYS[ksq.index()] {
             let squares = &ray.sq[..ray.len as usize];
@@ -218,9 +227,9 @@ impl Position {
             }
             if piece(2) == cannon {
                 // Two screens: taking either of ours away leaves the cannon one screen.
-                for i in 0..2 {
+                for (i, &s) in found.iter().enumerate().take(2) {
                     if mine(i) {
-                        blockers |= 1 << found[i];
+                        blockers |= 1 << s;
                     }
                 }
             }
@@ -230,7 +239,11 @@ impl Position {
                 blockers |= 1 << leg;
             }
         }
-        Legality { ksq, blockers, screens }
+        Legality {
+            ksq,
+            blockers,
+            screens,
+        }
     }
 
     #[inline]
@@ -240,7 +253,11 @@ impl Position {
             return !self.exposed_after(m, to);
         }
         if (ctx.blockers >> from.index()) & 1 == 0 && (ctx.screens >> to.index()) & 1 == 0 {
-            debug_assert!(!self.exposed_after(m, ctx.ksq), "fast legality test missed {m} in {}", self.fen());
+            debug_assert!(
+                !self.exposed_after(m, ctx.ksq),
+                "fast legality test missed {m} in {}",
+                self.fen()
+            );
             return true;
         }
         !self.exposed_after(m, ctx.ksq)
@@ -279,9 +296,17 @@ impl Position {
         let us = piece.color();
         let own = (us as u8) << 3;
         // A target is open when it is empty (quiet moves only) or holds an enemy piece.
-        let open = |p: u8| if CAPTURES { p != 0 && p & 8 != own } else { p == 0 || p & 8 != own };
+        let open = |p: u8| {
+            if CAPTURES {
+                p != 0 && p & 8 != own
+            } else {
+                p == 0 || p & 8 != own
+            }
+        };
         let f = from.index();
-        let push = |list: &mut MoveList, to: usize| list.push(Move::new(from, Square::from_index_unchecked(to)));
+        let push = |list: &mut MoveList, to: usize| {
+            list.push(Move::new(from, Square::from_index_unchecked(to)))
+        };
         match piece.kind() {
             Kind::Rook => {
                 for ray in &RAYS[f] {
@@ -376,7 +401,10 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
     let s = sq.index();
     let is = |i: usize, kind: Kind| board[i] == code(by, kind);
     for ray in &RAYS[s] {
-        let mut it = ray.sq[..ray.len as usize].iter().map(|&x| x as usize).filter(|&x| board[x] != 0);
+        let mut it = ray.sq[..ray.len as usize]
+            .iter()
+            .map(|&x| x as usize)
+            .filter(|&x| board[x] != 0);
         if let Some(first) = it.next() {
             if is(first, Kind::Rook) {
                 out.insert(Square::from_index_unchecked(first));
@@ -428,7 +456,11 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos.legal_move_list().iter().map(ToString::to_string).collect();
+        let mut v: Vec<String> = pos
+            .legal_move_list()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         v.sort();
         v
     }
@@ -459,6 +491,9 @@ mod tests {
         // Black's cannon on b7 attacks the horse on b0 over the screen on b2; nothing attacks e3.
         let b0: Square = "b0".parse().unwrap();
         assert_eq!(pos.attackers(b0, Color::Black).count(), 1);
-        assert_eq!(pos.attackers("e3".parse().unwrap(), Color::Black).count(), 0);
+        assert_eq!(
+            pos.attackers("e3".parse().unwrap(), Color::Black).count(),
+            0
+        );
     }
 }
