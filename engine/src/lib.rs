@@ -4,6 +4,7 @@
 //! Everything else (notation, books, tablebases, search) is built on it; [`notation`] reads and
 //! writes move text in ICCS, WXF and Chinese.
 
+pub mod display;
 pub mod notation;
 pub mod rules;
 
