@@ -47,13 +47,19 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match execute(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) {
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            {
                 return ExitCode::SUCCESS;
             }
             eprintln!("chariot: {e:#}");
@@ -64,8 +70,14 @@ pub fn run() -> ExitCode {
 
 fn execute(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Perft { depth, fen, divide: split, time } => {
-            let mut pos = Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
+        Command::Perft {
+            depth,
+            fen,
+            divide: split,
+            time,
+        } => {
+            let mut pos =
+                Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
             let start = Instant::now();
             let mut out = io::stdout().lock();
             let total = if split {

@@ -1,8 +1,12 @@
 //! Chariot: Xiangqi (Chinese chess) rules, notation, search and the UCCI/UCI engine.
 //!
 //! The [`rules`] module is the foundation: positions, legal moves, check, repetition judgement.
-//! Everything else (notation, books, tablebases, search) is built on it.
+//! Everything else (notation, books, tablebases, search) is built on it. [`search`] and [`eval`]
+//! are the engine's thinking: the search API the protocol front ends drive, and the static
+//! evaluation it uses.
 
+pub mod eval;
 pub mod rules;
+pub mod search;
 
 pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, Square};

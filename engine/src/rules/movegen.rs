@@ -46,16 +46,16 @@ pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) ->
     }
     for ray in &RAYS[k] {
         let squares = &ray.sq[..ray.len as usize];
-        let mut it = squares.iter().map(|&s| board[s as usize]).filter(|&p| p != 0);
+        let mut it = squares
+            .iter()
+            .map(|&s| board[s as usize])
+            .filter(|&p| p != 0);
         match it.next() {
             // The generals can only meet on a file, so a general first on any line is facing.
             Some(p) if p == rook || p == king => return true,
-            Some(_) => {
-                if it.next() == Some(cannon) {
-                    return true;
-                }
-            }
-            None => {}
+            // Otherwise the first piece is a screen: a cannon right behind it attacks.
+            Some(_) if it.next() == Some(cannon) => return true,
+            _ => {}
         }
     }
     false
@@ -133,7 +133,9 @@ impl Position {
     #[must_use]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = self.piece_at(from) else { return false };
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
         if piece.color() != self.turn || from == to {
             return false;
         }
@@ -173,7 +175,15 @@ impl Position {
         let us = self.turn;
         let ksq = self.kings[us.index()];
         let in_check = self.is_attacked_king(ksq, us);
-        Legality { ksq, risky_from: if in_check { u128::MAX } else { DISCOVERY[ksq.index()] }, risky_to: LINES[ksq.index()] }
+        Legality {
+            ksq,
+            risky_from: if in_check {
+                u128::MAX
+            } else {
+                DISCOVERY[ksq.index()]
+            },
+            risky_to: LINES[ksq.index()],
+        }
     }
 
     #[inline]
@@ -221,9 +231,17 @@ impl Position {
         let us = piece.color();
         let own = (us as u8) << 3;
         // A target is open when it is empty (quiet moves only) or holds an enemy piece.
-        let open = |p: u8| if CAPTURES { p != 0 && p & 8 != own } else { p == 0 || p & 8 != own };
+        let open = |p: u8| {
+            if CAPTURES {
+                p != 0 && p & 8 != own
+            } else {
+                p == 0 || p & 8 != own
+            }
+        };
         let f = from.index();
-        let push = |list: &mut MoveList, to: usize| list.push(Move::new(from, Square::from_index_unchecked(to)));
+        let push = |list: &mut MoveList, to: usize| {
+            list.push(Move::new(from, Square::from_index_unchecked(to)))
+        };
         match piece.kind() {
             Kind::Rook => {
                 for ray in &RAYS[f] {
@@ -316,7 +334,10 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
     let s = sq.index();
     let is = |i: usize, kind: Kind| board[i] == code(by, kind);
     for ray in &RAYS[s] {
-        let mut it = ray.sq[..ray.len as usize].iter().map(|&x| x as usize).filter(|&x| board[x] != 0);
+        let mut it = ray.sq[..ray.len as usize]
+            .iter()
+            .map(|&x| x as usize)
+            .filter(|&x| board[x] != 0);
         if let Some(first) = it.next() {
             if is(first, Kind::Rook) {
                 out.insert(Square::from_index_unchecked(first));
@@ -368,7 +389,11 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos.legal_move_list().iter().map(ToString::to_string).collect();
+        let mut v: Vec<String> = pos
+            .legal_move_list()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         v.sort();
         v
     }
@@ -399,6 +424,9 @@ mod tests {
         // Black's cannon on b7 attacks the horse on b0 over the screen on b2; nothing attacks e3.
         let b0: Square = "b0".parse().unwrap();
         assert_eq!(pos.attackers(b0, Color::Black).count(), 1);
-        assert_eq!(pos.attackers("e3".parse().unwrap(), Color::Black).count(), 0);
+        assert_eq!(
+            pos.attackers("e3".parse().unwrap(), Color::Black).count(),
+            0
+        );
     }
 }

@@ -19,7 +19,11 @@ pub struct Steps<const N: usize> {
 }
 
 impl<const N: usize> Steps<N> {
-    const EMPTY: Steps<N> = Steps { len: 0, to: [0; N], block: [0; N] };
+    const EMPTY: Steps<N> = Steps {
+        len: 0,
+        to: [0; N],
+        block: [0; N],
+    };
 
     const fn push(mut self, to: usize, block: usize) -> Self {
         self.to[self.len as usize] = to as u8;
@@ -44,16 +48,35 @@ const fn on_board(file: i32, rank: i32) -> bool {
 }
 
 const fn in_palace(color: usize, file: i32, rank: i32) -> bool {
-    file >= 3 && file <= 5 && if color == 0 { rank >= 0 && rank <= 2 } else { rank >= 7 && rank <= 9 }
+    file >= 3
+        && file <= 5
+        && if color == 0 {
+            rank >= 0 && rank <= 2
+        } else {
+            rank >= 7 && rank <= 9
+        }
 }
 
 const fn own_half(color: usize, rank: i32) -> bool {
-    if color == 0 { rank >= 0 && rank <= 4 } else { rank >= 5 && rank <= 9 }
+    if color == 0 {
+        rank >= 0 && rank <= 4
+    } else {
+        rank >= 5 && rank <= 9
+    }
 }
 
 const ORTHO: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i32, i32); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
+const HORSE: [(i32, i32); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+];
 
 /// Direction indices of [`RAYS`].
 pub const UP: usize = 0;
@@ -176,7 +199,11 @@ const fn build_horse() -> [Steps<8>; SQUARES] {
             let (x, y) = (f + df, r + dr);
             if on_board(x, y) {
                 // The leg is the orthogonal neighbour in the direction of the long step.
-                let leg = if df == 2 || df == -2 { sq(f + df / 2, r) } else { sq(f, r + dr / 2) };
+                let leg = if df == 2 || df == -2 {
+                    sq(f + df / 2, r)
+                } else {
+                    sq(f, r + dr / 2)
+                };
                 t[s] = t[s].push(sq(x, y), leg);
             }
             d += 1;
