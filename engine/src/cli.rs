@@ -10,11 +10,15 @@ use chariot::rules::{Position, START_FEN};
 use clap::{Parser, Subcommand};
 
 /// Chariot: a Xiangqi engine for UCCI and UCI GUIs, with tools for its rules.
+///
+/// Without a subcommand, chariot is the engine: it reads UCCI or UCI commands on standard input
+/// (the first command, `ucci` or `uci`, decides) and answers on standard output. At a terminal,
+/// type `ucci`, `position startpos`, `go depth 10`, `d` to see the board, `quit` to leave.
 #[derive(Parser, Debug)]
-#[command(name = "chariot", version, about, long_about = None)]
+#[command(name = "chariot", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -69,7 +73,11 @@ pub fn run() -> ExitCode {
 }
 
 fn execute(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        chariot::protocol::run_stdio();
+        return Ok(());
+    };
+    match command {
         Command::Perft {
             depth,
             fen,

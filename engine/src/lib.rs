@@ -9,6 +9,7 @@
 pub mod display;
 pub mod eval;
 pub mod notation;
+pub mod protocol;
 
 pub mod rules;
 pub mod search;

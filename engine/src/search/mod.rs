@@ -29,6 +29,7 @@
 //! assert!(result.best.is_some());
 //! ```
 
+pub mod bench;
 pub mod limits;
 pub mod score;
 

@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn hashfull_counts_current_generation() {
-        let mut tt = Tt::new(1);
+        let tt = Tt::new(1);
         assert_eq!(tt.hashfull(), 0);
         let e = TtEntry {
             mv: Move::NONE,
