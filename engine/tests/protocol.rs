@@ -449,3 +449,17 @@ fn uci_dialects() {
     e.starts("info string error: unknown option");
     e.quit();
 }
+
+#[test]
+fn end_of_input_lets_a_bounded_search_answer() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 4");
+    // Closing the input (as when a command file is piped in) must not cut the search short.
+    e.stdin = None;
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+}

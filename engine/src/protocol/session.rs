@@ -94,6 +94,8 @@ struct Worker {
     /// Set just before the worker prints its final answer: from then on the engine is idle,
     /// even if the thread has not quite returned yet.
     answered: Arc<AtomicBool>,
+    /// The search only ends when told to (`go infinite`, `go ponder`).
+    open_ended: bool,
 }
 
 impl Worker {
@@ -190,9 +192,10 @@ impl Session {
         self.join();
     }
 
-    /// Stops a running search and waits for its answer.
+    /// At the end of input: lets a running search finish and answer (so that piped command
+    /// files work like batch mode), but stops one that would only end when told to.
     pub fn shutdown(&mut self) {
-        if let Some(w) = &self.worker {
+        if let Some(w) = self.worker.as_ref().filter(|w| w.open_ended) {
             w.control.pondering.store(false, Ordering::SeqCst);
             w.control.stop.store(true, Ordering::SeqCst);
         }
@@ -612,6 +615,7 @@ impl Session {
                     control,
                     draw_offered,
                     answered,
+                    open_ended: params.infinite || params.ponder,
                 })
             }
             Err(e) => self.error(&format!("go: cannot start the search thread: {e}")),
@@ -795,6 +799,6 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, terminal: bool) {
             session.wait();
         }
     }
-    // End of input without quit: stop a running search and let it answer.
+    // End of input without quit.
     session.shutdown();
 }
