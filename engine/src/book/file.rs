@@ -64,7 +64,10 @@ pub enum BookError {
 }
 
 fn corrupt(path: &Path, reason: impl Into<String>) -> BookError {
-    BookError::Corrupt { path: path.to_owned(), reason: reason.into() }
+    BookError::Corrupt {
+        path: path.to_owned(),
+        reason: reason.into(),
+    }
 }
 
 /// How a book was built (stored in its header and metadata).
@@ -153,7 +156,10 @@ impl Book {
     /// damaged, or does not match the file's size.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let io_err = |source| BookError::Io { path: path.to_owned(), source };
+        let io_err = |source| BookError::Io {
+            path: path.to_owned(),
+            source,
+        };
         let file = File::open(path).map_err(io_err)?;
         // SAFETY: the map is read-only. Another process truncating the file while it is mapped
         // could fault on access; books are written to a temporary name and renamed into place,
@@ -161,7 +167,13 @@ impl Book {
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         let b = &map[..];
         if b.len() < HEADER_SIZE {
-            return Err(corrupt(path, format!("{} bytes is shorter than the {HEADER_SIZE}-byte header", b.len())));
+            return Err(corrupt(
+                path,
+                format!(
+                    "{} bytes is shorter than the {HEADER_SIZE}-byte header",
+                    b.len()
+                ),
+            ));
         }
         if b[0..8] != MAGIC {
             return Err(corrupt(path, "wrong magic (not a Chariot .xqb book)"));
@@ -173,23 +185,39 @@ impl Book {
         }
         let version = u32_at(8);
         if version != FORMAT_VERSION {
-            return Err(corrupt(path, format!("format version {version}, this program reads {FORMAT_VERSION}")));
+            return Err(corrupt(
+                path,
+                format!("format version {version}, this program reads {FORMAT_VERSION}"),
+            ));
         }
         let scheme = u32_at(12);
         if scheme != KEY_SCHEME {
-            return Err(corrupt(path, format!("key scheme {scheme}, this program uses {KEY_SCHEME}")));
+            return Err(corrupt(
+                path,
+                format!("key scheme {scheme}, this program uses {KEY_SCHEME}"),
+            ));
         }
         if u32_at(28) != WEIGHT_POLYGLOT {
-            return Err(corrupt(path, format!("unknown weight formula {}", u32_at(28))));
+            return Err(corrupt(
+                path,
+                format!("unknown weight formula {}", u32_at(28)),
+            ));
         }
         let count = u64_at(16);
         let meta_len = u32_at(44) as usize;
         let entries_at = HEADER_SIZE + meta_len.div_ceil(8) * 8;
         let expected = (count as u128) * ENTRY_SIZE as u128 + entries_at as u128;
         if expected != b.len() as u128 {
-            return Err(corrupt(path, format!("{} bytes, but the header describes {expected} ({count} entries)", b.len())));
+            return Err(corrupt(
+                path,
+                format!(
+                    "{} bytes, but the header describes {expected} ({count} entries)",
+                    b.len()
+                ),
+            ));
         }
-        let metadata = String::from_utf8_lossy(&b[HEADER_SIZE..HEADER_SIZE + meta_len]).into_owned();
+        let metadata =
+            String::from_utf8_lossy(&b[HEADER_SIZE..HEADER_SIZE + meta_len]).into_owned();
         let info = BuildInfo {
             mirror: u32_at(24) & FLAG_MIRROR != 0,
             max_ply: u32_at(32),
@@ -199,7 +227,14 @@ impl Book {
             metadata,
         };
         let body_crc = u32_at(56);
-        Ok(Book { path: path.to_owned(), map, info, entries_at, count: count as usize, body_crc })
+        Ok(Book {
+            path: path.to_owned(),
+            map,
+            info,
+            entries_at,
+            count: count as usize,
+            body_crc,
+        })
     }
 
     /// Checks the body checksum and the order of the entries.
@@ -215,10 +250,16 @@ impl Book {
             let b = self.record(i);
             let key = key_at(b);
             if key < last {
-                return Err(corrupt(&self.path, format!("entry {i} is out of key order")));
+                return Err(corrupt(
+                    &self.path,
+                    format!("entry {i} is out of key order"),
+                ));
             }
             if Move::from_u16(u16::from_le_bytes([b[8], b[9]])).is_none() {
-                return Err(corrupt(&self.path, format!("entry {i} has an invalid move")));
+                return Err(corrupt(
+                    &self.path,
+                    format!("entry {i} has an invalid move"),
+                ));
             }
             last = key;
         }
@@ -292,14 +333,22 @@ impl Book {
         let key = pos.key();
         let (key, flip) = if self.info.mirror {
             let mirrored = pos.mirror_key();
-            if mirrored < key { (mirrored, true) } else { (key, false) }
+            if mirrored < key {
+                (mirrored, true)
+            } else {
+                (key, false)
+            }
         } else {
             (key, false)
         };
         let mut moves: Vec<BookMove> = self
             .entries_for(key)
             .into_iter()
-            .map(|e| BookMove { mv: if flip { e.mv.mirror() } else { e.mv }, stats: e.stats, weight: e.weight })
+            .map(|e| BookMove {
+                mv: if flip { e.mv.mirror() } else { e.mv },
+                stats: e.stats,
+                weight: e.weight,
+            })
             .filter(|m| pos.is_legal(m.mv))
             .collect();
         moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
@@ -318,7 +367,10 @@ impl BookWriter {
     /// A writer for a book built with `info`.
     #[must_use]
     pub fn new(info: BuildInfo) -> BookWriter {
-        BookWriter { info, entries: Vec::new() }
+        BookWriter {
+            info,
+            entries: Vec::new(),
+        }
     }
 
     /// Adds an entry (keys in canonical form, see [`super::canonical`]).
@@ -345,7 +397,12 @@ impl BookWriter {
     /// [`BookError::Io`] naming the file.
     pub fn write(mut self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
-        self.entries.sort_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)).then(a.mv.cmp(&b.mv)));
+        self.entries.sort_by(|a, b| {
+            a.key
+                .cmp(&b.key)
+                .then(b.weight.cmp(&a.weight))
+                .then(a.mv.cmp(&b.mv))
+        });
         let mut meta = self.info.metadata.clone().into_bytes();
         let meta_len = meta.len() as u32;
         meta.resize(meta.len().div_ceil(8) * 8, 0);
@@ -383,7 +440,9 @@ impl BookWriter {
             for e in &encoded {
                 w.write_all(e)?;
             }
-            w.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()
+            w.into_inner()
+                .map_err(io::IntoInnerError::into_error)?
+                .sync_all()
         })();
         if let Err(e) = result {
             let _ = fs::remove_file(&tmp);
@@ -395,7 +454,10 @@ impl BookWriter {
 
 /// A temporary name next to `path` (same directory, so the rename is atomic).
 fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
     name.push(format!(".tmp{}", std::process::id()));
     path.with_file_name(name)
 }
@@ -414,13 +476,33 @@ mod tests {
     }
 
     fn sample(mirror: bool) -> (BookWriter, Position) {
-        let info = BuildInfo { mirror, max_ply: 20, min_games: 1, min_score_permille: 0, games: 3, metadata: "source: test".into() };
+        let info = BuildInfo {
+            mirror,
+            max_ply: 20,
+            min_games: 1,
+            min_score_permille: 0,
+            games: 3,
+            metadata: "source: test".into(),
+        };
         let mut w = BookWriter::new(info);
         let pos = Position::start();
-        for (text, red_wins, draws, black_wins) in [("h2e2", 5, 2, 1), ("b2e2", 1, 0, 0), ("c3c4", 2, 2, 2)] {
+        for (text, red_wins, draws, black_wins) in
+            [("h2e2", 5, 2, 1), ("b2e2", 1, 0, 0), ("c3c4", 2, 2, 2)]
+        {
             let (key, mv) = canonical(&pos, parse_iccs(text).unwrap(), mirror);
-            let stats = MoveStats { games: red_wins + draws + black_wins, red_wins, draws, black_wins, mean_elo: 2400 };
-            w.push(Entry { key, mv, stats, weight: stats.weight(Color::Red) });
+            let stats = MoveStats {
+                games: red_wins + draws + black_wins,
+                red_wins,
+                draws,
+                black_wins,
+                mean_elo: 2400,
+            };
+            w.push(Entry {
+                key,
+                mv,
+                stats,
+                weight: stats.weight(Color::Red),
+            });
         }
         (w, pos)
     }
@@ -448,12 +530,24 @@ mod tests {
 
     #[test]
     fn mirrored_positions_share_entries() {
-        let info = BuildInfo { mirror: true, ..BuildInfo::default() };
+        let info = BuildInfo {
+            mirror: true,
+            ..BuildInfo::default()
+        };
         let mut w = BookWriter::new(info);
         let mut pos = Position::start();
         pos.make_move(parse_iccs("h2e2").unwrap());
         let (key, mv) = canonical(&pos, parse_iccs("h9g7").unwrap(), true);
-        w.push(Entry { key, mv, stats: MoveStats { games: 1, black_wins: 1, ..MoveStats::default() }, weight: 2 });
+        w.push(Entry {
+            key,
+            mv,
+            stats: MoveStats {
+                games: 1,
+                black_wins: 1,
+                ..MoveStats::default()
+            },
+            weight: 2,
+        });
         let path = temp("mirror.xqb");
         w.write(&path).unwrap();
         let book = Book::open(&path).unwrap();
@@ -473,7 +567,9 @@ mod tests {
             let p = temp("bad.xqb");
             fs::write(&p, bytes).unwrap();
             match Book::open(&p) {
-                Err(BookError::Corrupt { reason, .. }) => assert!(reason.contains(expect), "{reason}"),
+                Err(BookError::Corrupt { reason, .. }) => {
+                    assert!(reason.contains(expect), "{reason}")
+                }
                 Err(e) => panic!("unexpected {e}"),
                 Ok(book) => {
                     let err = book.verify().expect_err("verify must fail");
@@ -485,7 +581,10 @@ mod tests {
         };
         check(&good[..10], "shorter than");
         check(&good[..good.len() - 1], "bytes, but the header");
-        check(&[good.as_slice(), &[0u8; 32]].concat(), "bytes, but the header");
+        check(
+            &[good.as_slice(), &[0u8; 32]].concat(),
+            "bytes, but the header",
+        );
         let mut bad = good.clone();
         bad[0] = b'X';
         check(&bad, "magic");
@@ -496,6 +595,9 @@ mod tests {
         let last = bad.len() - 5;
         bad[last] ^= 0x40;
         check(&bad, "body checksum");
-        assert!(matches!(Book::open(temp("missing.xqb")), Err(BookError::Io { .. })));
+        assert!(matches!(
+            Book::open(temp("missing.xqb")),
+            Err(BookError::Io { .. })
+        ));
     }
 }

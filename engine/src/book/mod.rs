@@ -8,7 +8,9 @@
 
 mod file;
 
-pub use file::{Book, BookError, BuildInfo, Entry, BookWriter, ENTRY_SIZE, FORMAT_VERSION, HEADER_SIZE, MAGIC};
+pub use file::{
+    Book, BookError, BookWriter, BuildInfo, ENTRY_SIZE, Entry, FORMAT_VERSION, HEADER_SIZE, MAGIC,
+};
 
 use crate::rules::{Move, Position};
 
@@ -81,7 +83,11 @@ pub fn canonical(pos: &Position, mv: Move, mirror: bool) -> (u64, Move) {
         return (key, mv);
     }
     let mirrored = pos.mirror_key();
-    if mirrored < key { (mirrored, mv.mirror()) } else { (key, mv) }
+    if mirrored < key {
+        (mirrored, mv.mirror())
+    } else {
+        (key, mv)
+    }
 }
 
 /// Several books used together (UCCI `bookfiles a.xqb;b.xqb`): the first book that has moves for
@@ -127,7 +133,11 @@ impl BookSet {
     /// The moves of the first book that knows `pos`, best weight first.
     #[must_use]
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
-        self.books.iter().map(|b| b.probe(pos)).find(|m| !m.is_empty()).unwrap_or_default()
+        self.books
+            .iter()
+            .map(|b| b.probe(pos))
+            .find(|m| !m.is_empty())
+            .unwrap_or_default()
     }
 }
 
@@ -136,12 +146,19 @@ impl BookSet {
 /// `random` (a number in 0..1). Returns `None` for an empty list or when every weight is 0.
 #[must_use]
 pub fn choose(moves: &[BookMove], temperature: f64, random: f64) -> Option<BookMove> {
-    let best = moves.iter().copied().filter(|m| m.weight > 0).max_by_key(|m| m.weight)?;
+    let best = moves
+        .iter()
+        .copied()
+        .filter(|m| m.weight > 0)
+        .max_by_key(|m| m.weight)?;
     if temperature <= 0.0 {
         // max_by_key returns the last maximum; prefer the first, as listed.
         return moves.iter().copied().find(|m| m.weight == best.weight);
     }
-    let w: Vec<f64> = moves.iter().map(|m| (f64::from(m.weight) / f64::from(best.weight)).powf(1.0 / temperature)).collect();
+    let w: Vec<f64> = moves
+        .iter()
+        .map(|m| (f64::from(m.weight) / f64::from(best.weight)).powf(1.0 / temperature))
+        .collect();
     let total: f64 = w.iter().sum();
     let mut r = random.clamp(0.0, 1.0 - f64::EPSILON) * total;
     for (m, w) in moves.iter().zip(&w) {
@@ -159,12 +176,22 @@ mod tests {
     use crate::rules::Color;
 
     fn bm(weight: u32) -> BookMove {
-        BookMove { mv: Move::NONE, stats: MoveStats::default(), weight }
+        BookMove {
+            mv: Move::NONE,
+            stats: MoveStats::default(),
+            weight,
+        }
     }
 
     #[test]
     fn weights_and_scores_follow_the_mover() {
-        let s = MoveStats { games: 10, red_wins: 5, draws: 3, black_wins: 2, mean_elo: 0 };
+        let s = MoveStats {
+            games: 10,
+            red_wins: 5,
+            draws: 3,
+            black_wins: 2,
+            mean_elo: 0,
+        };
         assert_eq!(s.weight(Color::Red), 13);
         assert_eq!(s.weight(Color::Black), 7);
         assert!((s.score(Color::Red) - 0.65).abs() < 1e-9);

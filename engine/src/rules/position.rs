@@ -465,7 +465,10 @@ impl Position {
     pub fn mirror_key(&self) -> u64 {
         self.occupied()
             .into_iter()
-            .filter_map(|sq| self.piece_at(sq).map(|p| zobrist::piece_key(p, sq.mirror())))
+            .filter_map(|sq| {
+                self.piece_at(sq)
+                    .map(|p| zobrist::piece_key(p, sq.mirror()))
+            })
             .fold(zobrist::turn_key(self.turn), |k, x| k ^ x)
     }
 
