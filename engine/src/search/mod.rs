@@ -29,7 +29,9 @@
 //! assert!(result.best.is_some());
 //! ```
 
+pub mod bench;
 pub mod limits;
+pub mod puzzle;
 pub mod score;
 
 mod draw;
