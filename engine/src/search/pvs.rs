@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{MovePicker, is_quiet, moving_piece, victim_value};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
-use super::see::see;
+use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
 use super::tt::TtEntry;
 use super::{Bound, Level};
@@ -406,7 +406,11 @@ impl Worker<'_> {
                 if eval + victim_value(pos, m) + 200 <= alpha {
                     continue;
                 }
-                if see(pos, m) < 0 {
+                // Only a capture by a piece worth more than its victim can lose material.
+                let attacker = pos
+                    .piece_at(m.from())
+                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if attacker > victim_value(pos, m) && see(pos, m) < 0 {
                     continue;
                 }
             }
