@@ -179,9 +179,10 @@ fn searchmoves_restrict_the_root() {
         },
     );
     assert!(allowed.contains(&r.best.unwrap()), "{r:?}");
-    // A mate-in-one position restricted to a non-mating move does not report the mate.
+    // A mate-in-one position restricted to a move that neither mates nor leaves Black without
+    // a move (d0d1 would: Black then has no legal move, which loses) does not report the mate.
     let mate = Position::from_fen(MATE_IN_ONE).unwrap();
-    let other = mv(&mate, "d0d1");
+    let other = mv(&mate, "f8g8");
     let r = go(
         &mate,
         &Limits {
