@@ -10,13 +10,16 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     if let Ok(setup) = text.parse::<Setup>() {
         let fen = setup.fen();
-        let again: Setup = fen.parse().unwrap_or_else(|e| panic!("{fen:?} written from {text:?} does not parse: {e}"));
+        let again: Setup = fen
+            .parse()
+            .unwrap_or_else(|e| panic!("{fen:?} written from {text:?} does not parse: {e}"));
         assert_eq!(again, setup, "{text:?} -> {fen:?}");
         assert_eq!(again.fen(), fen);
     }
     if let Ok(pos) = Position::from_fen(&text) {
         let fen = pos.fen();
-        let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen:?} written from {text:?} is refused: {e}"));
+        let again = Position::from_fen(&fen)
+            .unwrap_or_else(|e| panic!("{fen:?} written from {text:?} is refused: {e}"));
         assert_eq!(again, pos, "{text:?} -> {fen:?}");
         assert_eq!(again.key(), pos.key());
     }

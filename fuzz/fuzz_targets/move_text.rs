@@ -21,7 +21,11 @@ const FENS: [&str; 5] = [
 
 fn positions() -> &'static [Position] {
     static POSITIONS: OnceLock<Vec<Position>> = OnceLock::new();
-    POSITIONS.get_or_init(|| FENS.iter().map(|f| Position::from_fen(f).expect("fuzz position")).collect())
+    POSITIONS.get_or_init(|| {
+        FENS.iter()
+            .map(|f| Position::from_fen(f).expect("fuzz position"))
+            .collect()
+    })
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -32,10 +36,20 @@ fuzz_target!(|data: &[u8]| {
     for pos in positions() {
         match parse_move(pos, &text) {
             Ok(m) => {
-                assert!(pos.is_legal(m), "{text:?} gave the illegal move {m} in {}", pos.fen());
+                assert!(
+                    pos.is_legal(m),
+                    "{text:?} gave the illegal move {m} in {}",
+                    pos.fen()
+                );
                 for notation in Notation::ALL {
-                    let written = format_move(pos, m, notation).expect("a legal move can be written");
-                    assert_eq!(parse_move(pos, &written), Ok(m), "{written:?} in {}", pos.fen());
+                    let written =
+                        format_move(pos, m, notation).expect("a legal move can be written");
+                    assert_eq!(
+                        parse_move(pos, &written),
+                        Ok(m),
+                        "{written:?} in {}",
+                        pos.fen()
+                    );
                 }
             }
             Err(e) => assert_eq!(e.text(), text),
