@@ -19,6 +19,7 @@
 //! order. Probing never panics, whatever the bytes: moves that are not legal in the probed
 //! position are dropped.
 
+use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -138,10 +139,27 @@ fn key_at(b: &[u8]) -> u64 {
     u64::from_le_bytes(k)
 }
 
-/// A book opened from a file and memory-mapped.
+/// Where a book's bytes live: a memory-mapped file, or bytes in memory (a book built into the
+/// program, or read by a fuzzer).
+enum Storage {
+    Map(Mmap),
+    Bytes(Cow<'static, [u8]>),
+}
+
+impl std::ops::Deref for Storage {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Storage::Map(m) => m,
+            Storage::Bytes(b) => b,
+        }
+    }
+}
+
+/// A book opened from a file (memory-mapped) or from bytes.
 pub struct Book {
     path: PathBuf,
-    map: Mmap,
+    map: Storage,
     info: BuildInfo,
     entries_at: usize,
     count: usize,
@@ -165,6 +183,21 @@ impl Book {
         // could fault on access; books are written to a temporary name and renamed into place,
         // so Chariot's own tools never do that.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        Book::parse(path, Storage::Map(map))
+    }
+
+    /// Reads a book from bytes in memory; `name` stands for the file in messages.
+    ///
+    /// # Errors
+    /// [`BookError::Corrupt`] as for [`Book::open`].
+    pub fn from_bytes(
+        name: impl AsRef<Path>,
+        bytes: impl Into<Cow<'static, [u8]>>,
+    ) -> Result<Book, BookError> {
+        Book::parse(name.as_ref(), Storage::Bytes(bytes.into()))
+    }
+
+    fn parse(path: &Path, map: Storage) -> Result<Book, BookError> {
         let b = &map[..];
         if b.len() < HEADER_SIZE {
             return Err(corrupt(
