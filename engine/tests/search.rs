@@ -179,19 +179,23 @@ fn searchmoves_restrict_the_root() {
         },
     );
     assert!(allowed.contains(&r.best.unwrap()), "{r:?}");
-    // A mate-in-one position restricted to a move that neither mates nor leaves Black without
-    // a move (d0d1 would: Black then has no legal move, which loses) does not report the mate.
-    let mate = Position::from_fen(MATE_IN_ONE).unwrap();
-    let other = mv(&mate, "f8g8");
+    // In the mate-in-two problem, a restriction to another move hides the mate.
+    let mate = Position::from_fen("3k5/6R1C/3c5/6N2/6b2/9/9/9/2r1p1p2/5K3 w").unwrap();
+    let other = mate
+        .legal_move_list()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() != "g6f8")
+        .unwrap();
     let r = go(
         &mate,
         &Limits {
             searchmoves: vec![other],
-            ..depth(3)
+            ..depth(4)
         },
     );
     assert_eq!(r.best, Some(other));
-    assert_ne!(r.score, Score::Mate(1));
+    assert_ne!(r.score, Score::Mate(3));
 }
 
 #[test]

@@ -183,18 +183,17 @@ impl Worker<'_> {
         let mut quiet_count = 0;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(pos, &self.data.history) {
+        while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
             move_count += 1;
             let quiet = is_quiet(pos, m);
             let killer =
                 m == self.data.stack[ply].killers[0] || m == self.data.stack[ply].killers[1];
-            let mut gives_check = None;
 
             // Shallow-depth pruning of moves that are unlikely to matter.
-            if best > -MATE_BOUND && !in_check && move_count > 1 {
+            if best > -MATE_BOUND && !in_check && move_count > 1 && depth <= 6 && config.futility()
+            {
                 if quiet {
-                    let checks = *gives_check.get_or_insert_with(|| pos.gives_check(m));
-                    if !checks {
+                    if !pos.gives_check(m) {
                         if config.move_count_pruning()
                             && depth <= 6
                             && move_count
@@ -399,7 +398,7 @@ impl Worker<'_> {
         let mut picker = MovePicker::quiescence(tt_move, in_check);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        while let Some(m) = picker.next(pos, &self.data.history) {
+        while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning this piece and a bit more cannot reach alpha.
