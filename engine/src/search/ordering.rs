@@ -21,6 +21,7 @@
 //! up front, at the cost of an exchange evaluation only for captures actually reached.
 
 use super::see::{SEE_VALUE, see};
+use crate::rules::movegen::Legality;
 use crate::rules::{Color, Move, MoveList, Piece, Position};
 
 /// History scores stay within this bound (the "gravity" update keeps them there).
@@ -131,6 +132,9 @@ pub(crate) struct MovePicker {
     next: usize,
     /// The end of the moves still to hand out in the buffer.
     end: usize,
+    /// How to test the generated (pseudo-legal) moves for legality when they come up; `None`
+    /// when they were all tested at generation (in check, where most are illegal).
+    legality: Option<Legality>,
 }
 
 /// The move list and scores of one node; kept per ply in the thread's data and reused, so that
@@ -163,6 +167,7 @@ impl MovePicker {
             quiets_dropped: false,
             next: 0,
             end: 0,
+            legality: None,
         }
     }
 
@@ -200,9 +205,15 @@ impl MovePicker {
                     self.stage = Stage::Pick;
                     buf.moves.clear();
                     if self.captures_only {
-                        pos.legal_captures(&mut buf.moves);
+                        pos.pseudo_legal_captures(&mut buf.moves);
                     } else {
-                        pos.legal_moves(&mut buf.moves);
+                        pos.pseudo_legal_moves(&mut buf.moves);
+                    }
+                    let ctx = pos.legality();
+                    if ctx.in_check() {
+                        pos.retain_legal_with(&mut buf.moves, &ctx);
+                    } else {
+                        self.legality = Some(ctx);
                     }
                     self.score(pos, history, buf);
                 }
@@ -241,6 +252,23 @@ impl MovePicker {
         let n = buf.moves.len();
         buf.scores[n..n + BLOCK].fill(i32::MIN);
         self.end = n;
+    }
+
+    /// `true` when the move at `i` in the buffer is legal.
+    #[inline]
+    fn is_legal(&self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
+        self.legality
+            .is_none_or(|ctx| pos.is_legal_with(buf.moves[i], &ctx))
+    }
+
+    /// Takes the (illegal) move at `i` out of the buffer, keeping the order of the others, so
+    /// that the rest are picked exactly as from a list of the legal moves alone.
+    fn remove(&mut self, buf: &mut MoveBuffer, i: usize) {
+        let end = self.end;
+        buf.moves.as_mut_slice().copy_within(i + 1..end, i);
+        buf.scores.copy_within(i + 1..end, i);
+        self.end -= 1;
+        buf.scores[self.end] = i32::MIN;
     }
 
     /// After [`MovePicker::skip_quiets`], takes the quiet moves (and the marker of the table
@@ -284,12 +312,15 @@ impl MovePicker {
         if self.skip_quiets && !self.quiets_dropped {
             self.drop_quiets(pos, buf);
         }
-        let n = self.end;
         loop {
-            if self.next >= n {
+            if self.next >= self.end {
                 return None;
             }
-            let best = first_max(&buf.scores, self.next, n);
+            let best = first_max(&buf.scores, self.next, self.end);
+            if !self.is_legal(pos, buf, best) {
+                self.remove(buf, best);
+                continue;
+            }
             let top = buf.scores[best];
             if top >= SCORE_GOOD_CAPTURE && top & 1 != 0 {
                 // A pending capture: settle it, then look again (it may no longer be on top).
@@ -300,6 +331,12 @@ impl MovePicker {
                     SCORE_BAD_CAPTURE
                 };
                 buf.scores[best] = base + (top - 1 - SCORE_GOOD_CAPTURE);
+                continue;
+            }
+            if best != self.next && !self.is_legal(pos, buf, self.next) {
+                // The front move would be swapped to where the best one was: it must be one
+                // that the list of legal moves holds, or the order of the rest changes.
+                self.remove(buf, self.next);
                 continue;
             }
             let slice = buf.moves.as_mut_slice();
@@ -485,13 +522,19 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let mut compared = 0;
-        for _ in 0..60 {
-            let mut pos = Position::start();
-            for _ in 0..120 {
+        let (mut compared, mut with_illegal) = (0, 0);
+        for game in 0..64 {
+            let fen = crate::search::bench::POSITIONS[game % crate::search::bench::POSITIONS.len()];
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..100 {
                 let legal = pos.legal_move_list();
                 if legal.is_empty() {
                     break;
+                }
+                let mut pseudo = MoveList::new();
+                pos.pseudo_legal_moves(&mut pseudo);
+                if pseudo.len() > legal.len() {
+                    with_illegal += 1;
                 }
                 let mut history = History::new();
                 for &m in legal.iter() {
@@ -523,7 +566,9 @@ mod tests {
                 pos.make_move(pick(rand()));
             }
         }
-        assert!(compared > 3000);
+        assert!(compared > 3000, "{compared}");
+        // The lazy legality test must have had illegal moves to skip.
+        assert!(with_illegal > 300, "{with_illegal}");
     }
 
     #[test]
