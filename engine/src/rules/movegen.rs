@@ -100,7 +100,7 @@ impl View for After<'_> {
 /// The occupied points along one line from a point, nearest first, read from the occupancy
 /// bits of the line (bit `i` = the `i`-th point of the file or rank).
 #[derive(Clone, Copy)]
-struct Occupants {
+pub(crate) struct Occupants {
     bits: u32,
     /// Nearest is the lowest bit (up, right) or the highest (down, left).
     ascending: bool,
@@ -129,7 +129,7 @@ impl Iterator for Occupants {
 /// The occupants of the four lines from `sq`, in the order of [`RAYS`] (up, down, right,
 /// left), given the occupancy of its file and of its rank.
 #[inline(always)]
-fn lines_from(sq: usize, file_occ: u32, rank_occ: u32) -> [Occupants; 4] {
+pub(crate) fn lines_from(sq: usize, file_occ: u32, rank_occ: u32) -> [Occupants; 4] {
     let (f, r) = (sq % 9, sq / 9);
     let line = |bits: u32, ascending: bool, base: usize, step: usize| Occupants {
         bits,
@@ -494,7 +494,8 @@ impl Position {
             };
             if b[first] == rook || b[first] == king {
                 to_set |= line_to(dir, first);
-            } else if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
+            }
+            if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
                 // Taking the screen or moving it away resolves this check too.
                 to_set |= line_to(dir, second);
                 from_set |= 1 << first;
