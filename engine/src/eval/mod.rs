@@ -17,7 +17,7 @@
 //! `knowledge` option) and weighs the two generals' safety differently for the `style` option.
 
 mod accumulator;
-mod lines;
+mod mobility;
 pub mod params;
 pub mod pst;
 #[cfg(test)]
@@ -29,10 +29,9 @@ use std::sync::OnceLock;
 pub use accumulator::Accumulator;
 pub use params::Params;
 
-use crate::rules::tables::HORSE_STEPS;
 use crate::rules::{Bitboard, Color, Kind, Piece, Position, Square};
 use crate::search::{Level, Style};
-use lines::LINES;
+use mobility::{HORSE_LEGS, LINES};
 
 /// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].
 const PHASE_ROOK: i32 = 4;
@@ -357,7 +356,31 @@ const fn king_zone(color: Color) -> u128 {
     zone
 }
 
+/// The zones of both sides.
 const ZONES: [u128; 2] = [king_zone(Color::Red), king_zone(Color::Black)];
+
+/// `ZONE_OF[sq]`: bit `c` is set when `sq` lies in the zone of the side with index `c`.
+const ZONE_OF: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        t[sq] = ((ZONES[0] >> sq) & 1) as u8 | (((ZONES[1] >> sq) & 1) as u8) << 1;
+        sq += 1;
+    }
+    t
+};
+
+/// The index in [`Accumulator`]'s zone counts of a kind that counts as a zone attacker.
+#[inline]
+const fn zone_slot(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::Rook => Some(0),
+        Kind::Horse => Some(1),
+        Kind::Cannon => Some(2),
+        Kind::Pawn => Some(3),
+        _ => None,
+    }
+}
 
 /// The points whose rank, counted from `color`'s side, lies in `lo..=hi`.
 const fn relative_ranks(color: Color, lo: usize, hi: usize) -> u128 {
@@ -386,18 +409,6 @@ const ATTACKING_SOLDIERS: [u128; 2] = [
     relative_ranks(Color::Red, 5, 8),
     relative_ranks(Color::Black, 5, 8),
 ];
-
-/// The number of squares in a set that usually holds none or a few (cheaper than a population
-/// count on processors without one).
-#[inline]
-fn sparse_count(mut set: u128) -> i32 {
-    let mut n = 0;
-    while set != 0 {
-        set &= set - 1;
-        n += 1;
-    }
-    n
-}
 
 /// The scale (in 1/16) for a position where the side ahead cannot attack: no chariot, horse,
 /// cannon or soldier across the river means no mate is possible, whatever the material says.
@@ -514,11 +525,16 @@ impl<'a> Evaluator<'a> {
         }
         let (mut horse_mob, mut blocked) = (0, 0);
         for sq in pos.pieces(Piece::new(c, Kind::Horse)) {
-            for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-                let leg_free = board[leg] == 0;
-                let target = board[to];
-                blocked += i32::from(!leg_free);
-                horse_mob += i32::from(leg_free && (target == 0 || target & 8 != own));
+            let jumps = &HORSE_LEGS[sq.index()];
+            for &(leg, n, targets) in &jumps.legs[..usize::from(jumps.len)] {
+                if board[usize::from(leg)] != 0 {
+                    blocked += i32::from(n);
+                    continue;
+                }
+                for &to in &targets[..usize::from(n)] {
+                    let target = board[usize::from(to)];
+                    horse_mob += i32::from(target == 0 || target & 8 != own);
+                }
             }
         }
         let mg = rook_mob * p.rook_mobility_mg
@@ -634,15 +650,8 @@ impl<'a> Evaluator<'a> {
         let missing_b = 2 - count(Kind::Elephant, c).min(2);
         let defence = (missing_a * p.missing_advisor + missing_b * p.missing_elephant) * force / 8;
 
-        // Enemy attackers in the zone before the palace.
-        let zone = ZONES[c.index()];
-        let in_zone = |kind: Kind| sparse_count(pos.pieces(Piece::new(them, kind)).0 & zone);
-        let (r, h, cn, pw) = (
-            in_zone(Kind::Rook),
-            in_zone(Kind::Horse),
-            in_zone(Kind::Cannon),
-            in_zone(Kind::Pawn),
-        );
+        // Enemy attackers in the zone before the palace (counted move by move).
+        let [r, h, cn, pw] = self.acc.zone[c.index()].map(i32::from);
         let attackers = r + h + cn + pw;
         let units = r * p.attack_unit_rook
             + h * p.attack_unit_horse

@@ -27,13 +27,21 @@ use crate::rules::{Color, Move, MoveList, Piece, Position};
 /// History scores stay within this bound (the "gravity" update keeps them there).
 const HISTORY_MAX: i32 = 16_384;
 
-/// Capture scores are these bases plus twice the MVV/LVA value; the low bit marks a capture whose
+/// Move scores fit 16 bits, so that the search for the best one handles eight at a time.
+/// From the top: winning and equal captures, killers, the counter move, quiet moves by history
+/// (within ±[`HISTORY_MAX`]), losing captures, and the table move's marker (already handed out).
+/// Capture scores are a base plus twice the MVV/LVA value; the low bit marks a capture whose
 /// exchange has not been evaluated yet (it sorts as a winning one until then).
-const SCORE_GOOD_CAPTURE: i32 = 30_000_000;
-const SCORE_KILLER_1: i32 = 20_000_002;
-const SCORE_KILLER_2: i32 = 20_000_001;
-const SCORE_COUNTER: i32 = 20_000_000;
-const SCORE_BAD_CAPTURE: i32 = -30_000_000;
+type Score = i16;
+const SCORE_GOOD_CAPTURE: Score = 16_388;
+const SCORE_KILLER_1: Score = 16_387;
+const SCORE_KILLER_2: Score = 16_386;
+const SCORE_COUNTER: Score = 16_385;
+const SCORE_BAD_CAPTURE: Score = -32_767;
+/// The table move's entry in the list.
+const TT_MARK: Score = Score::MIN;
+/// MVV/LVA values are at most a chariot's worth times eight (the general is never captured).
+const MAX_MVV_LVA: i32 = 8 * 900;
 
 /// Quiet-move statistics of one thread, kept between searches of a game.
 pub(crate) struct History {
@@ -143,8 +151,8 @@ pub(crate) struct MovePicker {
 /// no node pays for initialising them.
 pub(crate) struct MoveBuffer {
     pub moves: MoveList,
-    /// The scores of `moves`, followed by a block of `i32::MIN` (see [`first_max`]).
-    pub scores: [i32; SCORES],
+    /// The scores of `moves`, followed by a block of [`TT_MARK`] (see [`first_max`]).
+    pub scores: [Score; SCORES],
 }
 
 impl MoveBuffer {
@@ -229,9 +237,9 @@ impl MovePicker {
         let us = pos.turn();
         for (i, &m) in buf.moves.iter().enumerate() {
             buf.scores[i] = if m == self.tt_move {
-                i32::MIN
+                TT_MARK
             } else if pos.is_capture(m) {
-                let v = 2 * mvv_lva(pos, m);
+                let v = 2 * mvv_lva(pos, m).min(MAX_MVV_LVA) as Score;
                 // Capturing something worth at least the capturer never loses material.
                 let attacker = pos
                     .piece_at(m.from())
@@ -249,11 +257,11 @@ impl MovePicker {
             } else if m == self.counter {
                 SCORE_COUNTER
             } else {
-                history.score(us, m)
+                history.score(us, m) as Score
             };
         }
         let n = buf.moves.len();
-        buf.scores[n..n + BLOCK].fill(i32::MIN);
+        buf.scores[n..n + BLOCK].fill(TT_MARK);
         self.end = n;
     }
 
@@ -271,7 +279,7 @@ impl MovePicker {
         buf.moves.as_mut_slice().copy_within(i + 1..end, i);
         buf.scores.copy_within(i + 1..end, i);
         self.end -= 1;
-        buf.scores[self.end] = i32::MIN;
+        buf.scores[self.end] = TT_MARK;
     }
 
     /// After [`MovePicker::skip_quiets`], takes the quiet moves (and the marker of the table
@@ -285,11 +293,11 @@ impl MovePicker {
     /// captures' scores are all different; otherwise they are picked and skipped as before.
     fn drop_quiets(&mut self, pos: &Position, buf: &mut MoveBuffer) {
         self.quiets_dropped = true;
-        let mut seen = [0i32; 16];
+        let mut seen = [0 as Score; 16];
         let mut count = 0;
         for i in self.next..self.end {
             let (m, s) = (buf.moves[i], buf.scores[i]);
-            if s == i32::MIN || !pos.is_capture(m) {
+            if s == TT_MARK || !pos.is_capture(m) {
                 continue;
             }
             if count == seen.len() || s >= SCORE_GOOD_CAPTURE || seen[..count].contains(&s) {
@@ -301,14 +309,14 @@ impl MovePicker {
         let mut w = self.next;
         for i in self.next..self.end {
             let (m, s) = (buf.moves[i], buf.scores[i]);
-            if s != i32::MIN && pos.is_capture(m) {
+            if s != TT_MARK && pos.is_capture(m) {
                 buf.moves.as_mut_slice()[w] = m;
                 buf.scores[w] = s;
                 w += 1;
             }
         }
         self.end = w;
-        buf.scores[w..w + BLOCK].fill(i32::MIN);
+        buf.scores[w..w + BLOCK].fill(TT_MARK);
     }
 
     fn pick(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
@@ -347,7 +355,7 @@ impl MovePicker {
             buf.scores.swap(self.next, best);
             let (m, s) = (slice[self.next], buf.scores[self.next]);
             self.next += 1;
-            if s == i32::MIN {
+            if s == TT_MARK {
                 // The TT move, already handed out.
                 continue;
             }
@@ -361,26 +369,27 @@ impl MovePicker {
 
 /// Room for the scores of a full move list and one block of padding (see [`first_max`]).
 const SCORES: usize = MoveList::CAPACITY + BLOCK;
-const BLOCK: usize = 8;
+const BLOCK: usize = 16;
 
 /// The index of the first highest score in `scores[from..to]`, where `scores[to..to + BLOCK]`
-/// holds `i32::MIN`. Two passes (the maximum, then its first occurrence) over whole blocks of
-/// eight rather than one pass with a running index, because blocks vectorize: the padding lets
-/// the last block run past `to` without a scalar tail, and it never wins (a real score at or
-/// before it is at least as high).
+/// holds [`TT_MARK`]. Two passes (the maximum, then its first occurrence) over whole blocks of
+/// sixteen rather than one pass with a running index, because blocks vectorize (a 16-bit maximum
+/// is one instruction even on the baseline x86-64): the padding lets the last block run past
+/// `to` without a scalar tail, and it never wins (a real score at or before it is at least as
+/// high).
 #[inline]
-fn first_max(scores: &[i32; SCORES], from: usize, to: usize) -> usize {
+fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
     let blocks = (to - from).div_ceil(BLOCK);
     let span = &scores[from..from + blocks * BLOCK];
-    let mut best = [i32::MIN; BLOCK];
+    let mut best = [Score::MIN; BLOCK];
     for b in span.chunks_exact(BLOCK) {
         for j in 0..BLOCK {
             best[j] = best[j].max(b[j]);
         }
     }
-    let max = best.iter().fold(i32::MIN, |a, &b| a.max(b));
+    let max = best.iter().fold(Score::MIN, |a, &b| a.max(b));
     for (k, b) in span.chunks_exact(BLOCK).enumerate() {
-        if b.iter().fold(i32::MIN, |a, &x| a.max(x)) == max {
+        if b.iter().fold(Score::MIN, |a, &x| a.max(x)) == max {
             return from + k * BLOCK + b.iter().position(|&x| x == max).unwrap_or(0);
         }
     }
@@ -455,6 +464,13 @@ mod tests {
     /// The plain algorithm the picker must reproduce exactly: every capture's exchange
     /// evaluated up front, a selection sort with swaps over the whole list, skipped quiets
     /// picked and dropped one by one.
+    // The original i32 scores.
+    const REF_GOOD_CAPTURE: i32 = 30_000_000;
+    const REF_KILLER_1: i32 = 20_000_002;
+    const REF_KILLER_2: i32 = 20_000_001;
+    const REF_COUNTER: i32 = 20_000_000;
+    const REF_BAD_CAPTURE: i32 = -30_000_000;
+
     fn reference_order(
         pos: &Position,
         history: &History,
@@ -472,16 +488,16 @@ mod tests {
                 } else if pos.is_capture(m) {
                     let v = mvv_lva(pos, m);
                     if see(pos, m) >= 0 {
-                        SCORE_GOOD_CAPTURE + v
+                        REF_GOOD_CAPTURE + v
                     } else {
-                        SCORE_BAD_CAPTURE + v
+                        REF_BAD_CAPTURE + v
                     }
                 } else if m == killers[0] {
-                    SCORE_KILLER_1
+                    REF_KILLER_1
                 } else if m == killers[1] {
-                    SCORE_KILLER_2
+                    REF_KILLER_2
                 } else if m == counter {
-                    SCORE_COUNTER
+                    REF_COUNTER
                 } else {
                     history.score(pos.turn(), m)
                 }
