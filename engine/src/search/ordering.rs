@@ -111,7 +111,20 @@ pub(crate) fn victim_value(pos: &Position, m: Move) -> i32 {
         .map_or(0, |p| SEE_VALUE[p.kind().index()])
 }
 
-#[inline]
+/// Exchange values by raw piece byte (0 for an empty point).
+const BYTE_VALUE: [i32; 16] = {
+    let mut t = [0; 16];
+    let mut b = 1;
+    while b < 16 {
+        if b & 7 != 0 {
+            t[b] = SEE_VALUE[(b & 7) - 1];
+        }
+        b += 1;
+    }
+    t
+};
+
+#[cfg(test)]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let attacker = pos
         .piece_at(m.from())
@@ -235,16 +248,23 @@ impl MovePicker {
 
     fn score(&mut self, pos: &Position, history: &History, buf: &mut MoveBuffer) {
         let us = pos.turn();
+        let board = &pos.board;
         for (i, &m) in buf.moves.iter().enumerate() {
+            let (from, to) = (m.from().index(), m.to().index());
+            let victim = board[to];
             buf.scores[i] = if m == self.tt_move {
                 TT_MARK
-            } else if pos.is_capture(m) {
-                let v = 2 * mvv_lva(pos, m).min(MAX_MVV_LVA) as Score;
+            } else if victim != 0 {
+                let attacker = board[from];
+                let (vv, av) = (
+                    BYTE_VALUE[usize::from(victim)],
+                    BYTE_VALUE[usize::from(attacker)],
+                );
+                // MVV/LVA: the victim's value, then the cheaper attacker kind.
+                let mvv_lva = (vv * 8 - i32::from(attacker & 7) + 1).min(MAX_MVV_LVA);
+                let v = 2 * mvv_lva as Score;
                 // Capturing something worth at least the capturer never loses material.
-                let attacker = pos
-                    .piece_at(m.from())
-                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if self.captures_only || attacker <= victim_value(pos, m) {
+                if self.captures_only || av <= vv {
                     SCORE_GOOD_CAPTURE + v
                 } else {
                     // Pending: the exchange is evaluated if the capture comes to the top.
@@ -268,8 +288,10 @@ impl MovePicker {
     /// `true` when the move at `i` in the buffer is legal.
     #[inline]
     fn is_legal(&self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
-        self.legality
-            .is_none_or(|ctx| pos.is_legal_with(buf.moves[i], &ctx))
+        match &self.legality {
+            None => true,
+            Some(ctx) => pos.is_legal_with(buf.moves[i], ctx),
+        }
     }
 
     /// Takes the (illegal) move at `i` out of the buffer, keeping the order of the others, so
@@ -291,37 +313,39 @@ impl MovePicker {
     /// some of them around, which matters only for captures of equal score: among distinct
     /// scores the order is simply by score. So the quiets are dropped only when the remaining
     /// captures' scores are all different; otherwise they are picked and skipped as before.
-    fn drop_quiets(&mut self, pos: &Position, buf: &mut MoveBuffer) {
+    fn drop_quiets(&mut self, buf: &mut MoveBuffer) {
         self.quiets_dropped = true;
-        let mut seen = [0 as Score; 16];
+        // Captures are told apart by score: every quiet move scores within the history bound or
+        // as a killer or counter move, every capture above or below that.
+        let is_capture =
+            |s: Score| s > SCORE_KILLER_1 || (s < -HISTORY_MAX as Score && s != TT_MARK);
+        let mut kept = [(Move::NONE, 0 as Score); 16];
         let mut count = 0;
         for i in self.next..self.end {
-            let (m, s) = (buf.moves[i], buf.scores[i]);
-            if s == TT_MARK || !pos.is_capture(m) {
+            let s = buf.scores[i];
+            if !is_capture(s) {
                 continue;
             }
-            if count == seen.len() || s >= SCORE_GOOD_CAPTURE || seen[..count].contains(&s) {
+            if count == kept.len()
+                || s >= SCORE_GOOD_CAPTURE
+                || kept[..count].iter().any(|k| k.1 == s)
+            {
                 return;
             }
-            seen[count] = s;
+            kept[count] = (buf.moves[i], s);
             count += 1;
         }
-        let mut w = self.next;
-        for i in self.next..self.end {
-            let (m, s) = (buf.moves[i], buf.scores[i]);
-            if s != TT_MARK && pos.is_capture(m) {
-                buf.moves.as_mut_slice()[w] = m;
-                buf.scores[w] = s;
-                w += 1;
-            }
+        for (j, &(m, s)) in kept[..count].iter().enumerate() {
+            buf.moves.as_mut_slice()[self.next + j] = m;
+            buf.scores[self.next + j] = s;
         }
-        self.end = w;
-        buf.scores[w..w + BLOCK].fill(TT_MARK);
+        self.end = self.next + count;
+        buf.scores[self.end..self.end + BLOCK].fill(TT_MARK);
     }
 
     fn pick(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
         if self.skip_quiets && !self.quiets_dropped {
-            self.drop_quiets(pos, buf);
+            self.drop_quiets(buf);
         }
         loop {
             if self.next >= self.end {
