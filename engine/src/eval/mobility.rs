@@ -8,7 +8,7 @@
 //! before its screen plus the piece behind the screen). The whole count is two look-ups, with no
 //! branch per point.
 
-use crate::rules::{Position, Square};
+use crate::rules::Position;
 
 /// (chariot count, cannon count) per point of a line and occupancy.
 pub(super) struct LineTables {
@@ -42,8 +42,8 @@ impl LineTables {
 
     /// The chariot and cannon mobility of a piece on `sq` in `pos`, both lines together.
     #[inline]
-    pub(super) fn counts(&self, pos: &Position, sq: Square) -> (i32, i32) {
-        let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
+    pub(super) fn counts(&self, pos: &Position, sq: usize) -> (i32, i32) {
+        let (f, r) = (sq % 9, sq / 9);
         let a = self.rank[f][usize::from(pos.ranks[r]) & 511];
         let b = self.file[r][usize::from(pos.files[f]) & 1023];
         (
