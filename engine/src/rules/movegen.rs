@@ -15,7 +15,7 @@ use super::position::Position;
 use super::square::{SQUARES, Square};
 use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-    PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS,
+    PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS, REACH,
 };
 
 #[inline(always)]
@@ -579,15 +579,23 @@ impl Position {
     }
 
     /// Generates the pseudo-legal captures, appending to `list`.
+    // Kept out of line: inlined into the move picker it costs more than the call.
+    #[inline(never)]
     pub(crate) fn pseudo_legal_captures(&self, list: &mut MoveList) {
         self.generate::<true>(list);
     }
 
     fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
         let us = self.turn;
+        let enemies = self.occupied[us.opponent().index()].0;
         for kind in Kind::ALL {
             let piece = Piece::new(us, kind);
+            let reach = &REACH[us.index()][kind.index()];
             for from in self.pieces[piece.index()] {
+                // Captures only: a piece with no enemy within its reach has none.
+                if CAPTURES && enemies & reach[from.index()] == 0 {
+                    continue;
+                }
                 self.piece_moves::<CAPTURES>(piece, from, list);
             }
         }

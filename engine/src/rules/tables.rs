@@ -311,6 +311,46 @@ pub static PAWN_ATTACKER_SET: [[u128; SQUARES]; 2] = {
     [sets_of(&attackers[0]), sets_of(&attackers[1])]
 };
 
+/// `REACH[color][kind][sq]`: every square a piece of that colour and kind on `sq` could ever
+/// capture on in one move, ignoring blocks (for a chariot or cannon: its file and rank). A
+/// piece with no enemy piece in its reach has no capture, which spares generating its moves.
+pub static REACH: [[[u128; SQUARES]; 7]; 2] = {
+    let king = build_king();
+    let advisor = build_advisor();
+    let elephant = build_elephant();
+    let horse = sets_of(&build_horse());
+    let pawn = build_pawn();
+    let mut lines = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let (f, r) = (s % 9, s / 9);
+        let mut t = 0;
+        while t < SQUARES {
+            if t != s && (t % 9 == f || t / 9 == r) {
+                lines[s] |= 1 << t;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    let mut out = [[[0u128; SQUARES]; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        // Kinds in the order K A B N R C P.
+        out[c] = [
+            sets_of(&king[c]),
+            sets_of(&advisor[c]),
+            sets_of(&elephant[c]),
+            horse,
+            lines,
+            lines,
+            sets_of(&pawn[c]),
+        ];
+        c += 1;
+    }
+    out
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
