@@ -185,9 +185,22 @@ impl Worker<'_> {
         let mut quiet_count = 0;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
-            // Start loading the child's table entry now; the pruning tests below overlap it.
-            self.tt.prefetch(pos.key_after(m));
+        // The move after the one being searched, picked early (see below).
+        let mut early: Option<Move> = None;
+        loop {
+            let m = match early.take() {
+                Some(m) => m,
+                None => {
+                    let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply])
+                    else {
+                        break;
+                    };
+                    // Start loading the child's table entry now; the pruning tests below
+                    // overlap it.
+                    self.tt.prefetch(pos.key_after(m));
+                    m
+                }
+            };
             move_count += 1;
             let quiet = is_quiet(pos, m);
             let killer =
@@ -219,6 +232,15 @@ impl Worker<'_> {
                 }
             }
 
+            if move_count >= 2 {
+                // Past the first move a cutoff is unlikely: pick the next move now and start
+                // loading its child's table entry, which then arrives during this move's search.
+                // The picker's order does not depend on what the search of this move finds.
+                early = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]);
+                if let Some(n) = early {
+                    self.tt.prefetch(pos.key_after(n));
+                }
+            }
             self.data.stack[ply].current = m;
             self.data.stack[ply].moved = moving_piece(pos, m);
             self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
