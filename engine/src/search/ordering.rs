@@ -202,6 +202,15 @@ impl MovePicker {
         p
     }
 
+    /// The generated moves not handed out yet, in no particular order (empty before generation).
+    pub fn remaining<'b>(&self, buf: &'b MoveBuffer) -> &'b [Move] {
+        if self.stage == Stage::Pick {
+            &buf.moves[self.next..self.end]
+        } else {
+            &[]
+        }
+    }
+
     /// From now on, hand out no more quiet moves (late move pruning).
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;

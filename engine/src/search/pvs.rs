@@ -427,6 +427,13 @@ impl Worker<'_> {
         let mut move_count = 0;
         while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
             self.tt.prefetch(pos.key_after(m));
+            if move_count == 0 {
+                // Captures are few: start loading all their children's entries at once, so
+                // that the loads overlap one another.
+                for &next in picker.remaining(&self.data.buffers[ply]) {
+                    self.tt.prefetch(pos.key_after(next));
+                }
+            }
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning this piece and a bit more cannot reach alpha.
