@@ -105,6 +105,12 @@ impl Worker<'_> {
             }
         }
 
+        if !tt_move.is_none() {
+            // The table move is searched first, after the evaluation and the pruning tests
+            // below: its child's entry has time to arrive.
+            self.tt.prefetch(pos.key_after(tt_move));
+        }
+
         let config = self.shared.config;
         let eval = if in_check {
             -INFINITE
@@ -392,6 +398,9 @@ impl Worker<'_> {
             }
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if !tt_move.is_none() {
+            self.tt.prefetch(pos.key_after(tt_move));
+        }
 
         let mut best;
         let eval;
