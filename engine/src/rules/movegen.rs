@@ -4,9 +4,10 @@
 //! legality. Most moves cannot expose their own general, so each node first works out the few
 //! that might (see `Position::legality`): when the side is in check, when the general moves, when
 //! a pinned piece, a cannon's screen or a horse-leg blocker leaves, or when a piece arrives
-//! between the general and an unscreened enemy cannon. Only those are tested, by copying the
-//! 90-byte board, applying the move and looking outward from the general for rooks, cannons,
-//! horses, soldiers and the other general.
+//! between the general and an unscreened enemy cannon. Only those are tested, by looking outward
+//! from the general for rooks, cannons, horses, soldiers and the other general on a view of the
+//! board after the move (the file and rank occupancy masks find the pieces on each line without
+//! walking it). In check, only moves that can resolve the check are tested at all.
 
 use super::bitboard::Bitboard;
 use super::mv::{Move, MoveList};

@@ -9,10 +9,21 @@
 //! 4. the other quiet moves by their history score (how often they caused cutoffs);
 //! 5. captures that lose material by SEE.
 //!
-//! Moves are generated once (all legal moves, or only captures in quiescence) and picked by a
-//! lazy selection sort, so a cutoff after a few moves never pays for sorting the rest. Each pick
-//! takes the first move of the highest score (the scan is written so that the compiler can use
-//! vector instructions) and swaps it to the front of the unpicked part.
+//! Moves are generated once (all pseudo-legal moves, or only captures in quiescence) and picked
+//! by a lazy selection sort, so a cutoff after a few moves never pays for sorting the rest. Each
+//! pick takes the first move of the highest score (the scan is written so that the compiler can
+//! use vector instructions) and swaps it to the front of the unpicked part.
+//!
+//! Everything that can be put off is put off, without changing the order in which moves come
+//! out (a test compares the picker with the plain eager algorithm):
+//! - legality: a move is tested (with the node's `Legality` context) only when it is about to be
+//!   picked, or about to be swapped away from the front; an illegal one is removed keeping the
+//!   order of the others, so the picks are those of a list of the legal moves alone. In check,
+//!   where most pseudo-legal moves are illegal, the list is filtered at once instead;
+//! - static exchanges (below);
+//! - skipped quiet moves: once late move pruning starts, the quiet moves are dropped from the
+//!   list at once instead of being picked and skipped one by one, unless the remaining captures
+//!   tie in score (then the swaps decide their order and the slow path runs).
 //!
 //! The static exchange of a capture is only worked out when the capture is about to be picked:
 //! until then it is *pending*, scored as a winning capture plus one. Since a pending score is

@@ -13,7 +13,8 @@
 
 use crate::rules::movegen::lines_from;
 use crate::rules::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, KING_STEPS,
+    PAWN_ATTACKER_SET, PAWN_ATTACKERS, REACH,
 };
 use crate::rules::{Color, Kind, Move, Piece, Position, Square};
 
@@ -27,18 +28,23 @@ fn value(byte: u8) -> i32 {
 }
 
 /// The board of an exchange in progress.
-struct Exchange {
+struct Exchange<'a> {
     board: [u8; 90],
     files: [u16; 9],
     ranks: [u16; 10],
+    /// The position before the exchange: its piece sets, which only lose pieces during the
+    /// exchange (a capturer arrives on the target, which attacks nothing), tell at once which
+    /// kinds cannot have an attacker.
+    pos: &'a Position,
 }
 
-impl Exchange {
-    fn new(pos: &Position) -> Exchange {
+impl Exchange<'_> {
+    fn new(pos: &Position) -> Exchange<'_> {
         Exchange {
             board: pos.board,
             files: pos.files,
             ranks: pos.ranks,
+            pos,
         }
     }
 
@@ -60,21 +66,28 @@ impl Exchange {
         let b = &self.board;
         let c = side.index();
         let code = |kind: Kind| Piece::new(side, kind).to_u8();
-        // The lowest of the squares that pass `test`.
-        let lowest = |squares: &mut dyn Iterator<Item = usize>| squares.min();
+        // Whether a piece of `kind` may stand on one of the squares of `set`.
+        let near = |kind: Kind, set: u128| self.pos.pieces[c * 7 + kind.index()].0 & set != 0;
+        let reach = |kind: Kind| REACH[c][kind.index()][to];
+        let value = |kind: Kind| SEE_VALUE[kind.index()];
 
-        let pawn = code(Kind::Pawn);
-        if let Some(s) = lowest(
-            &mut PAWN_ATTACKERS[c][to]
+        if near(Kind::Pawn, PAWN_ATTACKER_SET[c][to]) {
+            let pawn = code(Kind::Pawn);
+            let found = PAWN_ATTACKERS[c][to]
                 .iter()
                 .map(|(p, _)| p)
-                .filter(|&p| b[p] == pawn),
-        ) {
-            return Some((s, SEE_VALUE[Kind::Pawn.index()]));
+                .filter(|&p| b[p] == pawn)
+                .min();
+            if let Some(s) = found {
+                return Some((s, value(Kind::Pawn)));
+            }
         }
-        let target = Square::from_index(to).unwrap_or_else(|| unreachable!());
+        // Advisors, elephants and the general step symmetrically inside their regions: they
+        // attack `to` (when it lies in the region) from the squares they could step to from it.
+        let target = Square::from_index_unchecked(to);
+        let in_palace = target.in_palace(side);
         let mut guards = None::<usize>;
-        if target.in_palace(side) {
+        if in_palace && near(Kind::Advisor, reach(Kind::Advisor)) {
             let advisor = code(Kind::Advisor);
             for (a, _) in ADVISOR_STEPS[c][to].iter() {
                 if b[a] == advisor {
@@ -82,7 +95,7 @@ impl Exchange {
                 }
             }
         }
-        if target.on_own_half(side) {
+        if target.on_own_half(side) && near(Kind::Elephant, reach(Kind::Elephant)) {
             let elephant = code(Kind::Elephant);
             for (e, eye) in ELEPHANT_STEPS[c][to].iter() {
                 if b[e] == elephant && b[eye] == 0 {
@@ -91,47 +104,52 @@ impl Exchange {
             }
         }
         if let Some(s) = guards {
-            return Some((s, SEE_VALUE[Kind::Advisor.index()]));
+            return Some((s, value(Kind::Advisor)));
         }
-        let horse = code(Kind::Horse);
-        if let Some(s) = lowest(
-            &mut HORSE_ATTACKERS[to]
+        if near(Kind::Horse, HORSE_ATTACKER_SET[to]) {
+            let horse = code(Kind::Horse);
+            let found = HORSE_ATTACKERS[to]
                 .iter()
                 .filter(|&(h, leg)| b[h] == horse && b[leg] == 0)
-                .map(|(h, _)| h),
-        ) {
-            return Some((s, SEE_VALUE[Kind::Horse.index()]));
-        }
-        let (rook, cannon) = (code(Kind::Rook), code(Kind::Cannon));
-        let file_occ = u32::from(self.files[to % 9]);
-        let rank_occ = u32::from(self.ranks[to / 9]);
-        let (mut rooks, mut cannons) = (None::<usize>, None::<usize>);
-        for mut line in lines_from(to, file_occ, rank_occ) {
-            if let Some(first) = line.next() {
-                if b[first] == rook {
-                    rooks = Some(rooks.map_or(first, |r| r.min(first)));
-                }
-                // Whatever the first piece, it can screen a cannon behind it.
-                if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
-                    cannons = Some(cannons.map_or(second, |r| r.min(second)));
-                }
+                .map(|(h, _)| h)
+                .min();
+            if let Some(s) = found {
+                return Some((s, value(Kind::Horse)));
             }
         }
-        if let Some(s) = cannons {
-            return Some((s, SEE_VALUE[Kind::Cannon.index()]));
+        let lines = reach(Kind::Rook);
+        if near(Kind::Rook, lines) || near(Kind::Cannon, lines) {
+            let (rook, cannon) = (code(Kind::Rook), code(Kind::Cannon));
+            let file_occ = u32::from(self.files[to % 9]);
+            let rank_occ = u32::from(self.ranks[to / 9]);
+            let (mut rooks, mut cannons) = (None::<usize>, None::<usize>);
+            for mut line in lines_from(to, file_occ, rank_occ) {
+                if let Some(first) = line.next() {
+                    if b[first] == rook {
+                        rooks = Some(rooks.map_or(first, |r| r.min(first)));
+                    }
+                    // Whatever the first piece, it can screen a cannon behind it.
+                    if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
+                        cannons = Some(cannons.map_or(second, |r| r.min(second)));
+                    }
+                }
+            }
+            if let Some(s) = cannons {
+                return Some((s, value(Kind::Cannon)));
+            }
+            if let Some(s) = rooks {
+                return Some((s, value(Kind::Rook)));
+            }
         }
-        if let Some(s) = rooks {
-            return Some((s, SEE_VALUE[Kind::Rook.index()]));
-        }
-        if target.in_palace(side) {
+        if in_palace && near(Kind::King, reach(Kind::King)) {
             let king = code(Kind::King);
-            if let Some(s) = lowest(
-                &mut KING_STEPS[c][to]
-                    .iter()
-                    .map(|(k, _)| k)
-                    .filter(|&k| b[k] == king),
-            ) {
-                return Some((s, SEE_VALUE[Kind::King.index()]));
+            let found = KING_STEPS[c][to]
+                .iter()
+                .map(|(k, _)| k)
+                .filter(|&k| b[k] == king)
+                .min();
+            if let Some(s) = found {
+                return Some((s, value(Kind::King)));
             }
         }
         None
