@@ -94,8 +94,10 @@ fn generation_of(data: u64) -> u8 {
 
 /// Where the buckets live.
 enum Memory {
-    /// An anonymous mapping, zero-filled by the system, advised to use huge pages.
-    Mapped(memmap2::MmapMut),
+    /// An anonymous mapping, zero-filled by the system, advised to use huge pages. Held as a
+    /// raw mapping, which is only ever reached through a pointer (never through a `&[u8]` that
+    /// other threads' atomic writes would alias).
+    Mapped(memmap2::MmapRaw),
     /// The fallback when mapping fails.
     Heap(Vec<Bucket>),
 }
@@ -105,6 +107,7 @@ impl Memory {
     fn new(n: usize) -> Memory {
         match memmap2::MmapMut::map_anon(n * size_of::<Bucket>()) {
             Ok(map) => {
+                let map = memmap2::MmapRaw::from(map);
                 // Only a hint: without huge pages the table works the same, a little slower.
                 #[cfg(target_os = "linux")]
                 let _ = map.advise(memmap2::Advice::HugePage);
