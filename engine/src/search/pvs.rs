@@ -73,7 +73,7 @@ impl Worker<'_> {
         if pos.halfmoves() >= NATURAL_LIMIT {
             return self.draw_score(pos);
         }
-        if let Some(v) = repetition_score(pos, self.draw_score(pos)) {
+        if let Some(v) = repetition_score(pos, self.draw_score(pos), ply) {
             return v;
         }
         if ply >= MAX_PLY - 4 {
