@@ -250,10 +250,13 @@ fn rating(value: &str) -> Result<Option<u32>, ()> {
     }
 }
 
+/// The tags of one line, and a warning when the line was not well formed but could be read.
+type TagLine = (Vec<(String, String)>, Option<ProblemKind>);
+
 /// Parses the tags of one tag line (usually one, sometimes several).
 ///
 /// Returns the pairs and perhaps a warning (value kept, but the line was not well formed).
-fn parse_tag_line(line: &str) -> Result<(Vec<(String, String)>, Option<ProblemKind>), ProblemKind> {
+fn parse_tag_line(line: &str) -> Result<TagLine, ProblemKind> {
     let full = text::trim(line);
     let snippet = || full.chars().take(60).collect::<String>();
     let mut rest = full;

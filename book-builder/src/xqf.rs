@@ -148,15 +148,8 @@ fn header_string(
 }
 
 fn read_game(data: &[u8], warnings: &mut Vec<ProblemKind>) -> Result<GameRecord, ProblemKind> {
-    if data.len() < HEADER_LEN {
-        return Err(ProblemKind::XqfTooShort(data.len()));
-    }
+    let (version, keys) = open(data)?;
     let h = &data[..HEADER_LEN];
-    let version = h[2];
-    if version == 0 || version > 18 {
-        return Err(ProblemKind::XqfVersion(version));
-    }
-    let keys = Keys::new(h);
 
     let mut game = GameRecord {
         number: 1,
@@ -220,6 +213,28 @@ fn read_game(data: &[u8], warnings: &mut Vec<ProblemKind>) -> Result<GameRecord,
         game.tags.push(("FEN".to_owned(), fen.clone()));
     }
     Ok(game)
+}
+
+/// How many lines (leaves of the move tree: the main line and each variation) an XQF file holds.
+///
+/// # Errors
+///
+/// The problem that stops [`read`] from reading the file, if any.
+pub fn count_lines(data: &[u8]) -> Result<usize, ProblemKind> {
+    let (version, keys) = open(data)?;
+    Ok(read_tree(data, version, &keys, &mut Vec::new())?.lines)
+}
+
+/// Checks the header's size and version; returns the version and the keys.
+fn open(data: &[u8]) -> Result<(u8, Keys), ProblemKind> {
+    if data.len() < HEADER_LEN {
+        return Err(ProblemKind::XqfTooShort(data.len()));
+    }
+    let version = data[2];
+    if version == 0 || version > 18 {
+        return Err(ProblemKind::XqfVersion(version));
+    }
+    Ok((version, Keys::new(&data[..HEADER_LEN])))
 }
 
 /// What the walk over the move tree finds.
@@ -476,27 +491,27 @@ mod tests {
             (include_bytes!("../tests/data/xqf/test.xqf"), 1, 110),
         ];
         for (data, lines, plies) in cases {
-            let keys = Keys::new(&data[..HEADER_LEN]);
-            let mut warnings = Vec::new();
-            let tree = read_tree(data, data[2], &keys, &mut warnings).unwrap();
-            assert!(warnings.is_empty());
-            assert_eq!((tree.lines, tree.main_line.len()), (lines, plies));
+            assert_eq!(count_lines(data), Ok(lines));
+            let (games, problems) = parse(data);
+            assert!(problems.is_empty());
+            assert_eq!(games[0].moves.len(), plies);
         }
+        assert_eq!(count_lines(b"XQ"), Err(ProblemKind::XqfTooShort(2)));
     }
 
     #[test]
     fn keys_follow_the_formula() {
         let mut h = vec![0u8; HEADER_LEN];
         h[2] = 18;
-        h[3] = 0xff;
-        h[8..16].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        h[3] = 0x0f;
+        h[8..16].copy_from_slice(&[1, 2, 3, 4, 200, 250, 7, 8]);
         let k = Keys::new(&h);
         let f = |x: u32| x * x * 54 + 221;
-        assert_eq!(k.piece, (f(6) * 6 % 256) as u8);
-        assert_eq!(k.from, (f(7) * u32::from(k.piece) % 256) as u8);
-        assert_eq!(k.to, (f(8) * u32::from(k.from) % 256) as u8);
-        assert_eq!(k.comment, i64::from((5 * 256 + 6) % 32000 + 767));
-        assert_eq!(k.stream[0], (1 | 5) & b'[');
-        assert_eq!(k.stream[5], (2 | 6) & b'C');
+        assert_eq!(u32::from(k.piece), f(250) * 250 % 256);
+        assert_eq!(u32::from(k.from), f(7) * u32::from(k.piece) % 256);
+        assert_eq!(u32::from(k.to), f(8) * u32::from(k.from) % 256);
+        assert_eq!(k.comment, 51_450 % 32_000 + 767);
+        assert_eq!(k.stream[0], (1 | (200 & 0x0f)) & b'[');
+        assert_eq!(k.stream[5], (2 | (250 & 0x0f)) & b'C');
     }
 }

@@ -110,7 +110,7 @@ proptest! {
     fn mutated_real_files(which in 0usize..3, flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)) {
         let files: [&[u8]; 3] = [
             include_bytes!("data/xqf/FiveGoatsTest.xqf"),
-            include_bytes!("data/pgn/xqdb_traditional.pgn"),
+            include_bytes!("../../data/games/samples/xqdb_traditional.pgn"),
             include_bytes!("data/dhtmlxq/game.ubb"),
         ];
         let mut data = files[which].to_vec();

@@ -1,8 +1,18 @@
 //! Chariot: Xiangqi (Chinese chess) rules, notation, search and the UCCI/UCI engine.
 //!
 //! The [`rules`] module is the foundation: positions, legal moves, check, repetition judgement.
-//! Everything else (notation, books, tablebases, search) is built on it.
+//! Everything else (notation, books, tablebases, search) is built on it; [`notation`] reads and
+//! writes move text in ICCS, WXF and Chinese. [`search`] and [`eval`] are the engine's thinking:
+//! the search API the protocol front ends drive, and the static evaluation it uses; [`protocol`]
+//! holds the UCCI and UCI front ends.
+
+pub mod book;
+pub mod display;
+pub mod eval;
+pub mod notation;
+pub mod protocol;
 
 pub mod rules;
+pub mod search;
 
 pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, Square};

@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use chariot::rules::perft::perft;
 use chariot::rules::{Color, Position, PositionError, Setup, Waivers};
 
-const PLACEMENT: Waivers = Waivers { placement: true, ..Waivers::NONE };
+const PLACEMENT: Waivers = Waivers {
+    placement: true,
+    ..Waivers::NONE
+};
 
 /// Published positions that break the rules. In `4k4/9/9/9/9/9/9/9/4R4/4K4 w` Black's general is
 /// in check with Red to move; Fairy-Stockfish counts the capture of the general as a move there
@@ -25,7 +28,9 @@ struct Vector {
 }
 
 fn load(file: &'static str, has_moves: bool) -> Vec<Vector> {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "data", "vectors", file].iter().collect();
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "data", "vectors", file]
+        .iter()
+        .collect();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -33,7 +38,11 @@ fn load(file: &'static str, has_moves: bool) -> Vec<Vector> {
             continue;
         }
         let cols: Vec<&str> = line.split('\t').collect();
-        let (moves, counts) = if has_moves { (Some(cols[1]), cols[2]) } else { (None, cols[1]) };
+        let (moves, counts) = if has_moves {
+            (Some(cols[1]), cols[2])
+        } else {
+            (None, cols[1])
+        };
         out.push(Vector {
             file,
             line: i + 1,
@@ -64,9 +73,14 @@ fn check(budget: u64) -> (usize, usize) {
         }
         // A few published positions put an advisor where none can go; moves are still defined.
         let setup: Setup = v.fen.parse().unwrap_or_else(|e| panic!("{at}: {e}"));
-        let mut pos = Position::from_setup(&setup, PLACEMENT).unwrap_or_else(|e| panic!("{at}: {e}"));
+        let mut pos =
+            Position::from_setup(&setup, PLACEMENT).unwrap_or_else(|e| panic!("{at}: {e}"));
         if let Some(expected) = &v.moves {
-            let mut got: Vec<String> = pos.legal_move_list().iter().map(ToString::to_string).collect();
+            let mut got: Vec<String> = pos
+                .legal_move_list()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
             got.sort();
             let mut expected = expected.clone();
             expected.sort();
@@ -78,7 +92,12 @@ fn check(budget: u64) -> (usize, usize) {
             if want > budget {
                 break;
             }
-            assert_eq!(perft(&mut pos, i as u32 + 1), want, "perft {} at {at}", i + 1);
+            assert_eq!(
+                perft(&mut pos, i as u32 + 1),
+                want,
+                "perft {} at {at}",
+                i + 1
+            );
             counts += 1;
         }
     }

@@ -61,7 +61,9 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index_unchecked(self.0.trailing_zeros() as usize))
+            Some(Square::from_index_unchecked(
+                self.0.trailing_zeros() as usize
+            ))
         }
     }
 

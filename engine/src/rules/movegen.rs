@@ -1,11 +1,12 @@
 //! Move generation, attack tests and legality.
 //!
 //! Moves are generated pseudo-legally from the tables in [`super::tables`] and filtered for
-//! legality. Most moves cannot expose their own general: a move is only tested when the side is
-//! in check, when the general moves, when the piece leaves the general's file or rank or one of
-//! the four horse-leg squares beside it, or when it arrives on the general's file or rank (where
-//! it may become a cannon's screen). The test itself copies the 90-byte board, applies the move
-//! and looks outward from the general for rooks, cannons, horses, soldiers and the other general.
+//! legality. Most moves cannot expose their own general, so each node first works out the few
+//! that might (see `Position::legality`): when the side is in check, when the general moves, when
+//! a pinned piece, a cannon's screen or a horse-leg blocker leaves, or when a piece arrives
+//! between the general and an unscreened enemy cannon. Only those are tested, by copying the
+//! 90-byte board, applying the move and looking outward from the general for rooks, cannons,
+//! horses, soldiers and the other general.
 
 use super::bitboard::Bitboard;
 use super::mv::{Move, MoveList};
@@ -13,8 +14,8 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square};
 use super::tables::{
-    ADVISOR_STEPS, DISCOVERY, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, LINES,
-    PAWN_ATTACKERS, PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
+    PAWN_STEPS, RAYS,
 };
 
 #[inline(always)]
@@ -46,16 +47,15 @@ pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) ->
     }
     for ray in &RAYS[k] {
         let squares = &ray.sq[..ray.len as usize];
-        let mut it = squares.iter().map(|&s| board[s as usize]).filter(|&p| p != 0);
+        let mut it = squares
+            .iter()
+            .map(|&s| board[s as usize])
+            .filter(|&p| p != 0);
         match it.next() {
             // The generals can only meet on a file, so a general first on any line is facing.
             Some(p) if p == rook || p == king => return true,
-            Some(_) => {
-                if it.next() == Some(cannon) {
-                    return true;
-                }
-            }
-            None => {}
+            Some(_) if it.next() == Some(cannon) => return true,
+            _ => {}
         }
     }
     false
@@ -133,7 +133,9 @@ impl Position {
     #[must_use]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = self.piece_at(from) else { return false };
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
         if piece.color() != self.turn || from == to {
             return false;
         }
@@ -169,11 +171,79 @@ impl Position {
         attackers_on(&self.board, sq, by)
     }
 
+    /// What a move must avoid to keep the own general safe: the pieces whose departure may
+    /// expose it (pinned by a rook or the other general, a screen of a cannon behind two
+    /// screens, a horse's leg) and the squares where an arriving piece becomes a cannon's screen.
     fn legality(&self) -> Legality {
         let us = self.turn;
         let ksq = self.kings[us.index()];
-        let in_check = self.is_attacked_king(ksq, us);
-        Legality { ksq, risky_from: if in_check { u128::MAX } else { DISCOVERY[ksq.index()] }, risky_to: LINES[ksq.index()] }
+        if self.is_attacked_king(ksq, us) {
+            return Legality {
+                ksq,
+                blockers: u128::MAX,
+                screens: u128::MAX,
+            };
+        }
+        let them = us.opponent();
+        let b = &self.board;
+        let own = (us as u8) << 3;
+        let (rook, cannon, horse, king) = (
+            code(them, Kind::Rook),
+            code(them, Kind::Cannon),
+            code(them, Kind::Horse),
+            code(them, Kind::King),
+        );
+        let (mut blockers, mut screens) = (0u128, 0u128);
+        for ray in &RAYS[ksq.index()] {
+            let squares = &ray.sq[..ray.len as usize];
+            let mut found = [0usize; 3];
+            let mut n = 0;
+            let mut empty = 0u128;
+            for &s in squares {
+                let s = s as usize;
+                if b[s] == 0 {
+                    if n == 0 {
+                        empty |= 1 << s;
+                    }
+                    continue;
+                }
+                found[n] = s;
+                n += 1;
+                if n == 3 {
+                    break;
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let piece = |i: usize| if i < n { b[found[i]] } else { 0 };
+            let mine = |i: usize| i < n && b[found[i]] & 8 == own;
+            if piece(0) == cannon {
+                // Nothing between the general and an enemy cannon: an arriving piece is a screen.
+                screens |= empty;
+            }
+            if mine(0) && (piece(1) == rook || piece(1) == king) {
+                blockers |= 1 << found[0];
+            }
+            if piece(2) == cannon {
+                // Two screens: taking either of ours away leaves the cannon one screen.
+                for (i, &s) in found.iter().enumerate().take(2) {
+                    if mine(i) {
+                        blockers |= 1 << s;
+                    }
+                }
+            }
+        }
+        for (h, leg) in HORSE_ATTACKERS[ksq.index()].iter() {
+            if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
+                blockers |= 1 << leg;
+            }
+        }
+        Legality {
+            ksq,
+            blockers,
+            screens,
+        }
     }
 
     #[inline]
@@ -182,7 +252,12 @@ impl Position {
         if from == ctx.ksq {
             return !self.exposed_after(m, to);
         }
-        if (ctx.risky_from >> from.index()) & 1 == 0 && (ctx.risky_to >> to.index()) & 1 == 0 {
+        if (ctx.blockers >> from.index()) & 1 == 0 && (ctx.screens >> to.index()) & 1 == 0 {
+            debug_assert!(
+                !self.exposed_after(m, ctx.ksq),
+                "fast legality test missed {m} in {}",
+                self.fen()
+            );
             return true;
         }
         !self.exposed_after(m, ctx.ksq)
@@ -221,9 +296,17 @@ impl Position {
         let us = piece.color();
         let own = (us as u8) << 3;
         // A target is open when it is empty (quiet moves only) or holds an enemy piece.
-        let open = |p: u8| if CAPTURES { p != 0 && p & 8 != own } else { p == 0 || p & 8 != own };
+        let open = |p: u8| {
+            if CAPTURES {
+                p != 0 && p & 8 != own
+            } else {
+                p == 0 || p & 8 != own
+            }
+        };
         let f = from.index();
-        let push = |list: &mut MoveList, to: usize| list.push(Move::new(from, Square::from_index_unchecked(to)));
+        let push = |list: &mut MoveList, to: usize| {
+            list.push(Move::new(from, Square::from_index_unchecked(to)))
+        };
         match piece.kind() {
             Kind::Rook => {
                 for ray in &RAYS[f] {
@@ -306,8 +389,10 @@ impl Position {
 
 struct Legality {
     ksq: Square,
-    risky_from: u128,
-    risky_to: u128,
+    /// Squares whose piece may expose the general by leaving (all squares when in check).
+    blockers: u128,
+    /// Squares where an arriving piece may become a cannon's screen (all squares when in check).
+    screens: u128,
 }
 
 /// The pieces of `by` on `board` that attack `sq`.
@@ -316,7 +401,10 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
     let s = sq.index();
     let is = |i: usize, kind: Kind| board[i] == code(by, kind);
     for ray in &RAYS[s] {
-        let mut it = ray.sq[..ray.len as usize].iter().map(|&x| x as usize).filter(|&x| board[x] != 0);
+        let mut it = ray.sq[..ray.len as usize]
+            .iter()
+            .map(|&x| x as usize)
+            .filter(|&x| board[x] != 0);
         if let Some(first) = it.next() {
             if is(first, Kind::Rook) {
                 out.insert(Square::from_index_unchecked(first));
@@ -368,7 +456,11 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos.legal_move_list().iter().map(ToString::to_string).collect();
+        let mut v: Vec<String> = pos
+            .legal_move_list()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         v.sort();
         v
     }
@@ -399,6 +491,9 @@ mod tests {
         // Black's cannon on b7 attacks the horse on b0 over the screen on b2; nothing attacks e3.
         let b0: Square = "b0".parse().unwrap();
         assert_eq!(pos.attackers(b0, Color::Black).count(), 1);
-        assert_eq!(pos.attackers("e3".parse().unwrap(), Color::Black).count(), 0);
+        assert_eq!(
+            pos.attackers("e3".parse().unwrap(), Color::Black).count(),
+            0
+        );
     }
 }

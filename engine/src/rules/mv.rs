@@ -46,7 +46,11 @@ impl Move {
     /// The move with the given packed bits, when both squares are on the board.
     #[must_use]
     pub const fn from_u16(bits: u16) -> Option<Move> {
-        if (bits & 0x7f) < 90 && (bits >> 7) < 90 && bits >> 14 == 0 { Some(Move(bits)) } else { None }
+        if (bits & 0x7f) < 90 && (bits >> 7) < 90 && bits >> 14 == 0 {
+            Some(Move(bits))
+        } else {
+            None
+        }
     }
 
     /// `true` for [`Move::NONE`].
@@ -91,7 +95,10 @@ impl MoveList {
     #[inline]
     #[must_use]
     pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move::NONE; MoveList::CAPACITY] }
+        MoveList {
+            len: 0,
+            moves: [Move::NONE; MoveList::CAPACITY],
+        }
     }
 
     /// Appends a move.

@@ -159,7 +159,11 @@ impl Piece {
     #[inline]
     #[must_use]
     pub const fn color(self) -> Color {
-        if self.0 & 8 == 0 { Color::Red } else { Color::Black }
+        if self.0 & 8 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
     }
 
     /// The piece's kind.
@@ -208,7 +212,11 @@ impl Piece {
     #[must_use]
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = Kind::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::Red
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, kind))
     }
 

@@ -30,9 +30,17 @@ pub struct Waivers {
 
 impl Waivers {
     /// No waivers: the position must be one that can arise in a game.
-    pub const NONE: Waivers = Waivers { placement: false, counts: false, opposite_check: false };
+    pub const NONE: Waivers = Waivers {
+        placement: false,
+        counts: false,
+        opposite_check: false,
+    };
     /// Every waiver.
-    pub const ALL: Waivers = Waivers { placement: true, counts: true, opposite_check: true };
+    pub const ALL: Waivers = Waivers {
+        placement: true,
+        counts: true,
+        opposite_check: true,
+    };
 }
 
 /// Why a setup is not a legal position.
@@ -140,7 +148,8 @@ impl Position {
     /// The start position.
     #[must_use]
     pub fn start() -> Position {
-        Position::from_setup(&Setup::start(), Waivers::NONE).unwrap_or_else(|_| unreachable!("the start position is legal"))
+        Position::from_setup(&Setup::start(), Waivers::NONE)
+            .unwrap_or_else(|_| unreachable!("the start position is legal"))
     }
 
     /// Reads and validates a FEN.
@@ -196,7 +205,12 @@ impl Position {
                     let count = pos.pieces[piece.index()].count();
                     if count > kind.max_count() {
                         let max = kind.max_count();
-                        return Err(PositionError::TooManyOfKind { color, letter: piece.fen_char(), count, max });
+                        return Err(PositionError::TooManyOfKind {
+                            color,
+                            letter: piece.fen_char(),
+                            count,
+                            max,
+                        });
                     }
                 }
             }
@@ -206,7 +220,10 @@ impl Position {
                 if let Some(piece) = pos.piece_at(sq) {
                     if !reachable(piece, sq) {
                         let piece_name = format!("{} {}", piece.color(), kind_name(piece.kind()));
-                        return Err(PositionError::UnreachableSquare { piece_name, square: sq });
+                        return Err(PositionError::UnreachableSquare {
+                            piece_name,
+                            square: sq,
+                        });
                     }
                 }
             }
@@ -338,7 +355,9 @@ impl Position {
     pub fn generals_facing(&self) -> bool {
         let (r, b) = (self.kings[0], self.kings[1]);
         r.file() == b.file()
-            && (r.index() + 9..b.index()).step_by(9).all(|i| self.board[i] == 0)
+            && (r.index() + 9..b.index())
+                .step_by(9)
+                .all(|i| self.board[i] == 0)
     }
 
     /// Makes a move, which must be legal (or at least pseudo-legal for unchecked analysis).
@@ -350,7 +369,12 @@ impl Position {
         let moving = self.board[from.index()];
         let captured = self.board[to.index()];
         debug_assert!(moving != 0, "no piece on {from} for {m} in {}", self.fen());
-        self.history.push(Undo { mv: m, captured, key: self.key, halfmoves: self.halfmoves });
+        self.history.push(Undo {
+            mv: m,
+            captured,
+            key: self.key,
+            halfmoves: self.halfmoves,
+        });
         let piece = Piece::from_u8(moving).unwrap_or_else(|| unreachable!());
         let us = self.turn.index();
         let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
@@ -366,7 +390,8 @@ impl Position {
         self.board[from.index()] = 0;
         self.pieces[piece.index()] ^= fb | tb;
         self.occupied[us] ^= fb | tb;
-        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::side_key();
+        self.key ^=
+            zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::side_key();
         if piece.kind() == Kind::King {
             self.kings[us] = to;
         }
@@ -379,7 +404,9 @@ impl Position {
     /// Takes back the last move made by [`Position::make_move`]; nothing happens if there is none.
     #[inline]
     pub fn unmake_move(&mut self) {
-        let Some(undo) = self.history.pop() else { return };
+        let Some(undo) = self.history.pop() else {
+            return;
+        };
         self.turn = self.turn.opponent();
         if self.turn == Color::Black {
             self.fullmoves -= 1;
@@ -406,7 +433,12 @@ impl Position {
 
     /// Passes the move to the other side (for null-move search). Undo with [`Position::unmake_null`].
     pub fn make_null(&mut self) {
-        self.history.push(Undo { mv: Move::NONE, captured: 0, key: self.key, halfmoves: self.halfmoves });
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: 0,
+            key: self.key,
+            halfmoves: self.halfmoves,
+        });
         self.key ^= zobrist::side_key();
         self.turn = self.turn.opponent();
     }
@@ -424,7 +456,20 @@ impl Position {
     #[must_use]
     pub fn mirror(&self) -> Position {
         let setup = self.to_setup().mirror();
-        Position::from_setup(&setup, Waivers::ALL).unwrap_or_else(|_| unreachable!("a mirrored position keeps its legality"))
+        Position::from_setup(&setup, Waivers::ALL)
+            .unwrap_or_else(|_| unreachable!("a mirrored position keeps its legality"))
+    }
+
+    /// The key of the left-right mirror of this position, without building it.
+    #[must_use]
+    pub fn mirror_key(&self) -> u64 {
+        self.occupied()
+            .into_iter()
+            .filter_map(|sq| {
+                self.piece_at(sq)
+                    .map(|p| zobrist::piece_key(p, sq.mirror()))
+            })
+            .fold(zobrist::turn_key(self.turn), |k, x| k ^ x)
     }
 
     /// The total number of pieces on the board.

@@ -31,13 +31,20 @@ impl Setup {
     /// An empty board, Red to move.
     #[must_use]
     pub fn empty() -> Setup {
-        Setup { board: [None; SQUARES], turn: Color::Red, halfmoves: 0, fullmoves: 1 }
+        Setup {
+            board: [None; SQUARES],
+            turn: Color::Red,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
     }
 
     /// The start position.
     #[must_use]
     pub fn start() -> Setup {
-        START_FEN.parse().unwrap_or_else(|_| unreachable!("the start FEN parses"))
+        START_FEN
+            .parse()
+            .unwrap_or_else(|_| unreachable!("the start FEN parses"))
     }
 
     /// The piece on `sq`.
@@ -87,7 +94,13 @@ impl Setup {
     /// The canonical FEN.
     #[must_use]
     pub fn fen(&self) -> String {
-        format!("{} {} - - {} {}", self.board_fen(), self.turn.fen_char(), self.halfmoves, self.fullmoves)
+        format!(
+            "{} {} - - {} {}",
+            self.board_fen(),
+            self.turn.fen_char(),
+            self.halfmoves,
+            self.fullmoves
+        )
     }
 }
 
@@ -176,8 +189,15 @@ impl FromStr for Setup {
                 }
             }
             if file != FILES as usize {
-                let files = text.chars().map(|c| c.to_digit(10).map_or(1, |d| d as usize)).sum();
-                return Err(FenError::RankWidth { rank, text: (*text).to_owned(), files });
+                let files = text
+                    .chars()
+                    .map(|c| c.to_digit(10).map_or(1, |d| d as usize))
+                    .sum();
+                return Err(FenError::RankWidth {
+                    rank,
+                    text: (*text).to_owned(),
+                    files,
+                });
             }
         }
         // The side to move; UCCI files and many tools write `w`, some `r` or `red`.
@@ -215,7 +235,10 @@ fn is_number(s: &str) -> bool {
 }
 
 fn counter(field: &'static str, text: &str) -> Result<u32, FenError> {
-    text.parse().map_err(|_| FenError::BadCounter { field, text: text.to_owned() })
+    text.parse().map_err(|_| FenError::BadCounter {
+        field,
+        text: text.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -247,13 +270,20 @@ mod tests {
         assert_eq!("9/9/9".parse::<Setup>(), Err(FenError::RankCount(3)));
         assert!(matches!(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w".parse::<Setup>(),
-            Err(FenError::RankWidth { rank: 0, files: 8, .. })
+            Err(FenError::RankWidth {
+                rank: 0,
+                files: 8,
+                ..
+            })
         ));
         assert!(matches!(
             "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w".parse::<Setup>(),
             Err(FenError::BadBoardChar { rank: 9, ch: 'x' })
         ));
-        assert!(matches!(START_FEN.replace(" w ", " x ").parse::<Setup>(), Err(FenError::BadTurn(_))));
+        assert!(matches!(
+            START_FEN.replace(" w ", " x ").parse::<Setup>(),
+            Err(FenError::BadTurn(_))
+        ));
         assert!(matches!(
             (START_FEN.to_owned() + " extra").parse::<Setup>(),
             Err(FenError::Trailing(_))

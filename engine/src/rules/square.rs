@@ -46,7 +46,11 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn from_index(i: usize) -> Option<Square> {
-        if i < SQUARES { Some(Square(i as u8)) } else { None }
+        if i < SQUARES {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
     }
 
     /// The square with index `i`, unchecked in release builds.

@@ -19,7 +19,11 @@ pub struct Steps<const N: usize> {
 }
 
 impl<const N: usize> Steps<N> {
-    const EMPTY: Steps<N> = Steps { len: 0, to: [0; N], block: [0; N] };
+    const EMPTY: Steps<N> = Steps {
+        len: 0,
+        to: [0; N],
+        block: [0; N],
+    };
 
     const fn push(mut self, to: usize, block: usize) -> Self {
         self.to[self.len as usize] = to as u8;
@@ -44,16 +48,35 @@ const fn on_board(file: i32, rank: i32) -> bool {
 }
 
 const fn in_palace(color: usize, file: i32, rank: i32) -> bool {
-    file >= 3 && file <= 5 && if color == 0 { rank >= 0 && rank <= 2 } else { rank >= 7 && rank <= 9 }
+    file >= 3
+        && file <= 5
+        && if color == 0 {
+            rank >= 0 && rank <= 2
+        } else {
+            rank >= 7 && rank <= 9
+        }
 }
 
 const fn own_half(color: usize, rank: i32) -> bool {
-    if color == 0 { rank >= 0 && rank <= 4 } else { rank >= 5 && rank <= 9 }
+    if color == 0 {
+        rank >= 0 && rank <= 4
+    } else {
+        rank >= 5 && rank <= 9
+    }
 }
 
 const ORTHO: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i32, i32); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
+const HORSE: [(i32, i32); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+];
 
 /// Direction indices of [`RAYS`].
 pub const UP: usize = 0;
@@ -176,7 +199,11 @@ const fn build_horse() -> [Steps<8>; SQUARES] {
             let (x, y) = (f + df, r + dr);
             if on_board(x, y) {
                 // The leg is the orthogonal neighbour in the direction of the long step.
-                let leg = if df == 2 || df == -2 { sq(f + df / 2, r) } else { sq(f, r + dr / 2) };
+                let leg = if df == 2 || df == -2 {
+                    sq(f + df / 2, r)
+                } else {
+                    sq(f, r + dr / 2)
+                };
                 t[s] = t[s].push(sq(x, y), leg);
             }
             d += 1;
@@ -260,49 +287,6 @@ pub static HORSE_ATTACKERS: [Steps<8>; SQUARES] = build_horse_attackers(&build_h
 pub static PAWN_STEPS: [[Steps<3>; SQUARES]; 2] = build_pawn();
 /// `PAWN_ATTACKERS[color][sq]`: squares from which a soldier of `color` attacks `sq`.
 pub static PAWN_ATTACKERS: [[Steps<3>; SQUARES]; 2] = build_pawn_attackers(&build_pawn());
-
-const fn build_king_lines() -> [u128; SQUARES] {
-    // For each square: its file and rank, and its four diagonal neighbours (horse legs).
-    let mut t = [0u128; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut o = 0;
-        while o < SQUARES {
-            let (x, y) = ((o % 9) as i32, (o / 9) as i32);
-            let diag = (x - f == 1 || f - x == 1) && (y - r == 1 || r - y == 1);
-            if x == f || y == r || diag {
-                t[s] |= 1u128 << o;
-            }
-            o += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-const fn build_lines() -> [u128; SQUARES] {
-    let mut t = [0u128; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut o = 0;
-        while o < SQUARES {
-            if (o % 9) as i32 == f || (o / 9) as i32 == r {
-                t[s] |= 1u128 << o;
-            }
-            o += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-/// `DISCOVERY[k]`: squares from which moving a piece away may expose a general on `k`: its file,
-/// its rank (rooks, cannons, the other general) and its diagonal neighbours (horse legs).
-pub static DISCOVERY: [u128; SQUARES] = build_king_lines();
-/// `LINES[k]`: the file and rank through `k`; a piece arriving there may become a cannon screen.
-pub static LINES: [u128; SQUARES] = build_lines();
 
 #[cfg(test)]
 mod tests {

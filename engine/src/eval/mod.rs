@@ -1,0 +1,756 @@
+//! Static evaluation: how good a position is for the side to move, in centipawns.
+//!
+//! The evaluation is a sum of terms, each a midgame/endgame pair per side, blended by the
+//! [`phase`] (the attacking material left on the board):
+//!
+//! - material and piece-square tables ([`pst`]);
+//! - mobility of chariots, horses and cannons, and blocked horse legs (蹩马腿);
+//! - cannon threats on the enemy general's file: the central cannon with a screen and the
+//!   empty-headed cannon (空头炮);
+//! - king safety: missing advisors and elephants against the enemy's attacking force, and enemy
+//!   attackers in the zone before the palace;
+//! - soldiers: connected soldiers across the river, soldiers at a palace short of advisors;
+//! - tempo for the side to move;
+//! - a scale towards a draw when the stronger side has nothing left that can attack.
+//!
+//! All weights are fields of [`Params`]. [`EvalConfig`] selects which terms are used (the UCCI
+//! `knowledge` option) and weighs the two generals' safety differently for the `style` option.
+
+pub mod params;
+pub mod pst;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+pub use params::Params;
+
+use crate::rules::tables::{HORSE_STEPS, RAYS};
+use crate::rules::{Bitboard, Color, Kind, Piece, Position, Square};
+use crate::search::{Level, Style};
+
+/// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].
+const PHASE_ROOK: i32 = 4;
+const PHASE_MINOR: i32 = 2;
+/// The phase of the full board: 4 chariots, 4 horses, 4 cannons.
+pub const MAX_PHASE: i32 = 4 * PHASE_ROOK + 8 * PHASE_MINOR;
+
+/// Which terms the evaluation uses and how it weighs the generals' safety.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalConfig {
+    /// `None`: material only; `Tiny`/`Small`: plus piece-square tables; `Medium`: plus mobility,
+    /// horse legs, soldiers and tempo; `Large`/`Huge`: everything (king safety, cannon threats,
+    /// draw scaling).
+    pub knowledge: Level,
+    /// The side the engine plays (the style weights are relative to it).
+    pub engine: Color,
+    /// Percent weight of the engine's own general's safety (100 = neutral).
+    pub own_king_weight: i32,
+    /// Percent weight of the opponent's general's safety, i.e. of the engine's attack.
+    pub their_king_weight: i32,
+}
+
+impl EvalConfig {
+    /// Full knowledge, neutral style.
+    pub const FULL: EvalConfig = EvalConfig {
+        knowledge: Level::Large,
+        engine: Color::Red,
+        own_king_weight: 100,
+        their_king_weight: 100,
+    };
+
+    /// The configuration for the given options, with the engine playing `engine`.
+    #[must_use]
+    pub const fn new(knowledge: Level, style: Style, engine: Color) -> EvalConfig {
+        let (own, theirs) = match style {
+            Style::Solid => (130, 90),
+            Style::Normal => (100, 100),
+            Style::Risky => (80, 120),
+        };
+        EvalConfig {
+            knowledge,
+            engine,
+            own_king_weight: own,
+            their_king_weight: theirs,
+        }
+    }
+}
+
+impl Default for EvalConfig {
+    fn default() -> EvalConfig {
+        EvalConfig::FULL
+    }
+}
+
+/// The evaluation terms, for [`Breakdown`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Piece values.
+    Material,
+    /// Piece-square tables.
+    Pst,
+    /// Chariot, horse and cannon mobility.
+    Mobility,
+    /// Blocked horse legs.
+    HorseLegs,
+    /// Central and empty-headed cannons against the enemy general.
+    Cannons,
+    /// Safety of the own general (missing defenders, attackers near the palace).
+    KingSafety,
+    /// Soldier structure.
+    Pawns,
+    /// The side to move's bonus.
+    Tempo,
+}
+
+impl Term {
+    /// All terms in display order.
+    pub const ALL: [Term; 8] = [
+        Term::Material,
+        Term::Pst,
+        Term::Mobility,
+        Term::HorseLegs,
+        Term::Cannons,
+        Term::KingSafety,
+        Term::Pawns,
+        Term::Tempo,
+    ];
+
+    /// The term's name in the breakdown table.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Pst => "piece-square",
+            Term::Mobility => "mobility",
+            Term::HorseLegs => "horse legs",
+            Term::Cannons => "cannon threats",
+            Term::KingSafety => "king safety",
+            Term::Pawns => "soldiers",
+            Term::Tempo => "tempo",
+        }
+    }
+}
+
+/// Where the terms go: nowhere in the search, into a table for `chariot eval`.
+trait Sink {
+    fn add(&mut self, term: Term, color: Color, mg: i32, eg: i32);
+}
+
+struct NoTrace;
+
+impl Sink for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Term, _: Color, _: i32, _: i32) {}
+}
+
+/// The evaluation split into its terms (for `chariot eval`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Per term: (midgame, endgame) for Red and for Black, each from that side's view.
+    pub terms: Vec<(Term, [(i32, i32); 2])>,
+    /// The phase, 0 (bare endgame) to [`MAX_PHASE`].
+    pub phase: i32,
+    /// The draw scale applied to the blended score, in 1/16 (16 = none).
+    pub scale: i32,
+    /// The final evaluation from Red's view.
+    pub red: i32,
+    /// The final evaluation from the side to move's view (what [`evaluate`] returns).
+    pub side_to_move: i32,
+}
+
+impl Sink for Breakdown {
+    fn add(&mut self, term: Term, color: Color, mg: i32, eg: i32) {
+        let i = match self.terms.iter().position(|(t, _)| *t == term) {
+            Some(i) => i,
+            None => {
+                self.terms.push((term, [(0, 0); 2]));
+                self.terms.len() - 1
+            }
+        };
+        let cell = &mut self.terms[i].1[color.index()];
+        cell.0 += mg;
+        cell.1 += eg;
+    }
+}
+
+impl fmt::Display for Breakdown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<16} {:>13} {:>13} {:>13}",
+            "term", "red mg  eg", "black mg  eg", "red-black"
+        )?;
+        let blend =
+            |mg: i32, eg: i32| (mg * self.phase + eg * (MAX_PHASE - self.phase)) / MAX_PHASE;
+        for term in Term::ALL {
+            let Some((_, [r, b])) = self.terms.iter().find(|(t, _)| *t == term) else {
+                continue;
+            };
+            let net = blend(r.0 - b.0, r.1 - b.1);
+            writeln!(
+                f,
+                "{:<16} {:>6} {:>6} {:>6} {:>6} {:>13}",
+                term.name(),
+                r.0,
+                r.1,
+                b.0,
+                b.1,
+                net
+            )?;
+        }
+        writeln!(
+            f,
+            "phase {} / {}, draw scale {}/16",
+            self.phase, MAX_PHASE, self.scale
+        )?;
+        writeln!(f, "evaluation (red): {}", self.red)?;
+        write!(f, "evaluation (side to move): {}", self.side_to_move)
+    }
+}
+
+/// The evaluation of `pos` from the side to move's view, in centipawns, with full knowledge.
+#[must_use]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &EvalConfig::FULL)
+}
+
+/// The evaluation of `pos` from the side to move's view under `config`.
+#[must_use]
+pub fn evaluate_with(pos: &Position, config: &EvalConfig) -> i32 {
+    Evaluator::new(pos, config, default_tables()).run(&mut NoTrace)
+}
+
+/// The evaluation with every term listed (the weights of [`Params::DEFAULT`]).
+#[must_use]
+pub fn breakdown(pos: &Position, config: &EvalConfig) -> Breakdown {
+    let mut out = Breakdown {
+        terms: Vec::new(),
+        phase: 0,
+        scale: 16,
+        red: 0,
+        side_to_move: 0,
+    };
+    let v = Evaluator::new(pos, config, default_tables()).run(&mut out);
+    out.side_to_move = v;
+    out.red = if pos.turn() == Color::Red { v } else { -v };
+    let (phase, scale) = phase_and_scale(pos, &out);
+    out.phase = phase;
+    out.scale = scale;
+    out
+}
+
+fn phase_and_scale(pos: &Position, b: &Breakdown) -> (i32, i32) {
+    let phase = phase(pos);
+    let mut mg = 0;
+    let mut eg = 0;
+    for (_, [r, bl]) in &b.terms {
+        mg += r.0 - bl.0;
+        eg += r.1 - bl.1;
+    }
+    let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    (phase, draw_scale(pos, blended))
+}
+
+/// The game phase from the chariots, horses and cannons on the board: [`MAX_PHASE`] at the
+/// start, 0 when none are left.
+#[must_use]
+pub fn phase(pos: &Position) -> i32 {
+    let mut p = 0;
+    for c in Color::ALL {
+        p += PHASE_ROOK * pos.pieces(Piece::new(c, Kind::Rook)).count() as i32;
+        p += PHASE_MINOR * pos.pieces(Piece::new(c, Kind::Horse)).count() as i32;
+        p += PHASE_MINOR * pos.pieces(Piece::new(c, Kind::Cannon)).count() as i32;
+    }
+    p.min(MAX_PHASE)
+}
+
+/// Material plus piece-square values per piece and square, precomputed from [`Params`].
+pub struct Tables {
+    /// `psq[piece.index()][sq]` = (material + pst) as (midgame, endgame).
+    psq: [[(i32, i32); 90]; 14],
+    params: Params,
+}
+
+impl Tables {
+    /// The tables for a set of weights.
+    #[must_use]
+    pub fn new(params: &Params) -> Tables {
+        let mut psq = [[(0, 0); 90]; 14];
+        for color in Color::ALL {
+            for kind in Kind::ALL {
+                let piece = Piece::new(color, kind);
+                let (mg, eg) = pst::tables(kind);
+                let (vm, ve) = material(params, kind);
+                for sq in Square::all() {
+                    let i = pst::index(color, sq);
+                    psq[piece.index()][sq.index()] = (vm + mg[i], ve + eg[i]);
+                }
+            }
+        }
+        Tables {
+            psq,
+            params: params.clone(),
+        }
+    }
+}
+
+fn default_tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables::new(&Params::DEFAULT))
+}
+
+fn material(p: &Params, kind: Kind) -> (i32, i32) {
+    match kind {
+        Kind::King => (0, 0),
+        Kind::Advisor => (p.advisor_mg, p.advisor_eg),
+        Kind::Elephant => (p.elephant_mg, p.elephant_eg),
+        Kind::Horse => (p.horse_mg, p.horse_eg),
+        Kind::Rook => (p.rook_mg, p.rook_eg),
+        Kind::Cannon => (p.cannon_mg, p.cannon_eg),
+        Kind::Pawn => (p.pawn_mg, p.pawn_eg),
+    }
+}
+
+/// The zone before each side's palace where enemy attackers count for king danger: files c..g,
+/// the side's own ranks 0..3.
+fn king_zone(color: Color) -> Bitboard {
+    Square::all()
+        .filter(|s| (2..=6).contains(&s.file()) && s.relative_rank(color) <= 3)
+        .collect()
+}
+
+fn zones() -> &'static [Bitboard; 2] {
+    static ZONES: OnceLock<[Bitboard; 2]> = OnceLock::new();
+    ZONES.get_or_init(|| [king_zone(Color::Red), king_zone(Color::Black)])
+}
+
+/// The scale (in 1/16) for a position where the side ahead cannot attack: no chariot, horse,
+/// cannon or soldier across the river means no mate is possible, whatever the material says.
+fn draw_scale(pos: &Position, red_score: i32) -> i32 {
+    let strong = if red_score > 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    let attackers = [Kind::Rook, Kind::Horse, Kind::Cannon]
+        .iter()
+        .map(|&k| pos.pieces(Piece::new(strong, k)).count())
+        .sum::<u32>()
+        + pos
+            .pieces(Piece::new(strong, Kind::Pawn))
+            .filter(|s| (5..=8).contains(&s.relative_rank(strong)))
+            .count() as u32;
+    if attackers == 0 { 1 } else { 16 }
+}
+
+/// Precomputed attack counts along one line (a rank of 9 points or a file of 10), by the
+/// position of the piece on the line and the line's occupancy.
+struct LineTables {
+    /// `rank[file][occupancy of the rank]` = (chariot count, cannon count).
+    rank: Vec<[(u8, u8); 512]>,
+    /// `file[rank][occupancy of the file]` = (chariot count, cannon count).
+    file: Vec<[(u8, u8); 1024]>,
+}
+
+impl LineTables {
+    fn new() -> LineTables {
+        LineTables {
+            rank: (0..9)
+                .map(|p| std::array::from_fn(|o| line_counts(p, o, 9)))
+                .collect(),
+            file: (0..10)
+                .map(|p| std::array::from_fn(|o| line_counts(p, o, 10)))
+                .collect(),
+        }
+    }
+
+    /// The (rank, file) counts of a piece on `sq`.
+    #[inline]
+    fn counts(&self, board: &[u8; 90], occ: u128, sq: Square) -> ((u8, u8), (u8, u8)) {
+        let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
+        let rank_occ = (occ >> (9 * r)) as usize & 0x1ff;
+        let mut file_occ = 0usize;
+        for i in 0..10 {
+            file_occ |= usize::from(board[f + 9 * i] != 0) << i;
+        }
+        (self.rank[f][rank_occ], self.file[r][file_occ])
+    }
+}
+
+/// Chariot and cannon attack counts for a piece at `pos` on a line of `len` points with
+/// occupancy bits `occ` (its own bit is ignored).
+fn line_counts(pos: usize, occ: usize, len: usize) -> (u8, u8) {
+    let (mut rook, mut cannon) = (0u8, 0u8);
+    for dir in [-1i32, 1] {
+        let mut i = pos as i32 + dir;
+        let mut screen = false;
+        while (0..len as i32).contains(&i) {
+            let occupied = occ >> i & 1 != 0;
+            if !screen {
+                rook += 1;
+                if occupied {
+                    screen = true;
+                } else {
+                    cannon += 1;
+                }
+            } else if occupied {
+                cannon += 1;
+                break;
+            }
+            i += dir;
+        }
+    }
+    (rook, cannon)
+}
+
+fn line_tables() -> &'static LineTables {
+    static LINES: OnceLock<LineTables> = OnceLock::new();
+    LINES.get_or_init(LineTables::new)
+}
+
+struct Evaluator<'a> {
+    pos: &'a Position,
+    config: &'a EvalConfig,
+    tables: &'a Tables,
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl<'a> Evaluator<'a> {
+    fn new(pos: &'a Position, config: &'a EvalConfig, tables: &'a Tables) -> Evaluator<'a> {
+        Evaluator {
+            pos,
+            config,
+            tables,
+            mg: [0; 2],
+            eg: [0; 2],
+        }
+    }
+
+    #[inline(always)]
+    fn add<S: Sink>(&mut self, sink: &mut S, term: Term, color: Color, mg: i32, eg: i32) {
+        self.mg[color.index()] += mg;
+        self.eg[color.index()] += eg;
+        sink.add(term, color, mg, eg);
+    }
+
+    fn run<S: Sink>(mut self, sink: &mut S) -> i32 {
+        let k = self.config.knowledge;
+        self.material_and_pst(sink, k >= Level::Tiny);
+        if k >= Level::Medium {
+            for c in Color::ALL {
+                self.pieces(sink, c);
+                self.pawns(sink, c);
+            }
+            let us = self.pos.turn();
+            let p = &self.tables.params;
+            self.add(sink, Term::Tempo, us, p.tempo_mg, p.tempo_eg);
+        }
+        if k >= Level::Large {
+            for c in Color::ALL {
+                self.king_safety(sink, c);
+            }
+        }
+        let phase = phase(self.pos);
+        let mg = self.mg[0] - self.mg[1];
+        let eg = self.eg[0] - self.eg[1];
+        let mut red = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+        if k >= Level::Large {
+            red = red * draw_scale(self.pos, red) / 16;
+        }
+        if self.pos.turn() == Color::Red {
+            red
+        } else {
+            -red
+        }
+    }
+
+    fn material_and_pst<S: Sink>(&mut self, sink: &mut S, with_pst: bool) {
+        let pos = self.pos;
+        for c in Color::ALL {
+            let (mut mat_mg, mut mat_eg, mut pst_mg, mut pst_eg) = (0, 0, 0, 0);
+            for kind in Kind::ALL {
+                let piece = Piece::new(c, kind);
+                let (vm, ve) = material(&self.tables.params, kind);
+                let table = &self.tables.psq[piece.index()];
+                for sq in pos.pieces(piece) {
+                    mat_mg += vm;
+                    mat_eg += ve;
+                    let (m, e) = table[sq.index()];
+                    pst_mg += m - vm;
+                    pst_eg += e - ve;
+                }
+            }
+            self.add(sink, Term::Material, c, mat_mg, mat_eg);
+            if with_pst {
+                self.add(sink, Term::Pst, c, pst_mg, pst_eg);
+            }
+        }
+    }
+
+    /// Mobility of chariots, horses and cannons; blocked horse legs.
+    ///
+    /// Chariot and cannon mobility count the squares they attack along their lines (empty
+    /// squares up to and including the first piece for a chariot; empty squares before the screen
+    /// plus the piece behind it for a cannon), whatever the colour of the pieces hit: a guarded
+    /// own piece is as much a sign of activity as a threatened enemy one. The counts come from
+    /// [`LineTables`], indexed by the occupancy of the rank and the file, which avoids a branch
+    /// per square.
+    fn pieces<S: Sink>(&mut self, sink: &mut S, c: Color) {
+        let pos = self.pos;
+        let board = &pos.board;
+        let own = (c as u8) << 3;
+        let p = &self.tables.params;
+        let lines = line_tables();
+        let occ = pos.occupied().0;
+        let mut rook_mob = 0;
+        for sq in pos.pieces(Piece::new(c, Kind::Rook)) {
+            let (r, f) = lines.counts(board, occ, sq);
+            rook_mob += i32::from(r.0) + i32::from(f.0);
+        }
+        let mut cannon_mob = 0;
+        for sq in pos.pieces(Piece::new(c, Kind::Cannon)) {
+            let (r, f) = lines.counts(board, occ, sq);
+            cannon_mob += i32::from(r.1) + i32::from(f.1);
+        }
+        let (mut horse_mob, mut blocked) = (0, 0);
+        for sq in pos.pieces(Piece::new(c, Kind::Horse)) {
+            for (to, leg) in HORSE_STEPS[sq.index()].iter() {
+                let leg_free = board[leg] == 0;
+                let target = board[to];
+                blocked += i32::from(!leg_free);
+                horse_mob += i32::from(leg_free && (target == 0 || target & 8 != own));
+            }
+        }
+        let mg = rook_mob * p.rook_mobility_mg
+            + horse_mob * p.horse_mobility_mg
+            + cannon_mob * p.cannon_mobility_mg;
+        let eg = rook_mob * p.rook_mobility_eg
+            + horse_mob * p.horse_mobility_eg
+            + cannon_mob * p.cannon_mobility_eg;
+        self.add(sink, Term::Mobility, c, mg, eg);
+        self.add(
+            sink,
+            Term::HorseLegs,
+            c,
+            blocked * p.horse_leg_blocked_mg,
+            blocked * p.horse_leg_blocked_eg,
+        );
+    }
+
+    /// Connected soldiers across the river; soldiers at a palace short of advisors.
+    fn pawns<S: Sink>(&mut self, sink: &mut S, c: Color) {
+        let pos = self.pos;
+        let p = &self.tables.params;
+        let pawn = Piece::new(c, Kind::Pawn);
+        let pawns = pos.pieces(pawn);
+        let them = c.opponent();
+        let enemy_advisors = pos.pieces(Piece::new(them, Kind::Advisor)).count() as i32;
+        let (mut connected, mut near_palace) = (0, 0);
+        for sq in pawns {
+            let rr = sq.relative_rank(c);
+            if rr < 5 {
+                continue;
+            }
+            if let Some(right) = Square::try_new(i32::from(sq.file()) + 1, i32::from(sq.rank())) {
+                if pawns.contains(right) {
+                    connected += 1;
+                }
+            }
+            if (6..=8).contains(&rr) && (3..=5).contains(&sq.file()) {
+                near_palace += 1;
+            }
+        }
+        let near = near_palace * (2 - enemy_advisors) * p.pawn_near_palace_eg;
+        self.add(
+            sink,
+            Term::Pawns,
+            c,
+            connected * p.pawn_connected_mg,
+            connected * p.pawn_connected_eg + near,
+        );
+    }
+
+    /// Safety of `c`'s general: the enemy's cannons on its file, missing defenders against the
+    /// enemy's force, and enemy attackers before the palace. Cannon threats are credited to the
+    /// attacker (term `Cannons`), the rest is a penalty for the defender.
+    fn king_safety<S: Sink>(&mut self, sink: &mut S, c: Color) {
+        let pos = self.pos;
+        let p = &self.tables.params;
+        let them = c.opponent();
+        let ksq = pos.king(c);
+        let weight = if c == self.config.engine {
+            self.config.own_king_weight
+        } else {
+            self.config.their_king_weight
+        };
+
+        // Cannons on the general's file, looking towards the enemy.
+        let dir = if c == Color::Red {
+            crate::rules::tables::UP
+        } else {
+            crate::rules::tables::DOWN
+        };
+        let ray = &RAYS[ksq.index()][dir];
+        let enemy_cannon = Piece::new(them, Kind::Cannon).to_u8();
+        let mut between = 0;
+        for &s in &ray.sq[..ray.len as usize] {
+            let b = pos.board[s as usize];
+            if b == 0 {
+                continue;
+            }
+            if b == enemy_cannon {
+                let (mg, eg) = match between {
+                    0 => (p.cannon_empty_mg, p.cannon_empty_eg),
+                    1 => (p.cannon_screen_mg, p.cannon_screen_eg),
+                    _ => (0, 0),
+                };
+                self.add(
+                    sink,
+                    Term::Cannons,
+                    them,
+                    mg * weight / 100,
+                    eg * weight / 100,
+                );
+                break;
+            }
+            between += 1;
+            if between > 1 {
+                break;
+            }
+        }
+
+        // The enemy's attacking force against missing defenders.
+        let count = |kind: Kind, color: Color| pos.pieces(Piece::new(color, kind)).count() as i32;
+        let force =
+            (2 * count(Kind::Rook, them) + count(Kind::Horse, them) + count(Kind::Cannon, them))
+                .min(8);
+        let missing_a = 2 - count(Kind::Advisor, c).min(2);
+        let missing_b = 2 - count(Kind::Elephant, c).min(2);
+        let defence = (missing_a * p.missing_advisor + missing_b * p.missing_elephant) * force / 8;
+
+        // Enemy attackers in the zone before the palace.
+        let zone = zones()[c.index()];
+        let in_zone = |kind: Kind| (pos.pieces(Piece::new(them, kind)) & zone).count() as i32;
+        let (r, h, cn, pw) = (
+            in_zone(Kind::Rook),
+            in_zone(Kind::Horse),
+            in_zone(Kind::Cannon),
+            in_zone(Kind::Pawn),
+        );
+        let attackers = r + h + cn + pw;
+        let units = r * p.attack_unit_rook
+            + h * p.attack_unit_horse
+            + cn * p.attack_unit_cannon
+            + pw * p.attack_unit_pawn;
+        let danger = if attackers >= 2 {
+            p.king_attack * units * units / 8
+        } else {
+            0
+        };
+        let penalty = (defence + danger) * weight / 100;
+        self.add(sink, Term::KingSafety, c, -penalty, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Setup, Waivers};
+
+    /// The position with colours swapped: the board turned upside down, pieces recoloured.
+    fn color_flip(pos: &Position) -> Position {
+        let setup = pos.to_setup();
+        let mut out = Setup::empty();
+        for sq in Square::all() {
+            out.board[sq.flip().index()] =
+                setup.board[sq.index()].map(|p| Piece::new(p.color().opponent(), p.kind()));
+        }
+        out.turn = setup.turn.opponent();
+        Position::from_setup(&out, Waivers::ALL).unwrap()
+    }
+
+    const FENS: [&str; 4] = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN3NC1/9/R1BAKAB1R b - - 4 3",
+        "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
+        "3k5/9/9/9/9/9/9/9/4p4/5K3 w - - 0 1",
+    ];
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let v = evaluate(&Position::start());
+        assert_eq!(
+            v,
+            (Params::DEFAULT.tempo_mg),
+            "start position evaluates to {v}"
+        );
+    }
+
+    #[test]
+    fn evaluation_is_colour_and_mirror_symmetric() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&color_flip(&pos)), "{fen}");
+            assert_eq!(evaluate(&pos), evaluate(&pos.mirror()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn breakdown_agrees_with_evaluate() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = breakdown(&pos, &EvalConfig::FULL);
+            assert_eq!(b.side_to_move, evaluate(&pos), "{fen}");
+            assert!(b.to_string().contains("mobility"));
+        }
+    }
+
+    #[test]
+    fn material_only_knowledge_counts_material() {
+        // Red has an extra chariot; with material only, the score is exactly its value.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let cfg = EvalConfig {
+            knowledge: Level::None,
+            ..EvalConfig::FULL
+        };
+        let v = evaluate_with(&pos, &cfg);
+        let ph = phase(&pos);
+        let p = Params::DEFAULT;
+        assert_eq!(
+            v,
+            (p.rook_mg * ph + p.rook_eg * (MAX_PHASE - ph)) / MAX_PHASE
+        );
+    }
+
+    #[test]
+    fn lone_advisors_cannot_win() {
+        // Red has two advisors more but nothing that can attack: scaled towards a draw.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
+        assert!(evaluate(&pos).abs() < 40, "{}", evaluate(&pos));
+    }
+
+    #[test]
+    fn cannons_on_the_generals_file_are_threats() {
+        let cannons = |fen: &str| {
+            let b = breakdown(&Position::from_fen(fen).unwrap(), &EvalConfig::FULL);
+            b.terms
+                .iter()
+                .find(|(t, _)| *t == Term::Cannons)
+                .map_or((0, 0), |(_, v)| v[0])
+        };
+        let p = Params::DEFAULT;
+        // Nothing between the cannon on e2 and the general on e9: the empty-headed cannon.
+        assert_eq!(
+            cannons("4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1"),
+            (p.cannon_empty_mg, p.cannon_empty_eg)
+        );
+        // One screen (the soldier on e5): a central cannon (and check).
+        assert_eq!(
+            cannons("4k4/9/9/9/4p4/9/9/4C4/9/3K5 b - - 0 1"),
+            (p.cannon_screen_mg, p.cannon_screen_eg)
+        );
+        // Off the file: nothing.
+        assert_eq!(cannons("4k4/9/9/9/9/9/9/3C5/9/3K5 w - - 0 1"), (0, 0));
+    }
+}

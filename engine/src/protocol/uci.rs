@@ -1,0 +1,226 @@
+//! The UCI front end: lines to [`Command`]s.
+//!
+//! Xiangqi GUIs use UCI in two dialects. Pikafish's GUIs name squares a0..i9 like UCCI. GUIs that
+//! drive Fairy-Stockfish (the Xiangqi branch of cutechess among them) send
+//! `setoption name UCI_Variant value xiangqi` and number ranks 1-10; the session switches its
+//! square naming when it sees that (see [`SquareNaming`]).
+
+use std::time::Duration;
+
+use super::command::{
+    ColourClocks, Command, CommandError, GoParams, number, parse_human, parse_position_args,
+};
+use crate::rules::{Move, Square};
+
+/// How squares are written in move texts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SquareNaming {
+    /// a0..i9, rank 0 at Red's back rank (UCCI, ICCS, Pikafish).
+    #[default]
+    ZeroBased,
+    /// a1..i10 (Fairy-Stockfish's UCI with `UCI_Variant xiangqi`).
+    OneBased,
+}
+
+impl SquareNaming {
+    /// Writes a move.
+    #[must_use]
+    pub fn format(self, m: Move) -> String {
+        match self {
+            SquareNaming::ZeroBased => m.to_string(),
+            SquareNaming::OneBased => format!("{}{}", one_based(m.from()), one_based(m.to())),
+        }
+    }
+
+    /// Rewrites a move text into a0..i9 coordinates for parsing; `None` if it is not two squares.
+    #[must_use]
+    pub fn to_iccs(self, text: &str) -> Option<String> {
+        match self {
+            SquareNaming::ZeroBased => Some(text.to_owned()),
+            SquareNaming::OneBased => {
+                let b = text.as_bytes();
+                // The from-square ends where the second file letter starts.
+                let split = (1..b.len()).find(|&i| b[i].is_ascii_alphabetic())?;
+                let (from, to) = (
+                    square_one_based(&text[..split])?,
+                    square_one_based(&text[split..])?,
+                );
+                Some(format!("{from}{to}"))
+            }
+        }
+    }
+}
+
+fn one_based(sq: Square) -> String {
+    format!("{}{}", (b'a' + sq.file()) as char, sq.rank() + 1)
+}
+
+fn square_one_based(text: &str) -> Option<Square> {
+    let mut chars = text.chars();
+    let file = chars.next()?.to_ascii_lowercase();
+    let rank: u8 = chars.as_str().parse().ok()?;
+    if !('a'..='i').contains(&file) || !(1..=10).contains(&rank) {
+        return None;
+    }
+    Some(Square::new(file as u8 - b'a', rank - 1))
+}
+
+/// Reads one UCI command line.
+///
+/// # Errors
+/// A [`CommandError`] naming the command and what is wrong with it.
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&head, rest)) = words.split_first() else {
+        return Ok(Command::Empty);
+    };
+    match head {
+        "uci" => Ok(Command::Uci),
+        "isready" => Ok(Command::IsReady),
+        "debug" => match rest {
+            ["on"] | [] => Ok(Command::Debug(true)),
+            ["off"] => Ok(Command::Debug(false)),
+            _ => Err(CommandError(format!(
+                "debug: expected 'on' or 'off', found {:?}",
+                rest.join(" ")
+            ))),
+        },
+        "setoption" => parse_setoption(rest),
+        "ucinewgame" => Ok(Command::NewGame),
+        "position" => parse_position_args(rest, "position")
+            .map(|(spec, moves)| Command::Position { spec, moves }),
+        "go" => parse_go(rest).map(Command::Go),
+        "ponderhit" => Ok(Command::PonderHit { draw: false }),
+        "stop" => Ok(Command::Stop),
+        "quit" => Ok(Command::Quit),
+        // Registration is not needed; accept the command so GUIs that send it are not confused.
+        "register" => Ok(Command::Empty),
+        _ => parse_human(&words)
+            .unwrap_or_else(|| Err(CommandError(format!("unknown command {head:?}")))),
+    }
+}
+
+fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+    let ["name", rest @ ..] = words else {
+        return Err(CommandError(
+            "setoption: expected 'setoption name <name> [value <value>]'".into(),
+        ));
+    };
+    let split = rest
+        .iter()
+        .position(|w| *w == "value")
+        .unwrap_or(rest.len());
+    let name = rest[..split].join(" ");
+    if name.is_empty() {
+        return Err(CommandError("setoption: the option name is missing".into()));
+    }
+    let value = (split < rest.len()).then(|| rest[split + 1..].join(" "));
+    Ok(Command::SetOption { name, value })
+}
+
+fn parse_go(words: &[&str]) -> Result<GoParams, CommandError> {
+    let mut go = GoParams::default();
+    let mut clocks = ColourClocks::default();
+    let mut has_clock = false;
+    let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+    let mut it = words.iter();
+    while let Some(&w) = it.next() {
+        match w {
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "depth" => go.depth = Some(number(&mut it, "depth")?),
+            "nodes" => go.nodes = Some(number(&mut it, "nodes")?),
+            "mate" => go.mate = Some(number(&mut it, "mate")?),
+            "movetime" => go.movetime = Some(ms(number(&mut it, "movetime")?)),
+            "movestogo" => go.movestogo = Some(number(&mut it, "movestogo")?),
+            "wtime" => (clocks.red, has_clock) = (Some(ms(number(&mut it, "wtime")?)), true),
+            "btime" => (clocks.black, has_clock) = (Some(ms(number(&mut it, "btime")?)), true),
+            "winc" => clocks.red_inc = ms(number(&mut it, "winc")?),
+            "binc" => clocks.black_inc = ms(number(&mut it, "binc")?),
+            "searchmoves" => {
+                // Everything up to the next keyword is a move.
+                while let Some(&m) = it.clone().next() {
+                    if KEYWORDS.contains(&m) {
+                        break;
+                    }
+                    go.searchmoves.push(m.to_owned());
+                    it.next();
+                }
+            }
+            other => return Err(CommandError(format!("go: unknown parameter {other:?}"))),
+        }
+    }
+    if has_clock {
+        go.colour_clocks = Some(clocks);
+    }
+    Ok(go)
+}
+
+const KEYWORDS: [&str; 12] = [
+    "ponder",
+    "infinite",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "movestogo",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "searchmoves",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_uci_commands() {
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("setoption name Move Overhead value 30"),
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            })
+        );
+        let Command::Go(go) = parse(
+            "go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 searchmoves h2e2 b2e2 depth 3",
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(go.searchmoves, vec!["h2e2", "b2e2"]);
+        assert_eq!(go.depth, Some(3));
+        assert_eq!(go.movestogo, Some(5));
+        let c = go.colour_clocks.unwrap();
+        assert_eq!(
+            (c.red, c.black),
+            (
+                Some(Duration::from_millis(1000)),
+                Some(Duration::from_millis(2000))
+            )
+        );
+        assert!(parse("go wtime").is_err());
+        assert!(parse("setoption Hash 3").is_err());
+    }
+
+    #[test]
+    fn one_based_squares_convert() {
+        let n = SquareNaming::OneBased;
+        assert_eq!(n.to_iccs("h3e3").as_deref(), Some("h2e2"));
+        assert_eq!(n.to_iccs("a10a9").as_deref(), Some("a9a8"));
+        assert_eq!(n.to_iccs("a0a1"), None);
+        assert_eq!(n.to_iccs("a11a1"), None);
+        let m = Move::new("a9".parse().unwrap(), "a8".parse().unwrap());
+        assert_eq!(n.format(m), "a10a9");
+        assert_eq!(SquareNaming::ZeroBased.format(m), "a9a8");
+    }
+}

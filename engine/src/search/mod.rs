@@ -1,0 +1,319 @@
+//! The search: iterative deepening over a principal variation search, with a shared
+//! transposition table, Lazy SMP threads and time management.
+//!
+//! This module is the typed API that the UCCI and UCI front ends drive; everything else in
+//! `search/` is private machinery, one topic per file:
+//!
+//! - [`limits`]: what a search may spend ([`Limits`], [`Clock`]);
+//! - [`score`]: [`Score`], [`Bound`] and the internal mate encoding;
+//! - `tt`: the lockless transposition table;
+//! - `ordering`: move ordering (TT move, SEE-sorted captures, killers, history);
+//! - `see`: static exchange evaluation;
+//! - `timeman`: turning a clock into a time budget;
+//! - `draw`: repetitions and the natural move limit inside the search;
+//! - `pvs`: the alpha-beta search and quiescence search of one thread;
+//! - `iterate`: iterative deepening, aspiration windows, MultiPV and reporting;
+//! - `thread`: per-thread state and Lazy SMP.
+//!
+//! The effects of the [`Options`] are described in `docs/search.md`.
+//!
+//! # Example
+//! ```
+//! use std::sync::Arc;
+//! use chariot::Position;
+//! use chariot::search::{Control, Limits, Options, Searcher};
+//!
+//! let mut searcher = Searcher::new(Options { hash_mb: 1, ..Options::default() });
+//! let limits = Limits { depth: Some(3), ..Limits::default() };
+//! let result = searcher.search(&Position::start(), &limits, &Arc::new(Control::default()), &mut |_| {});
+//! assert!(result.best.is_some());
+//! ```
+
+pub mod bench;
+pub mod limits;
+pub mod puzzle;
+pub mod score;
+
+mod draw;
+mod iterate;
+mod ordering;
+mod pvs;
+mod see;
+mod thread;
+mod timeman;
+mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+pub use limits::{Clock, Limits};
+pub use score::{Bound, Score};
+
+use crate::rules::{Move, Position};
+use thread::ThreadData;
+use tt::Tt;
+
+/// A strength level of the UCCI options `pruning`, `knowledge` and `randomness`.
+///
+/// UCCI names the levels `none`, `tiny`, `small`, `medium`, `large` and `huge` (not every option
+/// lists all six); their effect on each option is described in `docs/search.md`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Off.
+    None,
+    /// The least (for `pruning` and `knowledge` the same as [`Level::Small`]).
+    Tiny,
+    /// A little.
+    Small,
+    /// Moderate.
+    Medium,
+    /// Full (the default for `pruning` and `knowledge`).
+    #[default]
+    Large,
+    /// The most (for `pruning` and `knowledge` the same as [`Level::Large`]).
+    Huge,
+}
+
+/// The playing style (UCCI option `style`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// Avoids risk: accepts draws readily and weighs its own general's safety more.
+    Solid,
+    /// Balanced.
+    #[default]
+    Normal,
+    /// Avoids draws and weighs attacking the enemy general more than guarding its own.
+    Risky,
+}
+
+/// Engine options that shape the search (the protocol front ends map `setoption` onto these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB (at least 1 is used).
+    pub hash_mb: usize,
+    /// Search threads (Lazy SMP; at least 1 is used).
+    pub threads: usize,
+    /// Number of principal variations to report (at least 1 is used).
+    pub multipv: usize,
+    /// How aggressively the search prunes (`None`: no null move, reductions or futility).
+    pub pruning: Level,
+    /// Which evaluation terms are used (`None`: material only).
+    pub knowledge: Level,
+    /// Random noise added to the evaluation to vary play (`None`: deterministic).
+    pub randomness: Level,
+    /// Draw avoidance and king-safety balance.
+    pub style: Style,
+    /// How much processor time to leave to other programs (UCCI `idle`): `None` searches flat
+    /// out; `Small`, `Medium` and `Large` rest a quarter, a half and three quarters of the time.
+    pub idle: Level,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            randomness: Level::None,
+            style: Style::Normal,
+            idle: Level::None,
+        }
+    }
+}
+
+/// Information about a completed iteration (or an aspiration-window failure) of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Nominal depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached (selective depth).
+    pub seldepth: u32,
+    /// Which principal variation this is, from 1.
+    pub multipv: u32,
+    /// The score of the line from the side to move's view.
+    pub score: Score,
+    /// Whether `score` is exact or a bound.
+    pub bound: Bound,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use in permille.
+    pub hashfull: u32,
+    /// Tablebase hits (none yet: the search does not probe tablebases).
+    pub tbhits: u64,
+    /// The principal variation, starting with the root move.
+    pub pv: Vec<Move>,
+}
+
+/// What the search tells its caller while it runs (called on the searching thread).
+#[derive(Debug)]
+pub enum Report<'a> {
+    /// An iteration finished (or a line failed high or low); one report per MultiPV line.
+    Iteration(&'a Info),
+    /// The root move now being searched (sent only after the search has run a second).
+    CurrMove {
+        /// The iteration's depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its number in the root move list, from 1.
+        number: u32,
+    },
+    /// Free text for the GUI (UCI `info string`).
+    String(&'a str),
+}
+
+/// Flags shared between a running search and the thread that controls it.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set to stop the search as soon as possible (it returns within about a millisecond).
+    pub stop: AtomicBool,
+    /// While true the search never stops on time; when it turns false (ponderhit) the time
+    /// budget starts counting from that moment.
+    pub pondering: AtomicBool,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when no root move is allowed (no legal move, all banned) or
+    /// when the depth limit is 0.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// The score of `best` (without a move: `Mate(0)` when mated, otherwise the evaluation).
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+}
+
+/// What the transposition table knows about a position (UCCI `probe` answers with `pophash`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashProbe {
+    /// The stored best move, if it is legal in the position.
+    pub best: Option<Move>,
+    /// A lower bound on the score and the depth it was searched to.
+    pub lower: Option<(Score, u32)>,
+    /// An upper bound on the score and the depth it was searched to.
+    pub upper: Option<(Score, u32)>,
+}
+
+/// A shared, read-only view of a searcher's transposition table (see [`Searcher::hash_view`]).
+#[derive(Clone)]
+pub struct HashView(Arc<Tt>);
+
+impl HashView {
+    /// What the table holds for `pos`: the stored move if it is legal there, and the bounds.
+    #[must_use]
+    pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
+        let entry = self.0.probe(pos.key())?;
+        let best = Some(entry.mv).filter(|&m| !m.is_none() && pos.is_legal(m));
+        let score = Score::from_internal(score::from_tt(entry.score, 0));
+        let depth = entry.depth.max(0) as u32;
+        let (lower, upper) = match entry.bound {
+            Bound::Exact => (Some((score, depth)), Some((score, depth))),
+            Bound::Lower => (Some((score, depth)), None),
+            Bound::Upper => (None, Some((score, depth))),
+        };
+        Some(HashProbe { best, lower, upper })
+    }
+}
+
+/// The search engine: the transposition table, per-thread histories and the options.
+///
+/// One `Searcher` runs one search at a time (`search` takes `&mut self`); the caller runs it on a
+/// thread of its own and stops it through the shared [`Control`].
+pub struct Searcher {
+    options: Options,
+    tt: Arc<Tt>,
+    threads: Vec<ThreadData>,
+}
+
+impl Searcher {
+    /// A searcher with the given options and an empty table.
+    #[must_use]
+    pub fn new(options: Options) -> Searcher {
+        let mut searcher = Searcher {
+            tt: Arc::new(Tt::new(options.hash_mb)),
+            threads: Vec::new(),
+            options,
+        };
+        searcher.resize_threads();
+        searcher
+    }
+
+    /// The current options.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the options, resizing the table (which clears it) and the thread pool as needed.
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb.max(1) != self.options.hash_mb.max(1) {
+            self.tt = Arc::new(Tt::new(options.hash_mb));
+        }
+        self.options = options;
+        self.resize_threads();
+    }
+
+    /// Forgets everything learnt (new game): clears the table and the move-ordering history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for t in &mut self.threads {
+            t.clear();
+        }
+    }
+
+    /// Searches `pos` (whose move history is used for repetition detection) within `limits`,
+    /// calling `report` with progress from the searching thread, and returns the best move.
+    ///
+    /// The search returns when a limit is reached or `control.stop` is set. With
+    /// `limits.infinite`, or while `control.pondering` is set, it does not return before it is
+    /// stopped (or the ponder hit), even when it has nothing left to search, as UCI requires.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &Arc<Control>,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> SearchResult {
+        thread::run(self, pos, limits, control, report)
+    }
+
+    /// What the table holds for `pos`.
+    #[must_use]
+    pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
+        self.hash_view().probe(pos)
+    }
+
+    /// A handle on the transposition table that can be probed while a search runs (UCCI
+    /// `probe` is answered in the thinking state). It refers to the current table: after
+    /// [`Searcher::set_options`] changes the hash size, take a new view.
+    #[must_use]
+    pub fn hash_view(&self) -> HashView {
+        HashView(Arc::clone(&self.tt))
+    }
+
+    fn resize_threads(&mut self) {
+        let n = self.options.threads.max(1);
+        self.threads.truncate(n);
+        while self.threads.len() < n {
+            self.threads.push(ThreadData::new());
+        }
+    }
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(Options::default())
+    }
+}

@@ -1,0 +1,471 @@
+//! The alpha-beta search of one thread: principal variation search with a transposition table,
+//! null-move pruning, late move reductions, futility pruning and check extensions, ending in a
+//! quiescence search over captures (and check evasions).
+//!
+//! Scores are from the side to move's view (negamax). `PV` nodes are those searched with an open
+//! window (on the principal variation); every other node is searched with a null window and may
+//! be pruned more aggressively. The pruning techniques are enabled by the `pruning` option level
+//! (see `docs/search.md`).
+//!
+//! Xiangqi specifics: a side without a legal move has lost (there is no stalemate draw), 120
+//! plies without a capture are a draw, and repeated positions are judged by
+//! [`repetition_score`].
+
+use std::sync::OnceLock;
+
+use super::draw::{NATURAL_LIMIT, repetition_score};
+use super::ordering::{MovePicker, is_quiet, moving_piece, victim_value};
+use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
+use super::see::{SEE_VALUE, see};
+use super::thread::Worker;
+use super::tt::TtEntry;
+use super::{Bound, Level};
+use crate::rules::{Kind, Move, Piece, Position};
+
+/// Late move reductions by depth and move number: about `ln(depth) * ln(moves) / 2`.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.25 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(t[(depth as usize).min(63)][moves.min(63)])
+}
+
+/// `true` when passing is a safe guess for the side to move: it keeps a chariot or two horses
+/// and cannons. With less (only defenders and soldiers, or one minor piece) zugzwang is common
+/// in Xiangqi endgames and the null move would lie.
+fn null_move_safe(pos: &Position) -> bool {
+    let us = pos.turn();
+    let n = |k: Kind| pos.pieces(Piece::new(us, k)).count();
+    n(Kind::Rook) >= 1 || n(Kind::Horse) + n(Kind::Cannon) >= 2
+}
+
+impl Worker<'_> {
+    /// The search of a node below the root at `ply` with remaining `depth`.
+    pub fn search<const PV: bool>(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
+        }
+        self.data.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if PV && ply > self.seldepth {
+            self.seldepth = ply;
+        }
+
+        // Draws by the move limit and by repetition.
+        if pos.halfmoves() >= NATURAL_LIMIT {
+            return self.draw_score(pos);
+        }
+        if let Some(v) = repetition_score(pos, self.draw_score(pos)) {
+            return v;
+        }
+        if ply >= MAX_PLY - 4 {
+            return self.evaluate(pos);
+        }
+
+        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let in_check = pos.in_check();
+        let key = pos.key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tte {
+            let v = from_tt(e.score, ply);
+            if !PV
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                }
+            {
+                return v;
+            }
+        }
+
+        let config = self.shared.config;
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(e) = tte {
+            e.eval
+        } else {
+            self.evaluate(pos)
+        };
+        self.data.stack[ply].static_eval = eval;
+        self.data.stack[ply + 2].killers = [Move::NONE; 2];
+        let improving = !in_check && ply >= 2 && eval > self.data.stack[ply - 2].static_eval;
+
+        if !PV && !in_check {
+            // Reverse futility: far above beta at low depth, the opponent will not catch up.
+            if config.futility()
+                && depth <= 6
+                && beta.abs() < MATE_BOUND
+                && eval - 90 * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+
+            // Null move: if passing still fails high, a real move will too.
+            if config.null_move()
+                && depth >= 2
+                && eval >= beta
+                && ply >= self.nmp_min_ply
+                && !self.data.stack[ply - 1].current.is_none()
+                && beta.abs() < MATE_BOUND
+                && null_move_safe(pos)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.data.stack[ply].current = Move::NONE;
+                self.data.stack[ply].moved = 0;
+                pos.make_null();
+                let v = -self.search::<false>(pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if is_mate(v) { beta } else { v };
+                    if self.nmp_min_ply > 0 || depth < 10 {
+                        return v;
+                    }
+                    // At high depth, verify with a reduced search without null moves near here.
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let w = self.search::<false>(pos, beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Without a table move, a deep node is likely new: search it a ply shallower
+        // (internal iterative reduction).
+        let mut depth = depth;
+        if config.reductions() && tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+            depth -= 1;
+        }
+        // Check extension (bounded, so that long checking sequences cannot run away).
+        if in_check && (ply as i32) < 2 * self.root_depth + 8 {
+            depth += 1;
+        }
+
+        let prev = self.data.stack[ply - 1];
+        let counter = self.data.history.counter(prev.moved, prev.current);
+        let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter);
+        let us = pos.turn();
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let original_alpha = alpha;
+
+        while let Some(m) = picker.next(pos, &self.data.history) {
+            move_count += 1;
+            let quiet = is_quiet(pos, m);
+            let killer =
+                m == self.data.stack[ply].killers[0] || m == self.data.stack[ply].killers[1];
+            let mut gives_check = None;
+
+            // Shallow-depth pruning of moves that are unlikely to matter.
+            if best > -MATE_BOUND && !in_check && move_count > 1 {
+                if quiet {
+                    let checks = *gives_check.get_or_insert_with(|| pos.gives_check(m));
+                    if !checks {
+                        if config.move_count_pruning()
+                            && depth <= 6
+                            && move_count
+                                > (3 + depth * depth) as usize / if improving { 1 } else { 2 }
+                        {
+                            picker.skip_quiets();
+                            continue;
+                        }
+                        if config.futility()
+                            && !PV
+                            && depth <= 5
+                            && eval + 120 + 90 * depth <= alpha
+                        {
+                            continue;
+                        }
+                    }
+                } else if config.futility() && !PV && depth <= 4 && see(pos, m) < -120 * depth {
+                    continue;
+                }
+            }
+
+            self.data.stack[ply].current = m;
+            self.data.stack[ply].moved = moving_piece(pos, m);
+            pos.make_move(m);
+            let new_depth = depth - 1;
+            let mut v;
+            if move_count == 1 {
+                v = -self.search::<PV>(pos, -beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
+            } else {
+                let mut r = 0;
+                if config.reductions() && depth >= 3 && move_count > 1 + usize::from(PV) && quiet {
+                    r = reduction(depth, move_count);
+                    if config.pruning >= Level::Huge {
+                        r += 1;
+                    }
+                    if !PV {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if improving {
+                        r -= 1;
+                    }
+                    if killer {
+                        r -= 1;
+                    }
+                    if pos.in_check() {
+                        // The move gives check (the opponent is in check now).
+                        r -= 1;
+                    }
+                    r -= self.data.history.score(us, m) / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search::<false>(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.search::<false>(
+                        pos,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if PV && v > alpha && v < beta && !self.stopped {
+                    v = -self.search::<true>(pos, -beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if quiet && m != best_move && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: checkmated or stalemated, and in Xiangqi both lose.
+            return mated_in(ply);
+        }
+
+        if best >= beta && is_quiet(pos, best_move) {
+            let bonus = (depth * depth).min(400) * 8;
+            let history = &mut self.data.history;
+            history.update(us, best_move, bonus);
+            for &q in &quiets[..quiet_count] {
+                history.update(us, q, -bonus);
+            }
+            history.set_counter(prev.moved, prev.current, best_move);
+            let killers = &mut self.data.stack[ply].killers;
+            if killers[0] != best_move {
+                killers[1] = killers[0];
+                killers[0] = best_move;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                eval: stored_eval,
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Quiescence search: only captures (all evasions when in check), so that the evaluation
+    /// is taken in quiet positions.
+    pub fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.data.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if PV && ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if ply >= MAX_PLY - 4 {
+            return self.evaluate(pos);
+        }
+
+        let in_check = pos.in_check();
+        let key = pos.key();
+        let tte = self.tt.probe(key);
+        if let Some(e) = tte {
+            let v = from_tt(e.score, ply);
+            if !PV
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                }
+            {
+                return v;
+            }
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+
+        let mut best;
+        let eval;
+        if in_check {
+            best = -INFINITE;
+            eval = 0;
+        } else {
+            eval = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(pos),
+            };
+            best = eval;
+            if best >= beta {
+                if tte.is_none() {
+                    self.tt.store(
+                        key,
+                        TtEntry {
+                            mv: Move::NONE,
+                            score: to_tt(best, ply),
+                            eval,
+                            depth: -1,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let mut picker = MovePicker::quiescence(tt_move, in_check);
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(pos, &self.data.history) {
+            move_count += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece and a bit more cannot reach alpha.
+                if eval + victim_value(pos, m) + 200 <= alpha {
+                    continue;
+                }
+                // Only a capture by a piece worth more than its victim can lose material.
+                let attacker = pos
+                    .piece_at(m.from())
+                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if attacker > victim_value(pos, m) && see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            self.data.stack[ply].current = m;
+            self.data.stack[ply].moved = moving_piece(pos, m);
+            pos.make_move(m);
+            let v = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let depth = if in_check { 0 } else { -1 };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                eval,
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Makes `m` followed by the child's line the principal variation of `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.data.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.data.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[ply] = m;
+        row[ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.data.pv_len[ply] = child_len;
+    }
+}

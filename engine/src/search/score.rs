@@ -1,0 +1,168 @@
+//! Scores: the public [`Score`] and [`Bound`], and the search's internal integer scale.
+//!
+//! Inside the search a score is a plain `i32` in centipawns from the side to move's view. Mates
+//! are encoded as `MATE - plies` (the side to move mates) or `-MATE + plies` (it is mated), where
+//! `plies` counts from the root, so that shorter mates score higher. The transposition table
+//! stores mate scores relative to the node instead ([`to_tt`], [`from_tt`]), because the same
+//! position can be reached at different distances from the root.
+
+use std::fmt;
+
+/// The deepest ply the search ever reaches (the stack size of every per-ply table).
+pub const MAX_PLY: usize = 128;
+
+/// A mate at the root: the largest score short of infinity.
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this magnitude are mates (`MATE - MAX_PLY`).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score: the initial window bounds.
+pub const INFINITE: i32 = MATE + 1;
+/// Mated at `ply` plies from the root.
+#[inline]
+#[must_use]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// Giving mate at `ply` plies from the root.
+#[inline]
+#[must_use]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// `true` when `v` encodes a mate (for either side).
+#[inline]
+#[must_use]
+pub const fn is_mate(v: i32) -> bool {
+    v >= MATE_BOUND || v <= -MATE_BOUND
+}
+
+/// Converts a root-relative score to the node-relative form stored in the table.
+#[inline]
+#[must_use]
+pub const fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+/// Converts a stored node-relative score back to root-relative at `ply`.
+#[inline]
+#[must_use]
+pub const fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// A search result's value, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns (a soldier on its own half is worth about 100).
+    Cp(i32),
+    /// Plies to mate: positive when the side to move mates, negative when it is mated.
+    /// `Mate(0)` means the side to move is mated already (it has no legal move).
+    Mate(i32),
+}
+
+impl Score {
+    /// The public form of an internal (root-relative) score.
+    #[must_use]
+    pub const fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate(MATE - v)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v))
+        } else {
+            Score::Cp(v)
+        }
+    }
+
+    /// The internal integer form (the inverse of [`Score::from_internal`]).
+    #[must_use]
+    pub const fn to_internal(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(p) if p > 0 => MATE - p,
+            Score::Mate(p) => -MATE - p,
+        }
+    }
+
+    /// Moves (not plies) to mate as UCI and UCCI print them: `Mate(3)` plies is mate in 2 moves.
+    /// `None` for centipawn scores.
+    #[must_use]
+    pub const fn mate_moves(self) -> Option<i32> {
+        match self {
+            Score::Cp(_) => None,
+            Score::Mate(p) if p > 0 => Some((p + 1) / 2),
+            Score::Mate(p) => Some(p / 2),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `cp 35` or `mate 3` / `mate -2` (in moves), as in UCI `info score`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, self.mate_moves()) {
+            (Score::Cp(cp), _) => write!(f, "cp {cp}"),
+            (Score::Mate(_), Some(m)) => write!(f, "mate {m}"),
+            (Score::Mate(p), None) => write!(f, "mate {p}"),
+        }
+    }
+}
+
+/// Whether a score is exact or only a bound (the search failed high or low).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Bound {
+    /// The true value.
+    #[default]
+    Exact,
+    /// The true value is at least this (fail high; UCI `lowerbound`).
+    Lower,
+    /// The true value is at most this (fail low; UCI `upperbound`).
+    Upper,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_round_trip() {
+        for v in [
+            0,
+            35,
+            -120,
+            mate_in(1),
+            mate_in(7),
+            mated_in(0),
+            mated_in(4),
+        ] {
+            assert_eq!(Score::from_internal(v).to_internal(), v);
+        }
+        assert_eq!(Score::from_internal(mate_in(3)), Score::Mate(3));
+        assert_eq!(Score::from_internal(mated_in(2)), Score::Mate(-2));
+        assert_eq!(Score::from_internal(mated_in(0)), Score::Mate(0));
+        assert_eq!(Score::Mate(3).mate_moves(), Some(2));
+        assert_eq!(Score::Mate(-2).mate_moves(), Some(-1));
+        assert_eq!(Score::Mate(3).to_string(), "mate 2");
+    }
+
+    #[test]
+    fn tt_conversion_round_trips() {
+        for v in [12, mate_in(9), mated_in(6)] {
+            assert_eq!(from_tt(to_tt(v, 5), 5), v);
+        }
+        // A mate 3 plies below a node at ply 4 is stored as mate in 3 from that node.
+        assert_eq!(to_tt(mate_in(7), 4), mate_in(3));
+    }
+}

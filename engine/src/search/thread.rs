@@ -1,0 +1,414 @@
+//! Per-thread search state and Lazy SMP.
+//!
+//! Lazy SMP: every thread runs its own iterative deepening over its own copy of the position,
+//! and the threads share nothing but the transposition table (and the stop flag). They help each
+//! other only through the table: a helper that finishes a subtree first leaves its result for the
+//! others. Helpers start at different depths so that they do not all walk the same tree in step.
+//! Only the main thread (number 0) watches the clock, reports, and decides the move.
+//!
+//! Threads are scoped (`std::thread::scope`), so they borrow the table and the per-thread
+//! histories from the [`Searcher`] without reference counting, and all have ended when
+//! [`run`] returns.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::iterate::RootMove;
+use super::ordering::History;
+use super::score::{INFINITE, MAX_PLY, Score};
+use super::timeman::TimeManager;
+use super::tt::Tt;
+use super::{Control, Level, Limits, Report, SearchResult, Searcher, Style};
+use crate::eval::{EvalConfig, evaluate_with};
+use crate::rules::{Color, Move, MoveList, Position};
+
+/// What the search keeps for each ply.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame {
+    /// The static evaluation (meaningless when in check).
+    pub static_eval: i32,
+    /// Quiet moves that caused a cutoff at this ply.
+    pub killers: [Move; 2],
+    /// The move being searched from this ply ([`Move::NONE`] for a null move).
+    pub current: Move,
+    /// The raw byte of the piece that `current` moves.
+    pub moved: u8,
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        static_eval: 0,
+        killers: [Move::NONE; 2],
+        current: Move::NONE,
+        moved: 0,
+    };
+}
+
+/// A thread's state that outlives one search: history and counter moves (until `clear`), and
+/// the stack and principal variation buffers (reused to avoid allocation).
+pub(crate) struct ThreadData {
+    pub history: History,
+    pub stack: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: Vec<usize>,
+}
+
+impl ThreadData {
+    pub fn new() -> ThreadData {
+        ThreadData {
+            history: History::new(),
+            stack: vec![Frame::EMPTY; MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.reset_stack();
+    }
+
+    pub fn reset_stack(&mut self) {
+        self.stack.fill(Frame::EMPTY);
+    }
+}
+
+/// How the options shape one search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Config {
+    pub pruning: Level,
+    pub eval: EvalConfig,
+    /// Amplitude of the evaluation noise in centipawns (0 = none).
+    pub noise: i32,
+    pub seed: u64,
+    /// What a draw is worth to the side that started the search (negative: it avoids draws).
+    pub contempt: i32,
+    pub multipv: usize,
+}
+
+impl Config {
+    fn new(searcher: &Searcher, root: Color) -> Config {
+        let o = &searcher.options;
+        let noise = match o.randomness {
+            Level::None => 0,
+            Level::Tiny => 4,
+            Level::Small => 10,
+            Level::Medium => 20,
+            Level::Large => 40,
+            Level::Huge => 80,
+        };
+        let seed = if noise == 0 {
+            0
+        } else {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+                | 1
+        };
+        let contempt = match o.style {
+            Style::Solid => 0,
+            Style::Normal => 15,
+            Style::Risky => 50,
+        };
+        Config {
+            pruning: o.pruning,
+            eval: EvalConfig::new(o.knowledge, o.style, root),
+            noise,
+            seed,
+            contempt,
+            multipv: o.multipv.max(1),
+        }
+    }
+
+    pub fn null_move(&self) -> bool {
+        self.pruning >= Level::Tiny
+    }
+
+    pub fn reductions(&self) -> bool {
+        self.pruning >= Level::Medium
+    }
+
+    pub fn futility(&self) -> bool {
+        self.pruning >= Level::Medium
+    }
+
+    pub fn move_count_pruning(&self) -> bool {
+        self.pruning >= Level::Large
+    }
+}
+
+/// What all threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub control: &'a Control,
+    /// Set by the main thread to end the search on all threads.
+    pub abort: AtomicBool,
+    /// Nodes per thread, published every 1024 nodes (and at the end).
+    pub nodes: Vec<AtomicU64>,
+    pub limits: &'a Limits,
+    pub config: Config,
+    pub start: Instant,
+    /// The `idle` level.
+    pub idle: Level,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub data: &'a mut ThreadData,
+    pub shared: &'a Shared<'a>,
+    pub tt: &'a Tt,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub root_depth: i32,
+    pub root_color: Color,
+    /// Null move search is not tried at plies below this (during a verification search).
+    pub nmp_min_ply: usize,
+    pub stopped: bool,
+    pub time: TimeManager,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    /// When this thread last rested (UCCI `idle`).
+    pub rested: Instant,
+}
+
+impl Worker<'_> {
+    /// Counts a node; every 1024 nodes publishes the count and checks whether to stop.
+    #[inline]
+    pub fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        self.rest();
+        if self.id == 0 {
+            let shared = self.shared;
+            let limits = shared.limits;
+            let mut stop = shared.control.stop.load(Relaxed);
+            if shared.control.pondering.load(Relaxed) {
+                // The budget starts when pondering ends.
+                self.time.restart(Instant::now());
+            } else if !limits.infinite {
+                stop |= self.time.out_of_time();
+                if let Some(n) = limits.nodes {
+                    stop |= shared.total_nodes() >= n;
+                }
+            }
+            if stop {
+                shared.abort.store(true, Relaxed);
+            }
+        }
+        // The first iteration always completes (it takes well under a millisecond), so that
+        // there is always a move to play.
+        if self.completed_depth > 0 && self.shared.abort.load(Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Sleeps for a share of the time worked since the last rest, as the `idle` option asks:
+    /// after every 8 ms of work, 8 ms x (1/3, 1, 3) of rest for small, medium and large, so the
+    /// search uses about 75%, 50% and 25% of a processor. It never rests while told to stop.
+    fn rest(&mut self) {
+        let factor = match self.shared.idle {
+            Level::None => return,
+            Level::Tiny | Level::Small => 1.0 / 3.0,
+            Level::Medium => 1.0,
+            Level::Large | Level::Huge => 3.0,
+        };
+        let worked = self.rested.elapsed();
+        if worked >= Duration::from_millis(8) {
+            let pause = worked.mul_f64(factor);
+            // Sleep in short slices so that stop is still answered within a few milliseconds.
+            let until = Instant::now() + pause;
+            while Instant::now() < until && !self.shared.control.stop.load(Relaxed) {
+                std::thread::sleep((until - Instant::now()).min(Duration::from_millis(2)));
+            }
+            self.rested = Instant::now();
+        }
+    }
+
+    /// The static evaluation with the configured knowledge and noise.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let config = &self.shared.config;
+        let v = evaluate_with(pos, &config.eval);
+        if config.noise == 0 {
+            return v;
+        }
+        // Noise is a function of the position, so that it is the same wherever the position
+        // recurs in this search (and the table stays consistent).
+        let mut x = pos.key() ^ config.seed;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        let span = (2 * config.noise + 1) as u64;
+        v + (x % span) as i32 - config.noise
+    }
+
+    /// The value of a draw for the side to move (contempt makes it unwelcome to the root side).
+    #[inline]
+    pub fn draw_score(&self, pos: &Position) -> i32 {
+        let c = self.shared.config.contempt;
+        if pos.turn() == self.root_color { -c } else { c }
+    }
+}
+
+/// Runs one search for [`Searcher::search`].
+pub(crate) fn run(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    control: &Arc<Control>,
+    report: &mut dyn FnMut(Report<'_>),
+) -> SearchResult {
+    let start = Instant::now();
+    let root_color = pos.turn();
+    let config = Config::new(searcher, root_color);
+
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    let root_moves: Vec<RootMove> = legal
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .filter(|m| !limits.banmoves.contains(m))
+        .map(RootMove::new)
+        .collect();
+
+    let no_move = |score: Score| SearchResult {
+        best: None,
+        ponder: None,
+        score,
+        depth: 0,
+        nodes: 0,
+    };
+    let result = if legal.is_empty() {
+        Some(no_move(Score::Mate(0)))
+    } else if root_moves.is_empty() || limits.depth == Some(0) {
+        Some(no_move(Score::Cp(evaluate_with(pos, &config.eval))))
+    } else {
+        None
+    };
+    if let Some(result) = result {
+        wait_while_required(limits, control);
+        return result;
+    }
+
+    searcher.tt.new_search();
+    let threads = searcher.threads.len();
+    let shared = Shared {
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        limits,
+        config,
+        start,
+        idle: searcher.options.idle,
+    };
+    let tt = &searcher.tt;
+    let time = TimeManager::new(limits, start);
+    let (main_data, helper_data) = searcher
+        .threads
+        .split_first_mut()
+        .unwrap_or_else(|| unreachable!("one thread at least"));
+
+    std::thread::scope(|scope| {
+        for (i, data) in helper_data.iter_mut().enumerate() {
+            let (shared, root_moves, mut pos) = (&shared, root_moves.clone(), pos.clone());
+            scope.spawn(move || {
+                let mut worker = Worker::new(i + 1, data, shared, tt, time, root_moves, root_color);
+                worker.iterate(&mut pos, None);
+            });
+        }
+        let mut worker = Worker::new(0, main_data, &shared, tt, time, root_moves, root_color);
+        let mut pos = pos.clone();
+        worker.iterate(&mut pos, Some(report));
+        wait_while_required(limits, control);
+        shared.abort.store(true, Relaxed);
+        shared.nodes[0].store(worker.nodes, Relaxed);
+        worker.result(&mut pos)
+    })
+    .with_nodes(&shared)
+}
+
+impl SearchResult {
+    fn with_nodes(mut self, shared: &Shared<'_>) -> SearchResult {
+        self.nodes = shared.total_nodes();
+        self
+    }
+}
+
+/// In infinite mode and while pondering, UCI forbids answering before `stop` (or the ponder
+/// hit), even when the search has nothing left to do.
+fn wait_while_required(limits: &Limits, control: &Control) {
+    while !control.stop.load(Relaxed) && (limits.infinite || control.pondering.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        id: usize,
+        data: &'a mut ThreadData,
+        shared: &'a Shared<'a>,
+        tt: &'a Tt,
+        time: TimeManager,
+        root_moves: Vec<RootMove>,
+        root_color: Color,
+    ) -> Worker<'a> {
+        data.reset_stack();
+        Worker {
+            id,
+            data,
+            shared,
+            tt,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            root_color,
+            nmp_min_ply: 0,
+            stopped: false,
+            time,
+            root_moves,
+            completed_depth: 0,
+            rested: Instant::now(),
+        }
+    }
+
+    /// The main thread's answer once it has finished.
+    fn result(&self, pos: &mut Position) -> SearchResult {
+        let best = &self.root_moves[0];
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.prev_score
+        };
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            pos.make_move(best.mv);
+            let m = self
+                .tt
+                .probe(pos.key())
+                .map(|e| e.mv)
+                .filter(|&m| !m.is_none() && pos.is_legal(m));
+            pos.unmake_move();
+            m
+        });
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: Score::from_internal(score),
+            depth: self.completed_depth,
+            nodes: 0,
+        }
+    }
+}

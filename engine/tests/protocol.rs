@@ -1,0 +1,545 @@
+//! Transcript tests of the engine's protocols, run against the real `chariot` binary over pipes.
+//!
+//! Each test starts the engine, sends commands and waits for the expected replies. The waits have
+//! generous limits (they detect hangs, they do not measure speed).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use chariot::rules::{Move, Position};
+
+const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the chariot binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `pred`; returns it (panics with the transcript on timeout).
+    fn until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(format!("< {line}"));
+                    if pred(&line) {
+                        return line;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "no {what} within {PATIENCE:?}:\n{}",
+                    self.transcript.join("\n")
+                ),
+                Err(RecvTimeoutError::Disconnected) => panic!(
+                    "engine closed output before {what}:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn starts(&mut self, prefix: &str) -> String {
+        let p = prefix.to_owned();
+        self.until(prefix, move |l| l.starts_with(&p))
+    }
+
+    /// Reads every line up to and including the first starting with `prefix`.
+    fn lines_until(&mut self, prefix: &str) -> Vec<String> {
+        let start = self.transcript.len();
+        self.starts(prefix);
+        self.transcript[start..]
+            .iter()
+            .filter_map(|l| l.strip_prefix("< ").map(str::to_owned))
+            .collect()
+    }
+
+    fn ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.starts("ucciok");
+        e.send("setoption usemillisec true");
+        e
+    }
+
+    fn uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.starts("uciok");
+        e
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!(
+            "engine did not exit after quit:\n{}",
+            self.transcript.join("\n")
+        );
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn bestmove_of(line: &str) -> Move {
+    let text = line
+        .split_whitespace()
+        .nth(1)
+        .expect("a move after bestmove");
+    chariot::notation::parse_iccs(text).expect("an ICCS move")
+}
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+#[test]
+fn ucci_handshake_lists_options() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let lines = e.lines_until("ucciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Chariot")));
+    for opt in [
+        "usemillisec",
+        "batch",
+        "debug",
+        "ponder",
+        "hashsize",
+        "threads",
+        "idle",
+        "pruning",
+        "knowledge",
+        "randomness",
+        "style",
+        "newgame",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option {opt} type"))),
+            "option {opt} missing: {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.starts("readyok");
+    e.quit();
+}
+
+#[test]
+fn ucci_search_reports_and_moves() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {START} moves h2e2 h7e7"));
+    e.send("go depth 4");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 4 score ") && l.contains(" pv ")),
+        "{lines:?}"
+    );
+    let mut pos = Position::from_fen(START).unwrap();
+    for m in ["h2e2", "h7e7"] {
+        pos.make_move(chariot::notation::parse_iccs(m).unwrap());
+    }
+    assert!(pos.is_legal(bestmove_of(lines.last().unwrap())));
+    e.quit();
+}
+
+#[test]
+fn stop_while_idle_and_depth_zero_give_nobestmove() {
+    let mut e = Engine::ucci();
+    e.send("stop");
+    e.starts("nobestmove");
+    e.send("position startpos");
+    e.send("go depth 0");
+    e.starts("nobestmove");
+    // Checkmated: rooks on a9 and b8 and the red general on the d-file leave no square.
+    e.send("position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.send("go depth 3");
+    e.starts("nobestmove");
+    e.quit();
+}
+
+#[test]
+fn quit_while_thinking_says_bye() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    e.starts("readyok");
+    e.send("quit");
+    e.starts("bye");
+    e.quit_after_bye();
+}
+
+impl Engine {
+    fn quit_after_bye(mut self) {
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        panic!("engine still running after bye");
+    }
+}
+
+#[test]
+fn stop_answers_with_a_legal_bestmove() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    e.starts("readyok");
+    thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let line = e.starts("bestmove");
+    assert!(Position::start().is_legal(bestmove_of(&line)));
+    e.quit();
+}
+
+#[test]
+fn banmoves_are_never_played() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 3");
+    let first = bestmove_of(&e.starts("bestmove"));
+    e.send("position startpos");
+    e.send(&format!("banmoves {first}"));
+    e.send("go depth 3");
+    let second = bestmove_of(&e.starts("bestmove"));
+    assert_ne!(first, second);
+    // Ban all but one move: that one must be played.
+    let moves = Position::start().legal_move_list();
+    let keep = moves[7];
+    let banned: Vec<String> = moves
+        .iter()
+        .filter(|&&m| m != keep)
+        .map(ToString::to_string)
+        .collect();
+    e.send("position startpos");
+    e.send(&format!("banmoves {}", banned.join(" ")));
+    e.send("go depth 3");
+    assert_eq!(bestmove_of(&e.starts("bestmove")), keep);
+    // A new position clears the banned moves.
+    e.send("position startpos");
+    e.send("go depth 3");
+    assert_eq!(bestmove_of(&e.starts("bestmove")), first);
+    e.quit();
+}
+
+#[test]
+fn batch_mode_queues_commands_while_thinking() {
+    let mut e = Engine::ucci();
+    e.send("setoption batch true");
+    e.send("position startpos");
+    e.send("go depth 3");
+    // Read after bestmove in batch mode: this position applies to the second search only.
+    e.send("position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.send("go depth 3");
+    let lines = e.lines_until("nobestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn without_batch_mode_commands_during_thinking_are_refused() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.starts("info string error: the engine is thinking");
+    e.send("stop");
+    let line = e.starts("bestmove");
+    assert!(Position::start().is_legal(bestmove_of(&line)));
+    e.quit();
+}
+
+#[test]
+fn seconds_and_milliseconds() {
+    // Without usemillisec, `go time 2` means two seconds: plenty for a move.
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.starts("ucciok");
+    e.send("position startpos");
+    e.send("go time 2 increment 0");
+    let line = e.starts("bestmove");
+    assert!(Position::start().is_legal(bestmove_of(&line)));
+    // With it, `go time 2000` is the same clock.
+    e.send("setoption usemillisec true");
+    e.send("go time 2000 increment 0");
+    let line = e.starts("bestmove");
+    assert!(Position::start().is_legal(bestmove_of(&line)));
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_reported_and_the_state_kept() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("frobnicate");
+    e.starts("info string error: unknown command \"frobnicate\"");
+    e.send("position fen rnbakabnr/9/1c5c1 w");
+    e.starts("info string error: position: invalid FEN");
+    e.send("position startpos moves h2e2 h0h9");
+    let err = e.starts("info string error: position: move 2");
+    assert!(err.contains("h0h9"), "{err}");
+    e.send("banmoves a0a5");
+    e.starts("info string error: banmoves");
+    e.send("go depth x");
+    e.starts("info string error: go");
+    e.send("setoption hashsize lots");
+    e.starts("info string error: option hashsize");
+    // The position is still the one after h2e2: Black to move.
+    e.send("go depth 2");
+    let m = bestmove_of(&e.starts("bestmove"));
+    let mut pos = Position::start();
+    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(m), "{m} is not legal after h2e2");
+    e.quit();
+}
+
+#[test]
+fn probe_answers_pophash() {
+    let mut e = Engine::ucci();
+    e.send("probe startpos moves a0a1");
+    assert_eq!(e.starts("pophash"), "pophash");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let best = e.starts("bestmove");
+    e.send("probe startpos");
+    let pophash = e.starts("pophash");
+    assert!(pophash.starts_with("pophash bestmove "), "{pophash}");
+    assert_eq!(
+        pophash.split_whitespace().nth(2),
+        best.split_whitespace().nth(1)
+    );
+    e.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 60000 increment 0");
+    e.send("isready");
+    e.starts("readyok");
+    e.send("ponderhit");
+    // Now the clock runs: 60 s of sudden death gives a move within a few seconds.
+    let line = e.starts("bestmove");
+    let mut pos = Position::start();
+    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(bestmove_of(&line)));
+    e.quit();
+}
+
+#[test]
+fn draw_is_accepted_only_when_even_and_hopeless_positions_resign() {
+    let mut e = Engine::ucci();
+    // Generals and advisors only: dead even.
+    e.send("position fen 3k1a3/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1");
+    e.send("go draw depth 3");
+    let line = e.starts("bestmove");
+    assert!(line.ends_with(" draw"), "{line}");
+    // Black has a bare general against two rooks: offered a draw, Red refuses.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1");
+    e.send("go draw depth 3");
+    let line = e.starts("bestmove");
+    assert!(!line.contains("draw"), "{line}");
+    // And Black, lost beyond doubt, resigns after some moves.
+    let mut resigned = false;
+    for _ in 0..6 {
+        e.send("position fen 3k5/9/9/9/9/9/9/R8/R8/4K4 b - - 0 1");
+        e.send("go depth 4");
+        if e.starts("bestmove").ends_with(" resign") {
+            resigned = true;
+            break;
+        }
+    }
+    assert!(resigned, "{}", e.transcript.join("\n"));
+    e.quit();
+}
+
+#[test]
+fn uci_dialects() {
+    let mut e = Engine::uci();
+    e.send("isready");
+    e.starts("readyok");
+    e.send("setoption name Hash value 8");
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3 seldepth ") && l.contains(" score cp ")),
+        "{lines:?}"
+    );
+    let mut pos = Position::start();
+    for m in ["h2e2", "h9g7"] {
+        pos.make_move(chariot::notation::parse_iccs(m).unwrap());
+    }
+    assert!(pos.is_legal(bestmove_of(lines.last().unwrap())));
+    // Fairy-Stockfish's dialect: ranks 1-10.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos moves h3e3 h10g8");
+    e.send("go depth 3 searchmoves a4a5");
+    assert_eq!(e.starts("bestmove").split_whitespace().nth(1), Some("a4a5"));
+    e.send("go movetime 200");
+    e.starts("bestmove");
+    e.send("go wtime 3000 btime 3000 winc 100 binc 100");
+    e.starts("bestmove");
+    e.send("setoption name Nonsense value 1");
+    e.starts("info string error: unknown option");
+    e.quit();
+}
+
+#[test]
+fn end_of_input_lets_a_bounded_search_answer() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 4");
+    // Closing the input (as when a command file is piped in) must not cut the search short.
+    e.stdin = None;
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+}
+
+/// Writes a small book: from the start, h2e2 (heavy) and c3c4; after h2e2, h9g7.
+fn write_test_book(mirror: bool) -> std::path::PathBuf {
+    use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+    let dir =
+        std::env::temp_dir().join(format!("chariot-protocol-{}-{mirror}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("test.xqb");
+    let mut w = BookWriter::new(BuildInfo {
+        mirror,
+        ..BuildInfo::default()
+    });
+    let mut add = |pos: &Position, text: &str, red_wins: u32, draws: u32, black_wins: u32| {
+        let (key, mv) = canonical(pos, chariot::notation::parse_iccs(text).unwrap(), mirror);
+        let stats = MoveStats {
+            games: red_wins + draws + black_wins,
+            red_wins,
+            draws,
+            black_wins,
+            mean_elo: 0,
+        };
+        w.push(Entry {
+            key,
+            mv,
+            stats,
+            weight: stats.weight(pos.turn()),
+        });
+    };
+    let mut pos = Position::start();
+    add(&pos, "h2e2", 50, 20, 10);
+    add(&pos, "c3c4", 5, 5, 5);
+    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
+    add(&pos, "h9g7", 10, 20, 30);
+    w.write(&path).unwrap();
+    path
+}
+
+#[test]
+fn book_moves_are_played_and_respect_banmoves() {
+    let path = write_test_book(true);
+    let mut e = Engine::ucci();
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.starts("info string 1 book file(s) loaded");
+    e.send("position startpos");
+    e.send("go time 10000 increment 0");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(
+        lines.last().unwrap(),
+        "bestmove h2e2 ponder h9g7",
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message book move h2e2: 80 games")),
+        "{lines:?}"
+    );
+    // The mirrored position is in the book too (mirror merging): after b2e2, b9c7.
+    e.send("position startpos moves b2e2");
+    e.send("go time 10000 increment 0");
+    assert_eq!(e.starts("bestmove"), "bestmove b9c7");
+    // A banned book move is never played: the other book move is.
+    e.send("position startpos");
+    e.send("banmoves h2e2");
+    e.send("go time 10000 increment 0");
+    assert_eq!(e.starts("bestmove").split_whitespace().nth(1), Some("c3c4"));
+    // usebook false: the engine searches (and says depth 1 or more).
+    e.send("setoption usebook false");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2")),
+        "{lines:?}"
+    );
+    // A missing book file is an error that keeps the previous books.
+    e.send("setoption bookfiles /nonexistent/book.xqb");
+    e.starts("info string error: bookfiles");
+    e.quit();
+}
