@@ -58,7 +58,12 @@ pub fn diagram(pos: &Position, style: DiagramStyle) -> String {
         Color::Black => "black (黑)",
     };
     let _ = writeln!(s, "fen {}", pos.fen());
-    let _ = writeln!(s, "key {:016x}   to move: {side}{}", pos.key(), if pos.in_check() { "   in check" } else { "" });
+    let _ = writeln!(
+        s,
+        "key {:016x}   to move: {side}{}",
+        pos.key(),
+        if pos.in_check() { "   in check" } else { "" }
+    );
     s
 }
 
@@ -69,7 +74,12 @@ mod tests {
     #[test]
     fn start_diagram_shows_every_piece() {
         let d = diagram(&Position::start(), DiagramStyle::default());
-        assert_eq!(d.chars().filter(|c| "俥傌相仕帥炮兵車馬象士將砲卒".contains(*c)).count(), 32);
+        assert_eq!(
+            d.chars()
+                .filter(|c| "俥傌相仕帥炮兵車馬象士將砲卒".contains(*c))
+                .count(),
+            32
+        );
         assert!(d.contains("9 車 馬 象 士 將 士 象 馬 車 9"));
         assert!(d.contains("0 俥 傌 相 仕 帥 仕 相 傌 俥 0"));
         assert!(!d.contains('\x1b'));

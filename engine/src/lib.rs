@@ -5,6 +5,7 @@
 //! writes move text in ICCS, WXF and Chinese.
 
 pub mod display;
+pub mod egtb;
 pub mod notation;
 pub mod rules;
 
