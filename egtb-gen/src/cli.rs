@@ -71,6 +71,17 @@ enum Command {
         /// Table files; the tables their captures lead to are looked up in the same directory.
         files: Vec<PathBuf>,
     },
+    /// Cross-check sampled positions against a plain depth-limited mate search.
+    Crosscheck {
+        /// Table files.
+        files: Vec<PathBuf>,
+        /// Positions per table (half of them with a stored mate within the depth).
+        #[arg(long, default_value_t = 40)]
+        samples: usize,
+        /// Search depth in plies.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
     /// List the named sets.
     Sets,
 }
@@ -95,6 +106,11 @@ pub fn main() -> ExitCode {
             no_line,
         } => crate::tools::probe(&dir, &fens, json, !no_line),
         Command::Verify { files } => crate::tools::verify(&files),
+        Command::Crosscheck {
+            files,
+            samples,
+            depth,
+        } => crosscheck(&files, samples, depth),
         Command::Sets => {
             let mut out = std::io::stdout().lock();
             for (name, what) in crate::sets::SETS {
@@ -116,4 +132,28 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<bool> {
+    let mut ok = true;
+    let mut checked = 0;
+    for f in files {
+        match crate::crosscheck::crosscheck_table(f, samples, depth)? {
+            Ok(n) => checked += n,
+            Err(msg) => {
+                ok = false;
+                println!("MISMATCH {msg}");
+            }
+        }
+    }
+    println!(
+        "{checked} positions in {} tables agree with a {depth}-ply mate search{}",
+        files.len(),
+        if ok {
+            ""
+        } else {
+            " (except the mismatches above)"
+        }
+    );
+    Ok(ok)
 }

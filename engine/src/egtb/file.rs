@@ -730,4 +730,35 @@ mod tests {
             assert!(r.is_err(), "flip of byte {i} went unnoticed");
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// The reader never panics, whatever the bytes (the fuzz target does the same at scale).
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
+            if let Ok(t) = TableFile::from_bytes(bytes) {
+                let _ = t.all_codes();
+            }
+        }
+
+        /// Nor do damaged copies of a good table: changed bytes and truncations.
+        #[test]
+        fn damaged_tables_never_panic(
+            edits in proptest::collection::vec((0usize..2000, proptest::prelude::any::<u8>()), 0..6),
+            cut in 0usize..2000,
+        ) {
+            let (sig, codes) = sample();
+            let mut bytes = bytes_of(sig, &codes);
+            for (i, b) in edits {
+                let n = bytes.len();
+                bytes[i % n] = b;
+            }
+            bytes.truncate(bytes.len().saturating_sub(cut % 3 * cut));
+            if let Ok(t) = TableFile::from_bytes(bytes) {
+                let _ = t.all_codes();
+                let _ = t.value(Color::Black, 17);
+            }
+        }
+    }
 }

@@ -348,11 +348,16 @@ impl Indexer {
         let (r, b) = self.kk_pairs[(idx / self.kk_stride) as usize];
         p.squares[0] = r;
         p.squares[1] = b;
-        let mut rem = idx % self.kk_stride;
+        let mut rem = idx - (idx / self.kk_stride) * self.kk_stride;
         let mut slot = 2;
         for g in &self.groups {
             let mut digit = rem / g.stride;
-            rem %= g.stride;
+            rem -= digit * g.stride;
+            if g.count == 1 {
+                p.squares[slot] = g.squares[digit as usize];
+                slot += 1;
+                continue;
+            }
             // Colex unranking: the largest ordinal first.
             for i in (0..g.count).rev() {
                 let mut o = i;
