@@ -112,7 +112,11 @@ impl EloEstimate {
     /// Half the interval's width: the `±` figure cutechess prints.
     #[must_use]
     pub fn margin(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
+        if self.lower.is_finite() && self.upper.is_finite() {
+            (self.upper - self.lower) / 2.0
+        } else {
+            f64::INFINITY
+        }
     }
 }
 
@@ -194,6 +198,9 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 { -y } else { y }
 }
 
+/// The pseudo-count added to every outcome in the SPRT's likelihood ratio.
+pub const PRIOR: f64 = 0.5;
+
 /// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -244,16 +251,30 @@ impl Sprt {
     /// The generalised log-likelihood ratio of a distribution of per-unit scores: with `n`
     /// units, mean `s` and variance `v`,
     /// `LLR = n (s1 − s0) (2s − s0 − s1) / (2v)`, where `s0`, `s1` are the expected scores at
-    /// `elo0` and `elo1`. Zero while the variance is zero (all results alike).
+    /// `elo0` and `elo1`.
+    ///
+    /// Every outcome is counted [`PRIOR`] times more than seen (a prior of half a unit on
+    /// each), so that a one-sided or all-alike sample has a variance instead of none and the test
+    /// still decides, but not on a handful of games; in samples of real size the prior is lost
+    /// in the noise.
     fn llr(&self, outcomes: &[(f64, u32)]) -> f64 {
-        let Some((n, s, var)) = mean_var(outcomes) else {
-            return 0.0;
-        };
-        if var <= 0.0 {
+        let n: u32 = outcomes.iter().map(|&(_, c)| c).sum();
+        if n == 0 {
             return 0.0;
         }
+        let weights: Vec<(f64, f64)> = outcomes
+            .iter()
+            .map(|&(x, c)| (x, f64::from(c) + PRIOR))
+            .collect();
+        let total: f64 = weights.iter().map(|&(_, w)| w).sum();
+        let s = weights.iter().map(|&(x, w)| x * w).sum::<f64>() / total;
+        let var = weights
+            .iter()
+            .map(|&(x, w)| w * (x - s).powi(2))
+            .sum::<f64>()
+            / total;
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        f64::from(n) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
     /// The test on game results (trinomial).
@@ -292,8 +313,9 @@ pub fn fmt_elo(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "inf".into() } else { "-inf".into() }
     } else {
-        // Adding zero turns -0.0 into 0.0, so that an even score does not print as "-0.0".
-        format!("{:.1}", x + 0.0)
+        // An even score must not print as "-0.0".
+        let x = if x.abs() < 0.05 { 0.0 } else { x };
+        format!("{x:.1}")
     }
 }
 
@@ -378,9 +400,10 @@ mod tests {
             draws: 200,
             losses: 400,
         };
-        let s = 700.0 / 1200.0;
-        let var = (600.0 * (1.0 - s) * (1.0 - s) + 200.0 * (0.5 - s) * (0.5 - s) + 400.0 * s * s)
-            / 1200.0;
+        // With the prior: 600.5 wins, 200.5 draws, 400.5 losses.
+        let (w, d, l) = (600.5, 200.5, 400.5);
+        let s = (w + d / 2.0) / 1201.5;
+        let var = (w * (1.0 - s) * (1.0 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / 1201.5;
         let (s0, s1) = (0.5, score_from_elo(5.0));
         let expected = 1200.0 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var);
         let st = sprt.status_trinomial(&wdl);
@@ -395,5 +418,35 @@ mod tests {
         });
         assert_eq!(st.decision, SprtDecision::Continue);
         assert_eq!(sprt.status_trinomial(&Wdl::default()).llr, 0.0);
+        // One-sided samples still decide, but not on a handful of games.
+        let wins = |w| Wdl {
+            wins: w,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(
+            sprt.status_trinomial(&wins(10)).decision,
+            SprtDecision::Continue
+        );
+        assert_eq!(
+            sprt.status_trinomial(&wins(60)).decision,
+            SprtDecision::AcceptH1
+        );
+        // Identical engines: every pair splits; H0 (no gain) is accepted, after a while.
+        let mut even = Pentanomial::default();
+        for _ in 0..50 {
+            even.add(2);
+        }
+        assert_eq!(
+            sprt.status_pentanomial(&even).decision,
+            SprtDecision::Continue
+        );
+        for _ in 0..200 {
+            even.add(2);
+        }
+        assert_eq!(
+            sprt.status_pentanomial(&even).decision,
+            SprtDecision::AcceptH0
+        );
     }
 }

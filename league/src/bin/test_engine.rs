@@ -21,7 +21,7 @@
 //! | `resign` | resigns (`bestmove M resign`) |
 //! | `draw` | offers and accepts draws (`bestmove M draw`) |
 //! | `nomove` | answers `nobestmove` |
-//! | `perpetual` | prefers a checking move that repeats a position; obeys `banmoves` |
+//! | `perpetual` | prefers a check that repeats a position, then undoing its last move, then any check; obeys `banmoves` |
 //! | `perpetual-deaf` | as `perpetual`, but ignores `banmoves` |
 //!
 //! With `CHARIOT_TEST_ENGINE_PIDS=DIR` in the environment it writes its process id to a file in
@@ -161,14 +161,15 @@ impl Engine {
             return None;
         }
         if matches!(self.mode, Mode::Perpetual | Mode::PerpetualDeaf) {
-            // A check that recreates the position of four plies ago, else any check.
-            let back = self
-                .pos
-                .history()
+            // 1. a check that recreates the position of four plies ago; 2. the reverse of our
+            // last move; 3. any check.
+            let history = self.pos.history();
+            let back = history.len().checked_sub(3).map(|i| history[i].key);
+            let reverse = history
                 .len()
-                .checked_sub(3)
-                .map(|i| self.pos.history()[i].key);
-            let mut any_check = None;
+                .checked_sub(2)
+                .map(|i| Move::new(history[i].mv.to(), history[i].mv.from()));
+            let mut checks = Vec::new();
             for &m in &moves {
                 if self.pos.gives_check(m) {
                     self.pos.make_move(m);
@@ -177,11 +178,14 @@ impl Engine {
                     if repeats {
                         return Some(m);
                     }
-                    any_check.get_or_insert(m);
+                    checks.push(m);
                 }
             }
-            if any_check.is_some() {
-                return any_check;
+            if let Some(r) = reverse.filter(|r| moves.contains(r)) {
+                return Some(r);
+            }
+            if let Some(&c) = checks.first() {
+                return Some(c);
             }
         }
         let value = |k: Kind| match k {
