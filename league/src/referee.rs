@@ -69,10 +69,18 @@ pub trait Referee: Send + Sync {
     /// The verdict on `pos`, whose history holds the game so far, or `None` while it goes on.
     fn judge(&self, pos: &Position) -> Option<RuleVerdict>;
 
-    /// The legal moves of the side to move that would lose at once by a forbidden repetition.
+    /// The verdict on the repetition the last move completed, once the current position has
+    /// occurred `times` times (this time included) since the last capture; `None` when it has
+    /// not. The verdict is a loss for a side that checked (or chased) with every one of its
+    /// moves since the position's previous occurrence while the other did not, a draw otherwise.
+    fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict>;
+
+    /// The legal moves of the side to move that would repeat a position by a perpetual check
+    /// or chase of its own.
     ///
-    /// The default tries every legal move that recreates an earlier position (no other move
-    /// can complete a repetition) and asks [`Referee::judge`].
+    /// A move is forbidden as soon as it repeats a position once (not only the third time):
+    /// otherwise the offender could make the second repetition unhindered and the third would
+    /// be completed by the opponent's forced reply, with no forbidden move ever to ban.
     fn forbidden_moves(&self, pos: &mut Position) -> Vec<Move> {
         let mover = pos.turn();
         let since = pos.history().len() - reversible_plies(pos);
@@ -88,7 +96,7 @@ pub trait Referee: Send + Sync {
             pos.make_move(m);
             if earlier.contains(&pos.key())
                 && self
-                    .judge(pos)
+                    .repetition(pos, 2)
                     .is_some_and(|v| v.is_forbidden_repetition_by(mover))
             {
                 banned.push(m);
@@ -150,7 +158,7 @@ impl Referee for BasicReferee {
                 reason,
             });
         }
-        if let Some(v) = self.repetition(pos) {
+        if let Some(v) = self.repetition(pos, self.repetitions) {
             return Some(v);
         }
         (pos.halfmoves() >= self.move_limit).then_some(RuleVerdict {
@@ -158,11 +166,8 @@ impl Referee for BasicReferee {
             reason: RuleReason::MoveLimit,
         })
     }
-}
 
-impl BasicReferee {
-    /// The verdict on a repetition completed by the last move, if there is one.
-    fn repetition(&self, pos: &Position) -> Option<RuleVerdict> {
+    fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict> {
         let history = pos.history();
         let n = history.len();
         let span = reversible_plies(pos);
@@ -171,7 +176,7 @@ impl BasicReferee {
         let occurrences: Vec<usize> = (1..=span)
             .filter(|&back| history[n - back].key == key)
             .collect();
-        if occurrences.len() + 1 < self.repetitions {
+        if occurrences.len() + 1 < times.max(2) {
             return None;
         }
         let cycle = occurrences[0];
@@ -254,10 +259,24 @@ mod tests {
     }
 
     #[test]
-    fn perpetual_check_loses_and_is_banned() {
+    fn perpetual_check_loses_and_is_banned_from_the_first_repetition() {
         let referee = BasicReferee::default();
         let mut pos = play(CHECKS, "");
-        for t in CHECK_LINE.split_whitespace() {
+        let moves: Vec<&str> = CHECK_LINE.split_whitespace().collect();
+        for (i, t) in moves.iter().enumerate() {
+            let banned: Vec<String> = referee
+                .forbidden_moves(&mut pos)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            // Red's checks that repeat a position (once) are forbidden from ply 4 on; nothing
+            // else ever is.
+            let expected: &[&str] = match i {
+                4 => &["h8h9"],
+                6 => &["h9h8"],
+                _ => &[],
+            };
+            assert_eq!(banned, expected, "before ply {i} ({t})");
             let m = parse_move(&pos, t).unwrap();
             pos.make_move(m);
             assert_eq!(referee.judge(&pos), None, "after {t}");
