@@ -4,9 +4,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+use chariot::eval::{EvalConfig, breakdown};
 use chariot::rules::perft::{divide, perft};
 use chariot::rules::{Position, START_FEN};
+use chariot::search::puzzle::Puzzle;
+use chariot::search::{Limits, Options, Searcher, bench};
 use clap::{Parser, Subcommand};
 
 /// Chariot: a Xiangqi engine for UCCI and UCI GUIs, with tools for its rules.
@@ -39,6 +42,40 @@ enum Command {
         /// Also print the time taken and nodes per second (on stderr).
         #[arg(long)]
         time: bool,
+    },
+    /// Search the bench positions to a fixed depth and print the node count (the search's
+    /// signature) and the speed.
+    ///
+    /// Single-threaded, a fresh 16 MiB table per position, default options: the node count is
+    /// deterministic. The last three lines are `Total nodes`, `Time` and `Nodes/second`.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Print the static evaluation of a position, term by term.
+    Eval {
+        /// The position (UCCI FEN); the start position when absent.
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+    },
+    /// Search every mate problem of a file (`title|FEN|solution in ICCS` per line) and report
+    /// how many are solved: the first solution move is found, or an equally fast mate.
+    Tactics {
+        /// The problem file.
+        file: std::path::PathBuf,
+        /// Nodes per problem (the default limit: 1,000,000).
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per problem instead of a node limit.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// List every problem, not only the failures.
+        #[arg(long, short)]
+        verbose: bool,
     },
 }
 
@@ -104,5 +141,122 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Bench { depth } => run_bench(depth),
+        Command::Eval { fen } => {
+            let pos = Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
+            let config = EvalConfig {
+                engine: pos.turn(),
+                ..EvalConfig::FULL
+            };
+            writeln!(io::stdout().lock(), "{}", breakdown(&pos, &config))?;
+            Ok(())
+        }
+        Command::Tactics {
+            file,
+            nodes,
+            depth,
+            hash,
+            verbose,
+        } => run_tactics(&file, nodes, depth, hash, verbose),
     }
+}
+
+fn run_bench(depth: u32) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    let mut failure = None;
+    let result = bench::run(depth, |i, fen, r| {
+        let best = r
+            .best
+            .map_or_else(|| "(none)".to_owned(), |m| m.to_string());
+        if let Err(e) = writeln!(
+            out,
+            "Position {:>2}: {:>10} nodes  best {best:<5} {:<9}  {fen}",
+            i + 1,
+            r.nodes,
+            r.score.to_string()
+        ) {
+            failure.get_or_insert(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let ms = result.time.as_millis().max(1);
+    writeln!(out, "===========================")?;
+    writeln!(out, "Total nodes: {}", result.nodes)?;
+    writeln!(out, "Time: {ms} ms")?;
+    writeln!(
+        out,
+        "Nodes/second: {}",
+        u128::from(result.nodes) * 1000 / ms
+    )?;
+    Ok(())
+}
+
+fn run_tactics(
+    file: &std::path::Path,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    hash: usize,
+    verbose: bool,
+) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let limits = match depth {
+        Some(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        None => Limits {
+            nodes: Some(nodes.unwrap_or(1_000_000)),
+            ..Limits::default()
+        },
+    };
+    let mut searcher = Searcher::new(Options {
+        hash_mb: hash,
+        ..Options::default()
+    });
+    let mut out = io::stdout().lock();
+    let (mut solved, mut total, mut invalid) = (0, 0, 0);
+    let start = Instant::now();
+    for (line, puzzle) in Puzzle::parse_all(&text) {
+        let puzzle = match puzzle {
+            Ok(p) => p,
+            Err(e) => {
+                writeln!(out, "line {line}: skipped: {e}")?;
+                invalid += 1;
+                continue;
+            }
+        };
+        total += 1;
+        let (ok, r) = puzzle.solve(&mut searcher, &limits);
+        if ok {
+            solved += 1;
+        }
+        if verbose || !ok {
+            let best = r
+                .best
+                .map_or_else(|| "(none)".to_owned(), |m| m.to_string());
+            let verdict = if ok { "solved" } else { "FAILED" };
+            writeln!(
+                out,
+                "line {line}: {verdict} {}: expected {} (mate in {} plies), got {best} {} depth {} nodes {}",
+                puzzle.title,
+                puzzle.solution[0],
+                puzzle.mate_plies(),
+                r.score,
+                r.depth,
+                r.nodes
+            )?;
+        }
+    }
+    if total == 0 {
+        bail!("{}: no problems found", file.display());
+    }
+    writeln!(
+        out,
+        "Solved {solved} of {total} ({invalid} lines skipped) in {} ms",
+        start.elapsed().as_millis()
+    )?;
+    Ok(())
 }

@@ -6,6 +6,7 @@
 //! the search API the protocol front ends drive, and the static evaluation it uses; [`protocol`]
 //! holds the UCCI and UCI front ends.
 
+pub mod book;
 pub mod display;
 pub mod eval;
 pub mod notation;

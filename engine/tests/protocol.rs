@@ -449,3 +449,97 @@ fn uci_dialects() {
     e.starts("info string error: unknown option");
     e.quit();
 }
+
+#[test]
+fn end_of_input_lets_a_bounded_search_answer() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 4");
+    // Closing the input (as when a command file is piped in) must not cut the search short.
+    e.stdin = None;
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+}
+
+/// Writes a small book: from the start, h2e2 (heavy) and c3c4; after h2e2, h9g7.
+fn write_test_book(mirror: bool) -> std::path::PathBuf {
+    use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+    let dir =
+        std::env::temp_dir().join(format!("chariot-protocol-{}-{mirror}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("test.xqb");
+    let mut w = BookWriter::new(BuildInfo {
+        mirror,
+        ..BuildInfo::default()
+    });
+    let mut add = |pos: &Position, text: &str, red_wins: u32, draws: u32, black_wins: u32| {
+        let (key, mv) = canonical(pos, chariot::notation::parse_iccs(text).unwrap(), mirror);
+        let stats = MoveStats {
+            games: red_wins + draws + black_wins,
+            red_wins,
+            draws,
+            black_wins,
+            mean_elo: 0,
+        };
+        w.push(Entry {
+            key,
+            mv,
+            stats,
+            weight: stats.weight(pos.turn()),
+        });
+    };
+    let mut pos = Position::start();
+    add(&pos, "h2e2", 50, 20, 10);
+    add(&pos, "c3c4", 5, 5, 5);
+    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
+    add(&pos, "h9g7", 10, 20, 30);
+    w.write(&path).unwrap();
+    path
+}
+
+#[test]
+fn book_moves_are_played_and_respect_banmoves() {
+    let path = write_test_book(true);
+    let mut e = Engine::ucci();
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.starts("info string 1 book file(s) loaded");
+    e.send("position startpos");
+    e.send("go time 10000 increment 0");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(
+        lines.last().unwrap(),
+        "bestmove h2e2 ponder h9g7",
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message book move h2e2: 80 games")),
+        "{lines:?}"
+    );
+    // The mirrored position is in the book too (mirror merging): after b2e2, b9c7.
+    e.send("position startpos moves b2e2");
+    e.send("go time 10000 increment 0");
+    assert_eq!(e.starts("bestmove"), "bestmove b9c7");
+    // A banned book move is never played: the other book move is.
+    e.send("position startpos");
+    e.send("banmoves h2e2");
+    e.send("go time 10000 increment 0");
+    assert_eq!(e.starts("bestmove").split_whitespace().nth(1), Some("c3c4"));
+    // usebook false: the engine searches (and says depth 1 or more).
+    e.send("setoption usebook false");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2")),
+        "{lines:?}"
+    );
+    // A missing book file is an error that keeps the previous books.
+    e.send("setoption bookfiles /nonexistent/book.xqb");
+    e.starts("info string error: bookfiles");
+    e.quit();
+}

@@ -343,6 +343,71 @@ fn draw_scale(pos: &Position, red_score: i32) -> i32 {
     if attackers == 0 { 1 } else { 16 }
 }
 
+/// Precomputed attack counts along one line (a rank of 9 points or a file of 10), by the
+/// position of the piece on the line and the line's occupancy.
+struct LineTables {
+    /// `rank[file][occupancy of the rank]` = (chariot count, cannon count).
+    rank: Vec<[(u8, u8); 512]>,
+    /// `file[rank][occupancy of the file]` = (chariot count, cannon count).
+    file: Vec<[(u8, u8); 1024]>,
+}
+
+impl LineTables {
+    fn new() -> LineTables {
+        LineTables {
+            rank: (0..9)
+                .map(|p| std::array::from_fn(|o| line_counts(p, o, 9)))
+                .collect(),
+            file: (0..10)
+                .map(|p| std::array::from_fn(|o| line_counts(p, o, 10)))
+                .collect(),
+        }
+    }
+
+    /// The (rank, file) counts of a piece on `sq`.
+    #[inline]
+    fn counts(&self, board: &[u8; 90], occ: u128, sq: Square) -> ((u8, u8), (u8, u8)) {
+        let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
+        let rank_occ = (occ >> (9 * r)) as usize & 0x1ff;
+        let mut file_occ = 0usize;
+        for i in 0..10 {
+            file_occ |= usize::from(board[f + 9 * i] != 0) << i;
+        }
+        (self.rank[f][rank_occ], self.file[r][file_occ])
+    }
+}
+
+/// Chariot and cannon attack counts for a piece at `pos` on a line of `len` points with
+/// occupancy bits `occ` (its own bit is ignored).
+fn line_counts(pos: usize, occ: usize, len: usize) -> (u8, u8) {
+    let (mut rook, mut cannon) = (0u8, 0u8);
+    for dir in [-1i32, 1] {
+        let mut i = pos as i32 + dir;
+        let mut screen = false;
+        while (0..len as i32).contains(&i) {
+            let occupied = occ >> i & 1 != 0;
+            if !screen {
+                rook += 1;
+                if occupied {
+                    screen = true;
+                } else {
+                    cannon += 1;
+                }
+            } else if occupied {
+                cannon += 1;
+                break;
+            }
+            i += dir;
+        }
+    }
+    (rook, cannon)
+}
+
+fn line_tables() -> &'static LineTables {
+    static LINES: OnceLock<LineTables> = OnceLock::new();
+    LINES.get_or_init(LineTables::new)
+}
+
 struct Evaluator<'a> {
     pos: &'a Position,
     config: &'a EvalConfig,
@@ -424,58 +489,37 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Mobility of chariots, horses and cannons; blocked horse legs.
+    ///
+    /// Chariot and cannon mobility count the squares they attack along their lines (empty
+    /// squares up to and including the first piece for a chariot; empty squares before the screen
+    /// plus the piece behind it for a cannon), whatever the colour of the pieces hit: a guarded
+    /// own piece is as much a sign of activity as a threatened enemy one. The counts come from
+    /// [`LineTables`], indexed by the occupancy of the rank and the file, which avoids a branch
+    /// per square.
     fn pieces<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let board = &pos.board;
         let own = (c as u8) << 3;
-        let enemy_or_empty = |b: u8| b == 0 || b & 8 != own;
         let p = &self.tables.params;
+        let lines = line_tables();
+        let occ = pos.occupied().0;
         let mut rook_mob = 0;
         for sq in pos.pieces(Piece::new(c, Kind::Rook)) {
-            for ray in &RAYS[sq.index()] {
-                for &s in &ray.sq[..ray.len as usize] {
-                    let b = board[s as usize];
-                    if b == 0 {
-                        rook_mob += 1;
-                    } else {
-                        if b & 8 != own {
-                            rook_mob += 1;
-                        }
-                        break;
-                    }
-                }
-            }
+            let (r, f) = lines.counts(board, occ, sq);
+            rook_mob += i32::from(r.0) + i32::from(f.0);
         }
         let mut cannon_mob = 0;
         for sq in pos.pieces(Piece::new(c, Kind::Cannon)) {
-            for ray in &RAYS[sq.index()] {
-                let squares = &ray.sq[..ray.len as usize];
-                let mut i = 0;
-                while i < squares.len() && board[squares[i] as usize] == 0 {
-                    cannon_mob += 1;
-                    i += 1;
-                }
-                i += 1;
-                while i < squares.len() {
-                    let b = board[squares[i] as usize];
-                    if b != 0 {
-                        if b & 8 != own {
-                            cannon_mob += 1;
-                        }
-                        break;
-                    }
-                    i += 1;
-                }
-            }
+            let (r, f) = lines.counts(board, occ, sq);
+            cannon_mob += i32::from(r.1) + i32::from(f.1);
         }
         let (mut horse_mob, mut blocked) = (0, 0);
         for sq in pos.pieces(Piece::new(c, Kind::Horse)) {
             for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-                if board[leg] != 0 {
-                    blocked += 1;
-                } else if enemy_or_empty(board[to]) {
-                    horse_mob += 1;
-                }
+                let leg_free = board[leg] == 0;
+                let target = board[to];
+                blocked += i32::from(!leg_free);
+                horse_mob += i32::from(leg_free && (target == 0 || target & 8 != own));
             }
         }
         let mg = rook_mob * p.rook_mobility_mg

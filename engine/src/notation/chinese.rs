@@ -179,7 +179,7 @@ fn render(d: &Description, color: Color, style: ChineseStyle) -> Option<String> 
 ///
 /// # Errors
 /// [`MoveTextError::Illegal`] when `m` is not legal in `pos`; [`MoveTextError::Inexpressible`]
-/// only for more than nine like pieces on a file (impossible even with waived counts).
+/// only for a tenth like piece on one file (possible only with waived piece counts).
 pub fn format_chinese(
     pos: &Position,
     m: Move,

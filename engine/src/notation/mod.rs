@@ -18,6 +18,20 @@
 //! file, and every text it writes reads back as the same move. `docs/notation.md` lists what is
 //! accepted and written.
 //!
+//! ```
+//! use chariot::Position;
+//! use chariot::notation::{Notation, format_move, parse_move};
+//!
+//! let pos = Position::start();
+//! let m = parse_move(&pos, "炮二平五")?;
+//! assert_eq!(m, parse_move(&pos, "C2.5")?);
+//! assert_eq!(m, parse_move(&pos, "H2-E2")?);
+//! assert_eq!(format_move(&pos, m, Notation::Wxf)?, "C2.5");
+//! assert_eq!(format_move(&pos, m, Notation::Chinese)?, "炮二平五");
+//! assert!(parse_move(&pos, "前炮平五").is_err()); // no file holds two red cannons
+//! # Ok::<(), chariot::notation::MoveTextError>(())
+//! ```
+//!
 //! Files in WXF and Chinese text are counted from each player's own right: Red's file 1 is the
 //! i-file, Black's file 1 is the a-file. "Front" is towards the opponent.
 

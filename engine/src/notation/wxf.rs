@@ -177,7 +177,8 @@ fn render(d: &Description, _: Color) -> Option<String> {
 ///
 /// # Errors
 /// [`MoveTextError::Illegal`] when `m` is not legal in `pos`; [`MoveTextError::Inexpressible`]
-/// when WXF has no mark for the piece (six or more like pieces on a file, only with waived counts).
+/// when WXF has no mark for the piece, which happens only with waived piece counts (an inner
+/// one of six like pieces on a file, or four on a file while another file also has several).
 pub fn format_wxf(pos: &Position, m: Move) -> Result<String, MoveTextError> {
     write_move(pos, m, Notation::Wxf, render, parse_wxf)
 }

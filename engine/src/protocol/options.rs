@@ -39,6 +39,10 @@ pub enum OptionId {
     MoveOverhead,
     /// UCI `UCI_Variant` (only `xiangqi`): switches to ranks 1-10.
     Variant,
+    /// `usebook` / `OwnBook`: play book moves.
+    UseBook,
+    /// `bookfiles` / `BookFile`: `;`-separated book files (empty: the built-in book).
+    BookFiles,
 }
 
 /// Which protocol an option is offered in.
@@ -137,6 +141,18 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         None,
         Some("UCI_Variant"),
         "type combo var xiangqi default xiangqi",
+    ),
+    (
+        OptionId::UseBook,
+        Some("usebook"),
+        Some("OwnBook"),
+        "type check default true",
+    ),
+    (
+        OptionId::BookFiles,
+        Some("bookfiles"),
+        Some("BookFile"),
+        "type string default <empty>",
     ),
 ];
 

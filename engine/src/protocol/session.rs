@@ -23,11 +23,13 @@ use super::command::{Command, CommandError, GoParams, PositionSpec};
 use super::options::{self, OptionId, Proto};
 use super::uci::SquareNaming;
 use super::{ucci, uci};
+use crate::book::{Book, BookMove, BookSet, choose};
 use crate::display::{DiagramStyle, diagram};
 use crate::rules::perft::divide;
 use crate::rules::{Color, Move, Position};
 use crate::search::{
-    Bound, Clock, Control, HashView, Info, Limits, Options, Report, Score, SearchResult, Searcher,
+    Bound, Clock, Control, HashView, Info, Level, Limits, Options, Report, Score, SearchResult,
+    Searcher,
 };
 
 /// Engine name and author, as `id` reports them.
@@ -72,6 +74,7 @@ struct Settings {
     ponder: bool,
     move_overhead: Duration,
     naming: SquareNaming,
+    use_book: bool,
 }
 
 impl Default for Settings {
@@ -83,6 +86,7 @@ impl Default for Settings {
             ponder: false,
             move_overhead: Duration::from_millis(30),
             naming: SquareNaming::ZeroBased,
+            use_book: true,
         }
     }
 }
@@ -94,6 +98,8 @@ struct Worker {
     /// Set just before the worker prints its final answer: from then on the engine is idle,
     /// even if the thread has not quite returned yet.
     answered: Arc<AtomicBool>,
+    /// The search only ends when told to (`go infinite`, `go ponder`).
+    open_ended: bool,
 }
 
 impl Worker {
@@ -124,6 +130,8 @@ pub struct Session {
     worker: Option<Worker>,
     memory: GameMemory,
     terminal: bool,
+    books: BookSet,
+    rng: u64,
 }
 
 impl Session {
@@ -145,6 +153,8 @@ impl Session {
             worker: None,
             memory: GameMemory::default(),
             terminal,
+            books: BookSet::default(),
+            rng: seed(),
         }
     }
 
@@ -190,9 +200,10 @@ impl Session {
         self.join();
     }
 
-    /// Stops a running search and waits for its answer.
+    /// At the end of input: lets a running search finish and answer (so that piped command
+    /// files work like batch mode), but stops one that would only end when told to.
     pub fn shutdown(&mut self) {
-        if let Some(w) = &self.worker {
+        if let Some(w) = self.worker.as_ref().filter(|w| w.open_ended) {
             w.control.pondering.store(false, Ordering::SeqCst);
             w.control.stop.store(true, Ordering::SeqCst);
         }
@@ -450,6 +461,18 @@ impl Session {
                     ));
                 }
             },
+            OptionId::UseBook => self.settings.use_book = options::check(name, value)?,
+            OptionId::BookFiles => {
+                let list = value.unwrap_or("").trim();
+                let list = if list == "<empty>" { "" } else { list };
+                self.books = BookSet::open_list(list)
+                    .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?;
+                let n = self.books.books().len();
+                let entries: usize = self.books.books().iter().map(Book::len).sum();
+                self.say(&format!(
+                    "info string {n} book file(s) loaded, {entries} entries"
+                ));
+            }
             OptionId::NewGame => self.new_game(),
             OptionId::ClearHash => {
                 if let Some(s) = &mut self.searcher {
@@ -563,6 +586,13 @@ impl Session {
                 return;
             }
         };
+        if !params.infinite
+            && !params.ponder
+            && params.depth != Some(0)
+            && self.play_from_book(&limits)
+        {
+            return;
+        }
         let Some(mut searcher) = self.searcher.take() else {
             self.error("go: the searcher is unavailable");
             return;
@@ -612,11 +642,113 @@ impl Session {
                     control,
                     draw_offered,
                     answered,
+                    open_ended: params.infinite || params.ponder,
                 })
             }
             Err(e) => self.error(&format!("go: cannot start the search thread: {e}")),
         }
     }
+}
+
+impl Session {
+    /// Plays a book move when the book knows the position: a move that is not banned, is among
+    /// `searchmoves` (if given) and does not repeat an earlier position. Returns `true` if it
+    /// answered.
+    fn play_from_book(&mut self, limits: &Limits) -> bool {
+        if !self.settings.use_book || self.books.is_empty() {
+            return false;
+        }
+        let pos = &self.position;
+        let history: Vec<u64> = pos.history().iter().map(|u| u.key).collect();
+        let candidates: Vec<BookMove> = self
+            .books
+            .probe(pos)
+            .into_iter()
+            .filter(|m| !limits.banmoves.contains(&m.mv))
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(&m.mv))
+            .filter(|m| {
+                let mut after = pos.clone();
+                after.make_move(m.mv);
+                !history.contains(&after.key())
+            })
+            .collect();
+        let temperature = match self.options.randomness {
+            Level::None => 0.0,
+            Level::Tiny | Level::Small => 0.5,
+            Level::Medium => 1.0,
+            Level::Large | Level::Huge => 2.0,
+        };
+        let random = next_random(&mut self.rng);
+        let Some(choice) = choose(&candidates, temperature, random) else {
+            return false;
+        };
+        let mut after = pos.clone();
+        after.make_move(choice.mv);
+        let ponder = self
+            .books
+            .probe(&after)
+            .into_iter()
+            .max_by_key(|m| m.weight)
+            .map(|m| m.mv);
+        let naming = self.settings.naming;
+        let total: u32 = candidates.iter().map(|m| m.weight).sum();
+        let s = choice.stats;
+        let pct = |n: u32| {
+            if s.games == 0 {
+                0.0
+            } else {
+                100.0 * f64::from(n) / f64::from(s.games)
+            }
+        };
+        let text = format!(
+            "book move {}: {} games, red {:.0}% draw {:.0}% black {:.0}%, weight {} ({:.0}%)",
+            naming.format(choice.mv),
+            s.games,
+            pct(s.red_wins),
+            pct(s.draws),
+            pct(s.black_wins),
+            choice.weight,
+            100.0 * f64::from(choice.weight) / f64::from(total.max(1))
+        );
+        let pv = match ponder {
+            Some(p) => format!("{} {}", naming.format(choice.mv), naming.format(p)),
+            None => naming.format(choice.mv),
+        };
+        match self.proto {
+            Some(Proto::Uci) => {
+                self.say(&format!("info depth 1 score cp 0 nodes 0 time 0 pv {pv}"));
+                self.say(&format!("info string {text}"));
+            }
+            _ => {
+                self.say(&format!("info depth 0 score 0 pv {pv}"));
+                self.say(&format!("info message {text}"));
+            }
+        }
+        let mut line = format!("bestmove {}", naming.format(choice.mv));
+        if let Some(p) = ponder {
+            line += &format!(" ponder {}", naming.format(p));
+        }
+        self.say(&line);
+        true
+    }
+}
+
+/// A seed for book randomness from the clock (book choices need variety, not secrecy).
+fn seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// The next number in 0..1 from a SplitMix64 stream.
+fn next_random(state: &mut u64) -> f64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// A score in UCCI's single number: centipawns, mates as ±(10000 - plies).
@@ -795,6 +927,6 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, terminal: bool) {
             session.wait();
         }
     }
-    // End of input without quit: stop a running search and let it answer.
+    // End of input without quit.
     session.shutdown();
 }

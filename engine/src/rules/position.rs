@@ -460,6 +460,18 @@ impl Position {
             .unwrap_or_else(|_| unreachable!("a mirrored position keeps its legality"))
     }
 
+    /// The key of the left-right mirror of this position, without building it.
+    #[must_use]
+    pub fn mirror_key(&self) -> u64 {
+        self.occupied()
+            .into_iter()
+            .filter_map(|sq| {
+                self.piece_at(sq)
+                    .map(|p| zobrist::piece_key(p, sq.mirror()))
+            })
+            .fold(zobrist::turn_key(self.turn), |k, x| k ^ x)
+    }
+
     /// The total number of pieces on the board.
     #[must_use]
     pub fn piece_count(&self) -> u32 {

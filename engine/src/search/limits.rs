@@ -19,7 +19,8 @@ pub struct Limits {
     /// Search until stopped (`go infinite`); time, depth and node limits are then ignored for
     /// stopping, though the search still ends early when no move remains to be searched.
     pub infinite: bool,
-    /// Look for a mate in at most this many moves (`go mate`): stops as soon as one is proved.
+    /// Look for a mate in at most this many moves (`go mate`): stops as soon as one is proved;
+    /// without one the search ends at depth `4 * mate - 1` (or an earlier limit).
     pub mate: Option<u32>,
     /// Only these root moves are considered (`searchmoves`); empty means all legal moves.
     pub searchmoves: Vec<Move>,

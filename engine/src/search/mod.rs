@@ -31,6 +31,7 @@
 
 pub mod bench;
 pub mod limits;
+pub mod puzzle;
 pub mod score;
 
 mod draw;

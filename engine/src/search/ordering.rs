@@ -116,9 +116,23 @@ pub(crate) struct MovePicker {
     /// Quiescence: captures only (unless in check, when all evasions are generated).
     captures_only: bool,
     skip_quiets: bool,
-    moves: MoveList,
-    scores: [i32; MoveList::CAPACITY],
     next: usize,
+}
+
+/// The move list and scores of one node; kept per ply in the thread's data and reused, so that
+/// no node pays for initialising them.
+pub(crate) struct MoveBuffer {
+    pub moves: MoveList,
+    pub scores: [i32; MoveList::CAPACITY],
+}
+
+impl MoveBuffer {
+    pub fn new() -> MoveBuffer {
+        MoveBuffer {
+            moves: MoveList::new(),
+            scores: [0; MoveList::CAPACITY],
+        }
+    }
 }
 
 impl MovePicker {
@@ -131,8 +145,6 @@ impl MovePicker {
             counter,
             captures_only: false,
             skip_quiets: false,
-            moves: MoveList::new(),
-            scores: [0; MoveList::CAPACITY],
             next: 0,
         }
     }
@@ -150,7 +162,12 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when all have been handed out.
-    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        buf: &mut MoveBuffer,
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -164,22 +181,23 @@ impl MovePicker {
                 }
                 Stage::Generate => {
                     self.stage = Stage::Pick;
+                    buf.moves.clear();
                     if self.captures_only {
-                        pos.legal_captures(&mut self.moves);
+                        pos.legal_captures(&mut buf.moves);
                     } else {
-                        pos.legal_moves(&mut self.moves);
+                        pos.legal_moves(&mut buf.moves);
                     }
-                    self.score(pos, history);
+                    self.score(pos, history, buf);
                 }
-                Stage::Pick => return self.pick(pos),
+                Stage::Pick => return self.pick(pos, buf),
             }
         }
     }
 
-    fn score(&mut self, pos: &Position, history: &History) {
+    fn score(&self, pos: &Position, history: &History, buf: &mut MoveBuffer) {
         let us = pos.turn();
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = if m == self.tt_move {
+        for (i, &m) in buf.moves.iter().enumerate() {
+            buf.scores[i] = if m == self.tt_move {
                 i32::MIN
             } else if pos.is_capture(m) {
                 let v = mvv_lva(pos, m);
@@ -204,22 +222,22 @@ impl MovePicker {
         }
     }
 
-    fn pick(&mut self, pos: &Position) -> Option<Move> {
-        let n = self.moves.len();
+    fn pick(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
+        let n = buf.moves.len();
         loop {
             if self.next >= n {
                 return None;
             }
             let mut best = self.next;
             for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
+                if buf.scores[i] > buf.scores[best] {
                     best = i;
                 }
             }
-            let slice = self.moves.as_mut_slice();
+            let slice = buf.moves.as_mut_slice();
             slice.swap(self.next, best);
-            self.scores.swap(self.next, best);
-            let (m, s) = (slice[self.next], self.scores[self.next]);
+            buf.scores.swap(self.next, best);
+            let (m, s) = (slice[self.next], buf.scores[self.next]);
             self.next += 1;
             if s == i32::MIN {
                 // The TT move, already handed out.
@@ -257,9 +275,10 @@ mod tests {
         let legal = pos.legal_move_list();
         let tt = legal[7];
         let history = History::new();
+        let mut buf = MoveBuffer::new();
         let mut picker = MovePicker::new(tt, [legal[3], Move::NONE], Move::NONE);
         let mut seen = Vec::new();
-        while let Some(m) = picker.next(&pos, &history) {
+        while let Some(m) = picker.next(&pos, &history, &mut buf) {
             seen.push(m);
         }
         assert_eq!(seen[0], tt);
@@ -286,10 +305,11 @@ mod tests {
     fn an_illegal_tt_move_is_ignored() {
         let pos = Position::start();
         let history = History::new();
+        let mut buf = MoveBuffer::new();
         let bogus = Move::new("a0".parse().unwrap(), "a9".parse().unwrap());
         let mut picker = MovePicker::new(bogus, [Move::NONE; 2], Move::NONE);
         let mut n = 0;
-        while let Some(m) = picker.next(&pos, &history) {
+        while let Some(m) = picker.next(&pos, &history, &mut buf) {
             assert_ne!(m, bogus);
             n += 1;
         }

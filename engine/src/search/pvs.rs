@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{MovePicker, is_quiet, moving_piece, victim_value};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
-use super::see::see;
+use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
 use super::tt::TtEntry;
 use super::{Bound, Level};
@@ -73,7 +73,7 @@ impl Worker<'_> {
         if pos.halfmoves() >= NATURAL_LIMIT {
             return self.draw_score(pos);
         }
-        if let Some(v) = repetition_score(pos, self.draw_score(pos)) {
+        if let Some(v) = repetition_score(pos, self.draw_score(pos), ply) {
             return v;
         }
         if ply >= MAX_PLY - 4 {
@@ -183,18 +183,17 @@ impl Worker<'_> {
         let mut quiet_count = 0;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(pos, &self.data.history) {
+        while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
             move_count += 1;
             let quiet = is_quiet(pos, m);
             let killer =
                 m == self.data.stack[ply].killers[0] || m == self.data.stack[ply].killers[1];
-            let mut gives_check = None;
 
             // Shallow-depth pruning of moves that are unlikely to matter.
-            if best > -MATE_BOUND && !in_check && move_count > 1 {
+            if best > -MATE_BOUND && !in_check && move_count > 1 && depth <= 6 && config.futility()
+            {
                 if quiet {
-                    let checks = *gives_check.get_or_insert_with(|| pos.gives_check(m));
-                    if !checks {
+                    if !pos.gives_check(m) {
                         if config.move_count_pruning()
                             && depth <= 6
                             && move_count
@@ -399,14 +398,18 @@ impl Worker<'_> {
         let mut picker = MovePicker::quiescence(tt_move, in_check);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        while let Some(m) = picker.next(pos, &self.data.history) {
+        while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning this piece and a bit more cannot reach alpha.
                 if eval + victim_value(pos, m) + 200 <= alpha {
                     continue;
                 }
-                if see(pos, m) < 0 {
+                // Only a capture by a piece worth more than its victim can lose material.
+                let attacker = pos
+                    .piece_at(m.from())
+                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if attacker > victim_value(pos, m) && see(pos, m) < 0 {
                     continue;
                 }
             }

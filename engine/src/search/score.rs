@@ -67,7 +67,7 @@ pub const fn from_tt(v: i32, ply: usize) -> i32 {
 /// A search result's value, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
-    /// Centipawns (a soldier on its own half is worth about 100).
+    /// Centipawns (a chariot is worth about 900, a soldier before the river 60 to 90).
     Cp(i32),
     /// Plies to mate: positive when the side to move mates, negative when it is mated.
     /// `Mate(0)` means the side to move is mated already (it has no legal move).

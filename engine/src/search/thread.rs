@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::iterate::RootMove;
-use super::ordering::History;
+use super::ordering::{History, MoveBuffer};
 use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
 use super::tt::Tt;
@@ -52,6 +52,8 @@ pub(crate) struct ThreadData {
     pub stack: Vec<Frame>,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: Vec<usize>,
+    /// One move buffer per ply.
+    pub buffers: Vec<MoveBuffer>,
 }
 
 impl ThreadData {
@@ -61,6 +63,7 @@ impl ThreadData {
             stack: vec![Frame::EMPTY; MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
+            buffers: (0..MAX_PLY + 1).map(|_| MoveBuffer::new()).collect(),
         }
     }
 

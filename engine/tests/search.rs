@@ -1,0 +1,329 @@
+//! The search through its public API: mates, root move restrictions, stopping, determinism.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use chariot::rules::{Move, Position};
+use chariot::search::{
+    Control, Info, Limits, Options, Report, Score, SearchResult, Searcher, bench,
+};
+
+fn searcher() -> Searcher {
+    Searcher::new(Options {
+        hash_mb: 4,
+        ..Options::default()
+    })
+}
+
+fn go(pos: &Position, limits: &Limits) -> SearchResult {
+    searcher().search(pos, limits, &Arc::new(Control::default()), &mut |_| {})
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn mv(pos: &Position, text: &str) -> Move {
+    pos.legal_move_list()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() == text)
+        .unwrap_or_else(|| panic!("{text} is not legal"))
+}
+
+/// `true` when the side to move in `pos` (the defender) is mated within `plies` plies whatever
+/// it does: it has no legal move, or every reply allows a mate in `plies - 2`.
+fn defender_lost(pos: &mut Position, plies: usize) -> bool {
+    let replies = pos.legal_move_list();
+    if replies.is_empty() {
+        return true;
+    }
+    if plies < 2 {
+        return false;
+    }
+    replies.iter().all(|&r| {
+        pos.make_move(r);
+        let attacker = pos.legal_move_list();
+        let won = attacker.iter().any(|&m| {
+            pos.make_move(m);
+            let lost = defender_lost(pos, plies - 2);
+            pos.unmake_move();
+            lost
+        });
+        pos.unmake_move();
+        won
+    })
+}
+
+/// Searches a mate problem and checks, by brute force, that the chosen move really mates within
+/// `plies` and that the score says so exactly.
+fn check_mate(fen: &str, plies: i32) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let r = go(&pos, &depth(plies as u32 + 2));
+    assert_eq!(r.score, Score::Mate(plies), "{fen}: {r:?}");
+    let best = r.best.unwrap();
+    pos.make_move(best);
+    assert!(
+        defender_lost(&mut pos, plies as usize - 1),
+        "{fen}: {best} does not mate in {plies}"
+    );
+}
+
+/// Red mates at once with the chariot on the e-file (or on rank 9): the soldiers on d8 and f8
+/// guard every flight square.
+const MATE_IN_ONE: &str = "4k4/3P1P3/9/9/R8/9/9/9/9/3K5 w - - 0 1";
+
+#[test]
+fn finds_mate_in_one() {
+    check_mate(MATE_IN_ONE, 1);
+}
+
+#[test]
+fn finds_mate_in_two() {
+    check_mate("3k5/6R1C/3c5/6N2/6b2/9/9/9/2r1p1p2/5K3 w", 3);
+}
+
+#[test]
+fn finds_mate_in_three() {
+    check_mate("1RN1k4/3P3rC/6n2/9/9/9/9/4p4/3p5/c1rAK4 w", 5);
+}
+
+#[test]
+fn mate_limit_stops_at_the_mate() {
+    let mut pos = Position::from_fen(MATE_IN_ONE).unwrap();
+    let r = go(
+        &pos,
+        &Limits {
+            mate: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.score, Score::Mate(1));
+    pos.make_move(r.best.unwrap());
+    assert!(!pos.has_legal_move());
+}
+
+#[test]
+fn no_legal_move_is_a_loss_even_without_check() {
+    // Checkmate: after the mating move of the mate-in-one problem.
+    let mut mated = Position::from_fen(MATE_IN_ONE).unwrap();
+    mated.make_move(mv(&mated, "a5e5"));
+    let r = go(&mated, &depth(5));
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+    // Stalemate: Black is not in check but cannot move; in Xiangqi that loses too.
+    let stalemate = Position::from_fen("3k5/2P6/4R4/9/9/9/9/9/9/5K3 b - - 0 1").unwrap();
+    assert!(!stalemate.in_check() && !stalemate.has_legal_move());
+    let r = go(&stalemate, &depth(5));
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+    // And the search scores stalemating the opponent as a mate: here the rook's move to e7 is
+    // the only way to stalemate Black at once.
+    let before = Position::from_fen("3k5/2P6/9/4R4/9/9/9/9/9/5K3 w - - 0 1").unwrap();
+    let r = go(&before, &depth(3));
+    assert_eq!(r.score, Score::Mate(1), "{r:?}");
+}
+
+#[test]
+fn depth_zero_returns_no_move() {
+    let r = go(&Position::start(), &depth(0));
+    assert_eq!(r.best, None);
+    assert!(matches!(r.score, Score::Cp(_)));
+}
+
+#[test]
+fn banned_moves_are_never_played() {
+    let pos = Position::start();
+    let free = go(&pos, &depth(4)).best.unwrap();
+    let banned = Limits {
+        banmoves: vec![free],
+        ..depth(4)
+    };
+    let r = go(&pos, &banned);
+    assert!(
+        r.best.is_some_and(|m| m != free && pos.is_legal(m)),
+        "{r:?}"
+    );
+    // Banning all moves but one leaves that one; banning all leaves none.
+    let all = pos.legal_move_list().to_vec();
+    let keep = all[17];
+    let r = go(
+        &pos,
+        &Limits {
+            banmoves: all.iter().copied().filter(|&m| m != keep).collect(),
+            ..depth(4)
+        },
+    );
+    assert_eq!(r.best, Some(keep));
+    let r = go(
+        &pos,
+        &Limits {
+            banmoves: all,
+            ..depth(4)
+        },
+    );
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let pos = Position::start();
+    let allowed = vec![mv(&pos, "a3a4"), mv(&pos, "i0i1")];
+    let r = go(
+        &pos,
+        &Limits {
+            searchmoves: allowed.clone(),
+            ..depth(5)
+        },
+    );
+    assert!(allowed.contains(&r.best.unwrap()), "{r:?}");
+    // In the mate-in-two problem, a restriction to another move hides the mate.
+    let mate = Position::from_fen("3k5/6R1C/3c5/6N2/6b2/9/9/9/2r1p1p2/5K3 w").unwrap();
+    let other = mate
+        .legal_move_list()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() != "g6f8")
+        .unwrap();
+    let r = go(
+        &mate,
+        &Limits {
+            searchmoves: vec![other],
+            ..depth(4)
+        },
+    );
+    assert_eq!(r.best, Some(other));
+    assert_ne!(r.score, Score::Mate(3));
+}
+
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    let pos = Position::start();
+    let control = Arc::new(Control::default());
+    let stopper = {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            control.stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let r = searcher().search(
+        &pos,
+        &Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        &control,
+        &mut |_| {},
+    );
+    stopper.join().unwrap();
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{r:?}");
+}
+
+#[test]
+fn ponder_hit_starts_the_clock() {
+    // While pondering, a 20 ms movetime does not stop the search; after the ponder hit it does.
+    let pos = Position::start();
+    let control = Arc::new(Control::default());
+    control.pondering.store(true, Ordering::Relaxed);
+    let hitter = {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            control.pondering.store(false, Ordering::Relaxed);
+        })
+    };
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(20)),
+        ..Limits::default()
+    };
+    let r = searcher().search(&pos, &limits, &control, &mut |_| {});
+    hitter.join().unwrap();
+    assert!(
+        !control.pondering.load(Ordering::Relaxed),
+        "returned before the ponder hit"
+    );
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{r:?}");
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let r = go(
+        &Position::start(),
+        &Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+    );
+    assert!(r.best.is_some());
+    // The limit is checked every 1024 nodes (after the first iteration, which always completes).
+    assert!(r.nodes < 20_000 + 2048, "{}", r.nodes);
+}
+
+#[test]
+fn reports_iterations_and_multipv_lines() {
+    let pos = Position::start();
+    let mut s = Searcher::new(Options {
+        hash_mb: 4,
+        multipv: 3,
+        ..Options::default()
+    });
+    let mut infos: Vec<Info> = Vec::new();
+    let r = s.search(&pos, &depth(5), &Arc::new(Control::default()), &mut |rep| {
+        if let Report::Iteration(info) = rep {
+            infos.push(info.clone());
+        }
+    });
+    let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 5).collect();
+    assert_eq!(last.len(), 3, "{infos:?}");
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(Some(firsts[0]), r.best);
+    // Each line is a legal sequence of moves.
+    for info in last {
+        let mut p = pos.clone();
+        for &m in &info.pv {
+            assert!(p.is_legal(m), "{info:?}");
+            p.make_move(m);
+        }
+    }
+}
+
+#[test]
+fn hash_probe_knows_the_root_after_a_search() {
+    let pos = Position::start();
+    let mut s = searcher();
+    let r = s.search(&pos, &depth(5), &Arc::new(Control::default()), &mut |_| {});
+    let probe = s.probe(&pos).expect("the root is stored");
+    assert_eq!(probe.best, r.best);
+    assert!(probe.lower.is_some() && probe.upper.is_some());
+    s.clear();
+    assert_eq!(s.probe(&pos), None);
+}
+
+#[test]
+fn threads_search_and_agree_on_a_legal_move() {
+    let pos = Position::from_fen(bench::POSITIONS[7]).unwrap();
+    let mut s = Searcher::new(Options {
+        hash_mb: 4,
+        threads: 2,
+        ..Options::default()
+    });
+    let r = s.search(&pos, &depth(7), &Arc::new(Control::default()), &mut |_| {});
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)));
+    assert_eq!(r.depth, 7);
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let a = bench::run(5, |_, _, _| {});
+    let b = bench::run(5, |_, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 0);
+}
