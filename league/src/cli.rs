@@ -21,7 +21,7 @@ use crate::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
 use crate::game::{Adjudication, DrawRule, ResignRule};
 use crate::openings::{self, Format, Opening, Order};
 use crate::pgn::{self, PgnContext};
-use crate::referee::BasicReferee;
+use crate::referee::JudgeReferee;
 use crate::report;
 use crate::stats::Sprt;
 use crate::tournament::{self, Kind, Player, Settings};
@@ -588,7 +588,7 @@ fn execute(args: Args) -> Result<()> {
         rounds,
         concurrency: args.concurrency,
         openings,
-        referee: Arc::new(BasicReferee::default()),
+        referee: Arc::new(JudgeReferee::default()),
         adjudication: args.adjudication,
         sprt: args.sprt,
         debug: args.debug,

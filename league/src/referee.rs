@@ -5,10 +5,14 @@
 //! to move must not play (they would lose by a forbidden repetition; UCCI engines are told them
 //! with `banmoves`, as the specification's league simulator does).
 //!
-//! The trait is the boundary to the rules core's repetition judge: [`BasicReferee`] is this
-//! crate's own, simpler judge (perpetual check only, no chase detection) and is replaced by one
-//! over `chariot::rules::judge` when that is available.
+//! [`JudgeReferee`] is the rules core's judge (`chariot::rules::judge`: perpetual check and
+//! chase under the Asian rules, the 60-move rule) behind this crate's [`Referee`] trait, which
+//! adds the question the league needs and the judge does not ask: which moves to ban.
 
+use chariot::rules::judge::{
+    self as rules_judge, GameResult, JudgeConfig, Reason, Verdict, repetition_start,
+    repetition_verdict,
+};
 use chariot::rules::{Color, Move, Position};
 use std::fmt;
 
@@ -119,93 +123,65 @@ pub fn reversible_plies(pos: &Position) -> usize {
         .unwrap_or(history.len())
 }
 
-/// A simple referee: mate and stalemate, the move limit, and repetitions judged for perpetual
-/// check only.
-///
-/// A repetition is judged when the current position occurs for the `repetitions`-th time
-/// (third by default) within the moves since the last capture: if one side gave check with
-/// every one of its moves since the position's previous occurrence and the other did not, the
-/// checking side loses; otherwise the game is drawn. Chases are not recognised (a perpetual
-/// chase is a draw here); that needs the rules core's judge.
-#[derive(Clone, Copy, Debug)]
-pub struct BasicReferee {
-    /// Plies without a capture after which the game is drawn (120: the 60-move rule).
-    pub move_limit: u32,
-    /// Occurrences of a position that make a repetition (3).
-    pub repetitions: usize,
+/// The rules core's judge as a referee: mate and stalemate lose; a repetition (the third
+/// occurrence by default) loses for a side that checked, or failing that chased one piece, with
+/// every move of the cycle, and is drawn otherwise; the move limit (120 plies without a capture
+/// by default) draws. See `chariot::rules::judge` and `docs/rules.md`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JudgeReferee {
+    /// The judge's settings (move limit, occurrences that end the game).
+    pub config: JudgeConfig,
 }
 
-impl Default for BasicReferee {
-    fn default() -> BasicReferee {
-        BasicReferee {
-            move_limit: 120,
-            repetitions: 3,
-        }
+impl JudgeReferee {
+    /// A referee with the given judge settings.
+    #[must_use]
+    pub fn new(config: JudgeConfig) -> JudgeReferee {
+        JudgeReferee { config }
     }
 }
 
-impl Referee for BasicReferee {
+/// The league's reason for the judge's.
+fn reason(r: Reason) -> RuleReason {
+    match r {
+        Reason::Checkmate => RuleReason::Checkmate,
+        Reason::Stalemate => RuleReason::Stalemate,
+        Reason::PerpetualCheck => RuleReason::PerpetualCheck,
+        Reason::PerpetualChase => RuleReason::PerpetualChase,
+        Reason::Repetition => RuleReason::Repetition,
+        Reason::MoveLimit { .. } => RuleReason::MoveLimit,
+    }
+}
+
+impl Referee for JudgeReferee {
     fn judge(&self, pos: &Position) -> Option<RuleVerdict> {
-        let to_move = pos.turn();
-        if !pos.has_legal_move() {
-            let reason = if pos.in_check() {
-                RuleReason::Checkmate
-            } else {
-                RuleReason::Stalemate
-            };
-            return Some(RuleVerdict {
-                winner: Some(to_move.opponent()),
-                reason,
-            });
-        }
-        if let Some(v) = self.repetition(pos, self.repetitions) {
-            return Some(v);
-        }
-        (pos.halfmoves() >= self.move_limit).then_some(RuleVerdict {
-            winner: None,
-            reason: RuleReason::MoveLimit,
+        let (winner, r) = match rules_judge::judge(pos, &self.config) {
+            GameResult::Ongoing => return None,
+            GameResult::RedWins(r) => (Some(Color::Red), r),
+            GameResult::BlackWins(r) => (Some(Color::Black), r),
+            GameResult::Draw(r) => (None, r),
+        };
+        Some(RuleVerdict {
+            winner,
+            reason: reason(r),
         })
     }
 
     fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict> {
-        let history = pos.history();
-        let n = history.len();
-        let span = reversible_plies(pos);
-        let key = pos.key();
-        // Plies back to each earlier occurrence of the current position (same side to move).
-        let occurrences: Vec<usize> = (1..=span)
-            .filter(|&back| history[n - back].key == key)
-            .collect();
-        if occurrences.len() + 1 < times.max(2) {
-            return None;
-        }
-        let cycle = occurrences[0];
-        // Replay the cycle to see which side checked with every move.
-        let mut p = pos.clone();
-        for _ in 0..cycle {
-            p.unmake_move();
-        }
-        let mut always = [true, true];
-        for undo in &history[n - cycle..] {
-            let mover = p.turn();
-            p.make_move(undo.mv);
-            if !p.in_check() {
-                always[mover.index()] = false;
-            }
-        }
-        let (red, black) = (always[Color::Red.index()], always[Color::Black.index()]);
-        Some(match (red, black) {
-            (true, false) => RuleVerdict {
-                winner: Some(Color::Black),
-                reason: RuleReason::PerpetualCheck,
-            },
-            (false, true) => RuleVerdict {
-                winner: Some(Color::Red),
-                reason: RuleReason::PerpetualCheck,
-            },
-            _ => RuleVerdict {
+        let times = u32::try_from(times.max(2)).unwrap_or(u32::MAX);
+        let start = repetition_start(pos, times)?;
+        Some(match repetition_verdict(pos, start)? {
+            Verdict::Draw => RuleVerdict {
                 winner: None,
                 reason: RuleReason::Repetition,
+            },
+            Verdict::PerpetualCheck { loser } => RuleVerdict {
+                winner: Some(loser.opponent()),
+                reason: RuleReason::PerpetualCheck,
+            },
+            Verdict::PerpetualChase { loser } => RuleVerdict {
+                winner: Some(loser.opponent()),
+                reason: RuleReason::PerpetualChase,
             },
         })
     }
@@ -236,7 +212,7 @@ mod tests {
 
     #[test]
     fn mate_and_stalemate_lose() {
-        let referee = BasicReferee::default();
+        let referee = JudgeReferee::default();
         let pos = play("3k5/4R4/3R5/9/9/9/9/9/9/4K4 b - - 0 1", "");
         assert_eq!(
             referee.judge(&pos),
@@ -251,7 +227,7 @@ mod tests {
 
     #[test]
     fn move_limit_draws() {
-        let referee = BasicReferee::default();
+        let referee = JudgeReferee::default();
         let pos = play("4k4/9/9/9/9/9/9/9/9/3K5 w - - 118 80", "d0d1");
         assert_eq!(referee.judge(&pos), None);
         let pos = play("4k4/9/9/9/9/9/9/9/9/3K5 w - - 119 80", "d0d1");
@@ -260,7 +236,7 @@ mod tests {
 
     #[test]
     fn perpetual_check_loses_and_is_banned_from_the_first_repetition() {
-        let referee = BasicReferee::default();
+        let referee = JudgeReferee::default();
         let mut pos = play(CHECKS, "");
         let moves: Vec<&str> = CHECK_LINE.split_whitespace().collect();
         for (i, t) in moves.iter().enumerate() {
@@ -295,8 +271,26 @@ mod tests {
     }
 
     #[test]
+    fn perpetual_chase_loses_and_is_banned() {
+        // The red chariot follows the unprotected black cannon up and down the e-file.
+        let referee = JudgeReferee::default();
+        let fen = "5k3/9/R8/4c4/9/9/9/9/9/3K5 w - - 0 1";
+        let mut pos = play(fen, "a7a6 e6e7 a6a7 e7e6");
+        let banned = referee.forbidden_moves(&mut pos);
+        assert_eq!(
+            banned.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["a7a6"]
+        );
+        let pos = play(fen, "a7a6 e6e7 a6a7 e7e6 a7a6 e6e7 a6a7 e7e6");
+        assert_eq!(
+            referee.judge(&pos),
+            verdict(Some(Color::Black), RuleReason::PerpetualChase)
+        );
+    }
+
+    #[test]
     fn repetition_without_checks_draws() {
-        let referee = BasicReferee::default();
+        let referee = JudgeReferee::default();
         let pos = play(
             "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
             "d0d1 e9e8 d1d0 e8e9 d0d1 e9e8 d1d0 e8e9",

@@ -13,7 +13,7 @@ use chariot::rules::Color;
 use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
 use chariot_league::game::{self, Adjudication, GameSpec, Outcome, Reason};
 use chariot_league::openings::Opening;
-use chariot_league::referee::BasicReferee;
+use chariot_league::referee::JudgeReferee;
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
 
@@ -37,7 +37,7 @@ fn chariot_binary() -> PathBuf {
 }
 
 fn play(red: &EngineConfig, black: &EngineConfig) -> game::GameRecord {
-    let referee = BasicReferee::default();
+    let referee = JudgeReferee::default();
     let opening = Opening::start_position();
     game::play(&GameSpec {
         red: (red, "red"),

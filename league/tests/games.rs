@@ -8,7 +8,7 @@ use chariot::rules::{Color, Position};
 use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_league::game::{self, Adjudication, Ending, GameRecord, GameSpec, Outcome, Reason};
 use chariot_league::openings::Opening;
-use chariot_league::referee::{BasicReferee, RuleReason};
+use chariot_league::referee::{JudgeReferee, RuleReason};
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
 
@@ -25,7 +25,7 @@ fn play_from(
     opening: &Opening,
     adj: Adjudication,
 ) -> GameRecord {
-    let referee = BasicReferee::default();
+    let referee = JudgeReferee::default();
     let spec = GameSpec {
         red: (red, "red"),
         black: (black, "black"),
