@@ -79,8 +79,9 @@ OPTIONS:
   --debug                   print every line sent to and read from the engines on stderr
   --help, --version
 
-The rules: mate and stalemate lose; a perpetual check loses (engines on UCCI are told the
-forbidden moves with banmoves); other repetitions draw; 60 moves without a capture draw;
+The rules (Asian): mate and stalemate lose; a perpetual check or chase loses (engines on UCCI
+are told the forbidden moves with banmoves); other repetitions draw; 60 moves without a capture
+draw;
 bestmove ... draw offers (accepted by the same word) and bestmove ... resign are honoured.
 A crash, a hang, an illegal move or a malformed answer loses the game.
 ";

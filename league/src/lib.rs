@@ -1,7 +1,7 @@
 //! Chariot's league runner: engine-vs-engine Xiangqi matches and tournaments.
 //!
 //! Engines run as child processes spoken to over UCCI or UCI ([`engine`]); a [`game`] is
-//! refereed by the rules ([`referee`]: mate, stalemate, perpetual check under the Asian rules,
+//! refereed by the rules ([`referee`]: mate, stalemate, perpetual check and chase under the Asian rules,
 //! the 60-move rule) with clocks ([`clock`]), openings from files ([`openings`]), and written
 //! as Xiangqi PGN ([`pgn`]). [`tournament`] pairs the engines (match, round robin, Swiss) and
 //! runs games in parallel; [`stats`] turns results into Elo with intervals and the SPRT;
