@@ -207,30 +207,20 @@ fn fill_named_fields(game: &mut GameRecord, line: Option<usize>, warnings: &mut 
             ));
         }
     }
-    for (tag, slot) in [("RedElo", 0), ("BlackElo", 1)] {
-        let Some(value) = game.tag(tag).and_then(clean_value) else {
-            continue;
-        };
-        let rating = match rating(&value) {
-            Ok(r) => r,
-            Err(()) => {
-                warnings.push(Problem::warning(
-                    number,
-                    line,
-                    ProblemKind::BadRating {
-                        tag: tag.to_owned(),
-                        value,
-                    },
-                ));
-                None
-            }
-        };
-        if slot == 0 {
-            game.red_elo = rating;
-        } else {
-            game.black_elo = rating;
-        }
-    }
+    let mut elo = |tag: &str| {
+        let value = game.tag(tag).and_then(clean_value)?;
+        rating(&value).unwrap_or_else(|()| {
+            let kind = ProblemKind::BadRating {
+                tag: tag.to_owned(),
+                value,
+            };
+            warnings.push(Problem::warning(number, line, kind));
+            None
+        })
+    };
+    let (red_elo, black_elo) = (elo("RedElo"), elo("BlackElo"));
+    game.red_elo = red_elo;
+    game.black_elo = black_elo;
 }
 
 /// Whether a FEN is the usual start position with Red to move (most Chinese PGN files write it
@@ -673,6 +663,24 @@ mod tests {
             problems
                 .iter()
                 .all(|p| p.kind == ProblemKind::UnmatchedBrace && p.severity == Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn odd_ratings_and_results_warn() {
+        let (games, problems) =
+            parse("[RedElo \"2,500\"]\n[BlackElo \"２６００\"]\n[Result \"2-0\"]\n1. h2e2\n");
+        assert_eq!(
+            (games[0].red_elo, games[0].black_elo, games[0].result),
+            (None, Some(2600), None)
+        );
+        let kinds: Vec<String> = problems.iter().map(|p| p.kind.to_string()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "unknown result \"2-0\" ignored",
+                "RedElo \"2,500\" is not a number; ignored"
+            ]
         );
     }
 

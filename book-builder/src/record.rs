@@ -217,6 +217,7 @@ impl GameRecord {
     /// The notation most of the text moves appear to be in, `None` for a game without moves.
     #[must_use]
     pub fn notation(&self) -> Option<Notation> {
+        // Indexed by the enum's declaration order, as the array below lists it.
         let mut counts = [0usize; 5];
         for m in &self.moves {
             counts[m.notation() as usize] += 1;
