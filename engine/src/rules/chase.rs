@@ -434,6 +434,32 @@ mod tests {
     }
 
     #[test]
+    fn blocking_the_protection_is_a_chase() {
+        // The red rook on a7 attacks the cannon on c7, guarded by the rook on c9. The red horse
+        // steps in between (b6-c8): the old attack now wins the cannon.
+        assert_eq!(
+            chased_names("2rk5/9/R1c6/1N7/9/9/9/9/9/4K4 w - - 0 1", "b6c8"),
+            ["c7"]
+        );
+    }
+
+    #[test]
+    fn getting_out_of_check_does_not_renew_old_attacks() {
+        // Black's rook on c7 attacks the unprotected cannon on c9, but Black is in check from the
+        // cannon on e3 (screen e5). Blocking with b6-e6 makes the capture legal again; that is not
+        // a new threat.
+        assert!(chased_names("2C6/9/2r1k4/1c7/4N4/9/4C4/9/3K5/9 b - - 0 1", "b6e6").is_empty());
+    }
+
+    #[test]
+    fn a_checking_move_does_not_unguard_pieces() {
+        // The red rook a0-a9 checks the general on e9. The red horse on c4 has all along attacked
+        // the black horse on d6, which the rook on h6 guards; the check does not stop Black from
+        // recapturing once it is answered, so there is no chase.
+        assert!(chased_names("4k4/9/9/3n3r1/9/2N6/9/9/9/R2K5 w - - 0 1", "a0a9").is_empty());
+    }
+
+    #[test]
     fn an_old_attack_is_not_a_new_chase() {
         // The rook on a7 already attacks the cannon on e7; moving the general creates nothing new.
         assert!(chased_names("4k4/9/R3c4/9/9/9/9/9/9/3K5 w - - 0 1", "d0d1").is_empty());

@@ -555,6 +555,41 @@ mod tests {
     }
 
     #[test]
+    fn one_check_one_chase_is_a_draw() {
+        // The red rook checks from a9 and attacks the unprotected cannon from a6, in turn: neither
+        // every move a check nor every move a chase of the cannon (AXF: a draw).
+        let fen = "R8/4k4/9/4c4/9/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(
+            play(fen, "a9a6 e8e9 a6a9 e9e8", true),
+            GameResult::Draw(Reason::Repetition)
+        );
+    }
+
+    #[test]
+    fn a_piece_that_does_not_flee_is_not_chased() {
+        // The red rook and the black cannon step up and down the h-file together: the rook
+        // attacks the cannon all the time but never makes a new attack (AXF: not a chase).
+        let fen = "5k3/9/9/7c1/9/9/9/9/7R1/3K5 w - - 0 1";
+        assert_eq!(
+            play(fen, "h1h2 h6h5 h2h1 h5h6", true),
+            GameResult::Draw(Reason::Repetition)
+        );
+    }
+
+    #[test]
+    fn sliding_back_along_the_line_of_an_old_attack_is_no_chase() {
+        // The red rook e2-e5 attacks the elephant on g5 (a chase); the elephant steps to e7, into
+        // the rook's file; the rook goes back to e5-e2 and still attacks it, but that attack is not
+        // new. Fairy-Stockfish counts the retreat as a chase and gives Black the win (oracle game
+        // #104, docs/rules.md).
+        let fen = "3k5/9/b7R/9/6bP1/6B2/9/4R4/2c2K3/2B6 w - - 0 1";
+        assert_eq!(
+            play(fen, "e2e5 g5e7 e5e2 e7g5", true),
+            GameResult::Draw(Reason::Repetition)
+        );
+    }
+
+    #[test]
     fn idle_repetition_is_a_draw() {
         let fen = crate::rules::START_FEN;
         assert_eq!(
