@@ -543,3 +543,45 @@ fn book_moves_are_played_and_respect_banmoves() {
     e.starts("info string error: bookfiles");
     e.quit();
 }
+
+#[test]
+fn endgame_tables_play_the_quickest_mate_and_respect_banmoves() {
+    let mut e = Engine::ucci();
+    // The shipped tables (data/egtb) are used by default. A rook against a bare general.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go time 60000 increment 0");
+    let lines = e.lines_until("bestmove");
+    // Rook to the eighth rank leaves Black without a move, which loses: mate in one ply.
+    assert!(
+        lines.iter().any(|l| l == "info depth 1 score 9999 pv a0a8"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove a0a8");
+    e.send("banmoves a0a8");
+    e.send("go time 60000 increment 0");
+    let lines = e.lines_until("bestmove");
+    assert_ne!(lines.last().unwrap(), "bestmove a0a8");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth") && l.contains("score 99")),
+        "{lines:?}"
+    );
+    // A lone cannon cannot win: the search picks among the drawing moves.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1");
+    e.send("go depth 3");
+    e.starts("info string tablebase: draw");
+    e.starts("bestmove");
+    // Without tables the engine searches.
+    e.send("setoption useegtb false");
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go depth 2");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2")),
+        "{lines:?}"
+    );
+    e.send("setoption egtbpaths /nonexistent/dir");
+    e.starts("info string error: egtbpaths");
+    e.quit();
+}
