@@ -615,10 +615,9 @@ impl Session {
             }
         };
         let mut limits = limits;
-        if !params.infinite && !params.ponder && params.depth != Some(0) {
-            if self.play_from_book(&limits) || self.play_from_tables(&mut limits) {
-                return;
-            }
+        let answers_at_once = !params.infinite && !params.ponder && params.depth != Some(0);
+        if answers_at_once && (self.play_from_book(&limits) || self.play_from_tables(&mut limits)) {
+            return;
         }
         let Some(mut searcher) = self.searcher.take() else {
             self.error("go: the searcher is unavailable");
