@@ -82,6 +82,15 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         depth: u32,
     },
+    /// Measure probe speed: a probe that decompresses its block (cold) and one that finds it
+    /// cached (warm), on random legal positions of one table.
+    BenchProbe {
+        /// The table file (its directory must hold the tables it depends on).
+        file: PathBuf,
+        /// Positions to probe.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+    },
     /// List the named sets.
     Sets,
 }
@@ -111,6 +120,7 @@ pub fn main() -> ExitCode {
             samples,
             depth,
         } => crosscheck(&files, samples, depth),
+        Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
         Command::Sets => {
             let mut out = std::io::stdout().lock();
             for (name, what) in crate::sets::SETS {
