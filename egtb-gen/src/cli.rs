@@ -23,10 +23,11 @@ enum Command {
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
-    /// Memory: about 3 bytes per entry of the table being generated plus 2 bytes per entry of
-    /// the tables its captures lead to (held in memory). The largest table of the first set,
-    /// KRAABBKAABB (357 M entries), needs about 2.7 GB; `--max-memory` refuses anything larger
-    /// than the limit before starting it.
+    /// Memory: about 3 bytes per entry of the table being generated (6 at the end of the first
+    /// pass) plus 2 bytes per entry of the tables its captures lead to (held in memory). The
+    /// largest table of the first set, KRAABBKAABB (357 M entries, 599 M in its capture tables),
+    /// peaks at about 3.1 GiB; `--max-memory` refuses a table whose estimate exceeds the limit
+    /// before starting it.
     #[command(verbatim_doc_comment)]
     Gen {
         /// Table names, e.g. KRKAABB (any piece order; WXF's E and H accepted).
