@@ -75,13 +75,6 @@ pub fn gen_command(
         }
     }
     order.sort_by_key(|s| (s.piece_count(), s.to_string()));
-    // Refuse what cannot be generated before spending time on its dependencies.
-    if let Some(s) = order
-        .iter()
-        .find(|s| s.strong.has_attackers() && s.weak.has_attackers())
-    {
-        return Err(crate::generate::GenError::BothSidesAttack(*s).into());
-    }
     let limit = (max_memory_gib * (1u64 << 30) as f64) as u64;
     let started = Instant::now();
     let overall = ProgressBar::new(order.len() as u64);

@@ -92,16 +92,16 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
             let sig = Signature::of(&pos).0;
             return error_line(fen, &format!("no table for {sig}"), json);
         }
-        Err(e) => return error_line(fen, &e.to_string(), json),
+        Err(e) => return error_line(fen, &chain(&e), json),
     };
     let best = match tb.best_move(&pos) {
         Ok(b) => b.map(|(m, _)| m),
-        Err(e) => return error_line(fen, &e.to_string(), json),
+        Err(e) => return error_line(fen, &chain(&e), json),
     };
     let line = if with_line && value != Value::Draw {
         match tb.line(&pos, value.dtm().unwrap_or(0) as usize) {
             Ok(l) => l,
-            Err(e) => return error_line(fen, &e.to_string(), json),
+            Err(e) => return error_line(fen, &chain(&e), json),
         }
     } else {
         Vec::new()
@@ -127,6 +127,18 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
             line_text.join(" ")
         )
     }
+}
+
+/// An error with its causes, as one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 fn escape(s: &str) -> String {
