@@ -32,7 +32,7 @@ enum Command {
     Gen {
         /// Table names, e.g. KRKAABB (any piece order; WXF's E and H accepted).
         signatures: Vec<String>,
-        /// A named set: first (324 tables), second (90 tables), small (12 tables).
+        /// A named set: first (324 tables), second (90 tables), third, small (see `egtb-gen sets`).
         #[arg(long)]
         set: Option<String>,
         /// Where tables are read from and written to.
@@ -47,6 +47,9 @@ enum Command {
         /// Regenerate the named tables even if they exist (their dependencies are still reused).
         #[arg(long)]
         force: bool,
+        /// Report a table that cannot be generated and go on with the others.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Show a table's header: material, positions, results per side, longest mate, size.
     Info {
@@ -107,7 +110,18 @@ pub fn main() -> ExitCode {
             level,
             max_memory,
             force,
-        } => crate::run::gen_command(&signatures, set.as_deref(), &dir, level, max_memory, force),
+            keep_going,
+        } => crate::run::gen_command(
+            &signatures,
+            set.as_deref(),
+            &dir,
+            &crate::run::Options {
+                level,
+                max_memory_gib: max_memory,
+                force,
+                keep_going,
+            },
+        ),
         Command::Info { files } => crate::tools::info(&files),
         Command::Probe {
             dir,
