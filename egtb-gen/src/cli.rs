@@ -23,15 +23,16 @@ enum Command {
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
-    /// Memory: about 3 bytes per entry of the table being generated plus 2 bytes per entry of
-    /// the tables its captures lead to (held in memory). The largest table of the first set,
-    /// KRAABBKAABB (357 M entries), needs about 2.7 GB; `--max-memory` refuses anything larger
-    /// than the limit before starting it.
+    /// Memory: about 3 bytes per entry of the table being generated (6 at the end of the first
+    /// pass) plus 2 bytes per entry of the tables its captures lead to (held in memory). The
+    /// largest table of the first set, KRAABBKAABB (357 M entries, 599 M in its capture tables),
+    /// peaks at about 3.1 GiB; `--max-memory` refuses a table whose estimate exceeds the limit
+    /// before starting it.
     #[command(verbatim_doc_comment)]
     Gen {
         /// Table names, e.g. KRKAABB (any piece order; WXF's E and H accepted).
         signatures: Vec<String>,
-        /// A named set: first (324 tables), second (90 tables), small (12 tables).
+        /// A named set: first (324 tables), second (90 tables), third, small (see `egtb-gen sets`).
         #[arg(long)]
         set: Option<String>,
         /// Where tables are read from and written to.
@@ -46,6 +47,9 @@ enum Command {
         /// Regenerate the named tables even if they exist (their dependencies are still reused).
         #[arg(long)]
         force: bool,
+        /// Report a table that cannot be generated and go on with the others.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Show a table's header: material, positions, results per side, longest mate, size.
     Info {
@@ -82,6 +86,15 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         depth: u32,
     },
+    /// Measure probe speed: a probe that decompresses its block (cold) and one that finds it
+    /// cached (warm), on random legal positions of one table.
+    BenchProbe {
+        /// The table file (its directory must hold the tables it depends on).
+        file: PathBuf,
+        /// Positions to probe.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+    },
     /// List the named sets.
     Sets,
 }
@@ -97,7 +110,18 @@ pub fn main() -> ExitCode {
             level,
             max_memory,
             force,
-        } => crate::run::gen_command(&signatures, set.as_deref(), &dir, level, max_memory, force),
+            keep_going,
+        } => crate::run::gen_command(
+            &signatures,
+            set.as_deref(),
+            &dir,
+            &crate::run::Options {
+                level,
+                max_memory_gib: max_memory,
+                force,
+                keep_going,
+            },
+        ),
         Command::Info { files } => crate::tools::info(&files),
         Command::Probe {
             dir,
@@ -111,6 +135,7 @@ pub fn main() -> ExitCode {
             samples,
             depth,
         } => crosscheck(&files, samples, depth),
+        Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
         Command::Sets => {
             let mut out = std::io::stdout().lock();
             for (name, what) in crate::sets::SETS {

@@ -50,14 +50,9 @@ pub enum GenError {
     /// A distance too long for the in-memory state.
     #[error("table {0}: a distance to mate exceeds {MAX_DISTANCE} plies")]
     TooDeep(Signature),
-    /// Both sides can give check: perpetual check would have to be judged for both.
-    #[error(
-        "table {0}: both sides have attacking pieces; perpetual check for both sides is not implemented yet (docs/egtb.md)"
-    )]
-    BothSidesAttack(Signature),
     /// The perpetual-check rule decides positions, which this version cannot store.
     #[error(
-        "table {table}: {positions} positions are decided by the perpetual-check rule, which this format version cannot store"
+        "table {table}: the perpetual-check rule may decide up to {positions} positions, which this format version cannot store (docs/egtb.md)"
     )]
     PerpetualCheckDecides {
         /// The table.
@@ -297,9 +292,6 @@ pub fn generate(
     subs: &Subtables,
     bar: &ProgressBar,
 ) -> Result<Generated, GenError> {
-    if sig.strong.has_attackers() && sig.weak.has_attackers() {
-        return Err(GenError::BothSidesAttack(sig));
-    }
     let ix = Indexer::new(sig)?;
     let size = ix.size();
     let total = 2 * size;

@@ -40,15 +40,32 @@ pub fn memory_estimate(sig: Signature) -> anyhow::Result<u64> {
     Ok(own * 6 + subs * 2)
 }
 
-/// `egtb-gen gen`.
+/// Options of `egtb-gen gen`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// zstd level.
+    pub level: i32,
+    /// Refuse tables whose memory estimate exceeds this.
+    pub max_memory_gib: f64,
+    /// Regenerate the named tables even if present.
+    pub force: bool,
+    /// Report failed tables and continue.
+    pub keep_going: bool,
+}
+
+/// `egtb-gen gen`. Returns `false` when some table failed (with `keep_going`).
 pub fn gen_command(
     names: &[String],
     set: Option<&str>,
     dir: &Path,
-    level: i32,
-    max_memory_gib: f64,
-    force: bool,
+    opts: &Options,
 ) -> anyhow::Result<bool> {
+    let Options {
+        level,
+        max_memory_gib,
+        force,
+        keep_going,
+    } = *opts;
     let mut wanted: Vec<Signature> = Vec::new();
     for n in names {
         wanted.push(n.parse().with_context(|| format!("table name {n:?}"))?);
@@ -91,6 +108,7 @@ pub fn gen_command(
     let overall = multi.add(overall);
     let bar = multi.add(bar);
     let (mut generated, mut skipped) = (0, 0);
+    let mut failed: Vec<Signature> = Vec::new();
     let mut total = Report::default();
     for sig in order {
         let path = table_path(dir, sig);
@@ -107,8 +125,22 @@ pub fn gen_command(
                 need as f64 / (1u64 << 30) as f64
             );
         }
-        let report =
-            build_one(sig, dir, level, &bar).with_context(|| format!("generating {sig}"))?;
+        if sig.captures().iter().any(|c| failed.contains(c)) {
+            failed.push(sig);
+            multi.suspend(|| eprintln!("{sig:14} skipped: a table it needs failed"));
+            overall.inc(1);
+            continue;
+        }
+        let report = match build_one(sig, dir, level, &bar) {
+            Ok(r) => r,
+            Err(e) if keep_going => {
+                multi.suspend(|| eprintln!("{sig:14} failed: {e:#}"));
+                failed.push(sig);
+                overall.inc(1);
+                continue;
+            }
+            Err(e) => return Err(e.context(format!("generating {sig}"))),
+        };
         multi.suspend(|| {
             eprintln!(
                 "{sig:14} {:>13} entries {:>8.1} s {:>10.0} entries/s {:>11} bytes",
@@ -130,9 +162,13 @@ pub fn gen_command(
         "generated {generated} tables ({} entries, {} bytes) in {:.1} s wall; {skipped} already present",
         total.entries,
         total.bytes,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
     );
-    Ok(true)
+    if !failed.is_empty() {
+        let names: Vec<String> = failed.iter().map(ToString::to_string).collect();
+        eprintln!("{} tables failed: {}", failed.len(), names.join(" "));
+    }
+    Ok(failed.is_empty())
 }
 
 /// Loads the tables the captures of `sig` lead to.

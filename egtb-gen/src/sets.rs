@@ -7,7 +7,7 @@ use chariot::egtb::{Material, Signature};
 const ATTACKERS: [Kind; 4] = [Kind::Rook, Kind::Horse, Kind::Cannon, Kind::Pawn];
 
 /// The named sets and what they hold.
-pub const SETS: [(&str, &str); 3] = [
+pub const SETS: [(&str, &str); 4] = [
     (
         "first",
         "one attacking piece (R, N, C or P) with any of its advisors and elephants against any advisors and elephants (324 tables)",
@@ -15,6 +15,10 @@ pub const SETS: [(&str, &str); 3] = [
     (
         "second",
         "two attacking pieces without advisors or elephants against any advisors and elephants (90 tables)",
+    ),
+    (
+        "third",
+        "one attacking piece against one attacking piece, each side with at most one advisor or elephant (tables where perpetual check may decide are reported and skipped with --keep-going)",
     ),
     (
         "small",
@@ -61,6 +65,25 @@ pub fn set(name: &str) -> Option<Vec<Signature>> {
                 }
             }
         }
+        "third" => {
+            let few = [
+                Material::BARE,
+                Material::BARE.with(Kind::Advisor, 1),
+                Material::BARE.with(Kind::Elephant, 1),
+            ];
+            for a in ATTACKERS {
+                for b in ATTACKERS {
+                    for da in few {
+                        for db in few {
+                            let s = Signature::canonical(da.with(a, 1), db.with(b, 1)).0;
+                            if !out.contains(&s) {
+                                out.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         "small" => {
             for att in ATTACKERS {
                 for other in ["K", "KA", "KB"] {
@@ -88,6 +111,13 @@ mod tests {
         assert_eq!(unique.len(), 324);
         assert!(first.iter().any(|s| s.to_string() == "KRAABBKAABB"));
         assert_eq!(set("second").unwrap().len(), 90);
+        let third = set("third").unwrap();
+        assert!(
+            third
+                .iter()
+                .all(|s| s.strong.has_attackers() && s.weak.has_attackers())
+        );
+        assert!(third.iter().any(|s| s.to_string() == "KRAKNB"));
         assert!(set("nonsense").is_none());
     }
 }

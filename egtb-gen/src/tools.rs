@@ -92,16 +92,16 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
             let sig = Signature::of(&pos).0;
             return error_line(fen, &format!("no table for {sig}"), json);
         }
-        Err(e) => return error_line(fen, &e.to_string(), json),
+        Err(e) => return error_line(fen, &chain(&e), json),
     };
     let best = match tb.best_move(&pos) {
         Ok(b) => b.map(|(m, _)| m),
-        Err(e) => return error_line(fen, &e.to_string(), json),
+        Err(e) => return error_line(fen, &chain(&e), json),
     };
     let line = if with_line && value != Value::Draw {
         match tb.line(&pos, value.dtm().unwrap_or(0) as usize) {
             Ok(l) => l,
-            Err(e) => return error_line(fen, &e.to_string(), json),
+            Err(e) => return error_line(fen, &chain(&e), json),
         }
     } else {
         Vec::new()
@@ -127,6 +127,18 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
             line_text.join(" ")
         )
     }
+}
+
+/// An error with its causes, as one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 fn escape(s: &str) -> String {
@@ -316,4 +328,49 @@ pub fn verify(files: &[PathBuf]) -> anyhow::Result<bool> {
         }
     }
     Ok(all_ok)
+}
+
+/// `egtb-gen bench-probe`: times `Tablebases::probe` on random legal positions of one table,
+/// each probed twice in a row: the first probe usually decompresses its block (cold), the
+/// second finds it in the cache (warm).
+pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
+    use std::time::{Duration, Instant};
+    let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let sig = t.header().signature;
+    let ix = Indexer::new(sig)?;
+    let tb = Tablebases::open(&[path])?;
+    let size = ix.size();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut picked = Vec::new();
+    while picked.len() < positions {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let e = (state >> 11) % (2 * size);
+        let turn = if e < size { Color::Red } else { Color::Black };
+        let p = ix.decode(e % size);
+        if p.has_overlap() {
+            continue;
+        }
+        if let Ok(pos) = Position::from_setup(&ix.setup(&p, turn), Waivers::NONE) {
+            picked.push(pos);
+        }
+    }
+    let (mut cold, mut warm) = (Duration::ZERO, Duration::ZERO);
+    for pos in &picked {
+        let a = Instant::now();
+        tb.probe(pos)?;
+        let b = Instant::now();
+        tb.probe(pos)?;
+        warm += b.elapsed();
+        cold += b - a;
+    }
+    let n = picked.len() as f64;
+    println!(
+        "{sig}: {} positions; first probe {:.1} us (usually a block decompression), repeated probe {:.2} us (cached block)",
+        picked.len(),
+        cold.as_secs_f64() * 1e6 / n,
+        warm.as_secs_f64() * 1e6 / n
+    );
+    Ok(true)
 }

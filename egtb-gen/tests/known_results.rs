@@ -14,7 +14,7 @@ use egtb_gen::run::{build_one, table_path};
 use indicatif::ProgressBar;
 
 /// Tables generated once for all tests of this file, with everything they depend on.
-const TABLES: [&str; 7] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB"];
+const TABLES: [&str; 8] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP"];
 
 fn dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();

@@ -49,7 +49,7 @@ const CACHE_BLOCKS: usize = 16;
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("cannot access {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
