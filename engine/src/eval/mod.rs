@@ -16,17 +16,23 @@
 //! All weights are fields of [`Params`]. [`EvalConfig`] selects which terms are used (the UCCI
 //! `knowledge` option) and weighs the two generals' safety differently for the `style` option.
 
+mod accumulator;
+mod lines;
 pub mod params;
 pub mod pst;
+#[cfg(test)]
+mod reference;
 
 use std::fmt;
 use std::sync::OnceLock;
 
+pub use accumulator::Accumulator;
 pub use params::Params;
 
-use crate::rules::tables::{HORSE_STEPS, RAYS};
+use crate::rules::tables::HORSE_STEPS;
 use crate::rules::{Bitboard, Color, Kind, Piece, Position, Square};
 use crate::search::{Level, Style};
+use lines::LINES;
 
 /// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].
 const PHASE_ROOK: i32 = 4;
@@ -217,7 +223,19 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation of `pos` from the side to move's view under `config`.
 #[must_use]
 pub fn evaluate_with(pos: &Position, config: &EvalConfig) -> i32 {
-    Evaluator::new(pos, config, default_tables()).run(&mut NoTrace)
+    evaluate_incremental(pos, config, &Accumulator::new(pos))
+}
+
+/// [`evaluate_with`] given the position's [`Accumulator`], kept up to date move by move (the
+/// search's way: it spares summing the piece-square tables at every node).
+///
+/// # Panics
+/// In debug builds, when `acc` is not the accumulator of `pos`.
+#[must_use]
+#[inline]
+pub fn evaluate_incremental(pos: &Position, config: &EvalConfig, acc: &Accumulator) -> i32 {
+    debug_assert_eq!(*acc, Accumulator::new(pos), "stale accumulator for {pos}");
+    Evaluator::new(pos, config, default_tables(), acc).run(&mut NoTrace)
 }
 
 /// The evaluation with every term listed (the weights of [`Params::DEFAULT`]).
@@ -230,7 +248,8 @@ pub fn breakdown(pos: &Position, config: &EvalConfig) -> Breakdown {
         red: 0,
         side_to_move: 0,
     };
-    let v = Evaluator::new(pos, config, default_tables()).run(&mut out);
+    let acc = Accumulator::new(pos);
+    let v = Evaluator::new(pos, config, default_tables(), &acc).run(&mut out);
     out.side_to_move = v;
     out.red = if pos.turn() == Color::Red { v } else { -v };
     let (phase, scale) = phase_and_scale(pos, &out);
@@ -240,7 +259,8 @@ pub fn breakdown(pos: &Position, config: &EvalConfig) -> Breakdown {
 }
 
 fn phase_and_scale(pos: &Position, b: &Breakdown) -> (i32, i32) {
-    let phase = phase(pos);
+    let acc = Accumulator::new(pos);
+    let phase = phase_of(&acc);
     let mut mg = 0;
     let mut eg = 0;
     for (_, [r, bl]) in &b.terms {
@@ -248,18 +268,23 @@ fn phase_and_scale(pos: &Position, b: &Breakdown) -> (i32, i32) {
         eg += r.1 - bl.1;
     }
     let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    (phase, draw_scale(pos, blended))
+    (phase, draw_scale(pos, &acc, blended))
 }
 
 /// The game phase from the chariots, horses and cannons on the board: [`MAX_PHASE`] at the
 /// start, 0 when none are left.
 #[must_use]
 pub fn phase(pos: &Position) -> i32 {
+    phase_of(&Accumulator::new(pos))
+}
+
+#[inline]
+fn phase_of(acc: &Accumulator) -> i32 {
     let mut p = 0;
     for c in Color::ALL {
-        p += PHASE_ROOK * pos.pieces(Piece::new(c, Kind::Rook)).count() as i32;
-        p += PHASE_MINOR * pos.pieces(Piece::new(c, Kind::Horse)).count() as i32;
-        p += PHASE_MINOR * pos.pieces(Piece::new(c, Kind::Cannon)).count() as i32;
+        p += PHASE_ROOK * acc.count_of(c, Kind::Rook.index());
+        p += PHASE_MINOR * acc.count_of(c, Kind::Horse.index());
+        p += PHASE_MINOR * acc.count_of(c, Kind::Cannon.index());
     }
     p.min(MAX_PHASE)
 }
@@ -268,6 +293,8 @@ pub fn phase(pos: &Position) -> i32 {
 pub struct Tables {
     /// `psq[piece.index()][sq]` = (material + pst) as (midgame, endgame).
     psq: [[(i32, i32); 90]; 14],
+    /// `material[piece.index()]` = (midgame, endgame).
+    material: [(i32, i32); 14],
     params: Params,
 }
 
@@ -276,11 +303,13 @@ impl Tables {
     #[must_use]
     pub fn new(params: &Params) -> Tables {
         let mut psq = [[(0, 0); 90]; 14];
+        let mut materials = [(0, 0); 14];
         for color in Color::ALL {
             for kind in Kind::ALL {
                 let piece = Piece::new(color, kind);
                 let (mg, eg) = pst::tables(kind);
                 let (vm, ve) = material(params, kind);
+                materials[piece.index()] = (vm, ve);
                 for sq in Square::all() {
                     let i = pst::index(color, sq);
                     psq[piece.index()][sq.index()] = (vm + mg[i], ve + eg[i]);
@@ -289,6 +318,7 @@ impl Tables {
         }
         Tables {
             psq,
+            material: materials,
             params: params.clone(),
         }
     }
@@ -313,115 +343,100 @@ fn material(p: &Params, kind: Kind) -> (i32, i32) {
 
 /// The zone before each side's palace where enemy attackers count for king danger: files c..g,
 /// the side's own ranks 0..3.
-fn king_zone(color: Color) -> Bitboard {
-    Square::all()
-        .filter(|s| (2..=6).contains(&s.file()) && s.relative_rank(color) <= 3)
-        .collect()
+const fn king_zone(color: Color) -> u128 {
+    let mut zone = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        let (file, rank) = (sq % 9, sq / 9);
+        let own_rank = if color.is_red() { rank } else { 9 - rank };
+        if file >= 2 && file <= 6 && own_rank <= 3 {
+            zone |= 1 << sq;
+        }
+        sq += 1;
+    }
+    zone
 }
 
-fn zones() -> &'static [Bitboard; 2] {
-    static ZONES: OnceLock<[Bitboard; 2]> = OnceLock::new();
-    ZONES.get_or_init(|| [king_zone(Color::Red), king_zone(Color::Black)])
+const ZONES: [u128; 2] = [king_zone(Color::Red), king_zone(Color::Black)];
+
+/// The points whose rank, counted from `color`'s side, lies in `lo..=hi`.
+const fn relative_ranks(color: Color, lo: usize, hi: usize) -> u128 {
+    let mut set = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        let rank = sq / 9;
+        let own_rank = if color.is_red() { rank } else { 9 - rank };
+        if own_rank >= lo && own_rank <= hi {
+            set |= 1 << sq;
+        }
+        sq += 1;
+    }
+    set
+}
+
+/// The points across the river for each side's soldiers (relative ranks 5..=9).
+const ACROSS_RIVER: [u128; 2] = [
+    relative_ranks(Color::Red, 5, 9),
+    relative_ranks(Color::Black, 5, 9),
+];
+
+/// Where a soldier can still attack: across the river but not on the last rank (relative ranks
+/// 5..=8).
+const ATTACKING_SOLDIERS: [u128; 2] = [
+    relative_ranks(Color::Red, 5, 8),
+    relative_ranks(Color::Black, 5, 8),
+];
+
+/// The number of squares in a set that usually holds none or a few (cheaper than a population
+/// count on processors without one).
+#[inline]
+fn sparse_count(mut set: u128) -> i32 {
+    let mut n = 0;
+    while set != 0 {
+        set &= set - 1;
+        n += 1;
+    }
+    n
 }
 
 /// The scale (in 1/16) for a position where the side ahead cannot attack: no chariot, horse,
 /// cannon or soldier across the river means no mate is possible, whatever the material says.
-fn draw_scale(pos: &Position, red_score: i32) -> i32 {
+#[inline]
+fn draw_scale(pos: &Position, acc: &Accumulator, red_score: i32) -> i32 {
     let strong = if red_score > 0 {
         Color::Red
     } else {
         Color::Black
     };
-    let attackers = [Kind::Rook, Kind::Horse, Kind::Cannon]
-        .iter()
-        .map(|&k| pos.pieces(Piece::new(strong, k)).count())
-        .sum::<u32>()
-        + pos
-            .pieces(Piece::new(strong, Kind::Pawn))
-            .filter(|s| (5..=8).contains(&s.relative_rank(strong)))
-            .count() as u32;
-    if attackers == 0 { 1 } else { 16 }
-}
-
-/// Precomputed attack counts along one line (a rank of 9 points or a file of 10), by the
-/// position of the piece on the line and the line's occupancy.
-struct LineTables {
-    /// `rank[file][occupancy of the rank]` = (chariot count, cannon count).
-    rank: Vec<[(u8, u8); 512]>,
-    /// `file[rank][occupancy of the file]` = (chariot count, cannon count).
-    file: Vec<[(u8, u8); 1024]>,
-}
-
-impl LineTables {
-    fn new() -> LineTables {
-        LineTables {
-            rank: (0..9)
-                .map(|p| std::array::from_fn(|o| line_counts(p, o, 9)))
-                .collect(),
-            file: (0..10)
-                .map(|p| std::array::from_fn(|o| line_counts(p, o, 10)))
-                .collect(),
-        }
-    }
-
-    /// The (rank, file) counts of a piece on `sq`.
-    #[inline]
-    fn counts(&self, board: &[u8; 90], occ: u128, sq: Square) -> ((u8, u8), (u8, u8)) {
-        let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
-        let rank_occ = (occ >> (9 * r)) as usize & 0x1ff;
-        let mut file_occ = 0usize;
-        for i in 0..10 {
-            file_occ |= usize::from(board[f + 9 * i] != 0) << i;
-        }
-        (self.rank[f][rank_occ], self.file[r][file_occ])
-    }
-}
-
-/// Chariot and cannon attack counts for a piece at `pos` on a line of `len` points with
-/// occupancy bits `occ` (its own bit is ignored).
-fn line_counts(pos: usize, occ: usize, len: usize) -> (u8, u8) {
-    let (mut rook, mut cannon) = (0u8, 0u8);
-    for dir in [-1i32, 1] {
-        let mut i = pos as i32 + dir;
-        let mut screen = false;
-        while (0..len as i32).contains(&i) {
-            let occupied = occ >> i & 1 != 0;
-            if !screen {
-                rook += 1;
-                if occupied {
-                    screen = true;
-                } else {
-                    cannon += 1;
-                }
-            } else if occupied {
-                cannon += 1;
-                break;
-            }
-            i += dir;
-        }
-    }
-    (rook, cannon)
-}
-
-fn line_tables() -> &'static LineTables {
-    static LINES: OnceLock<LineTables> = OnceLock::new();
-    LINES.get_or_init(LineTables::new)
+    let pieces = acc.count_of(strong, Kind::Rook.index())
+        + acc.count_of(strong, Kind::Horse.index())
+        + acc.count_of(strong, Kind::Cannon.index());
+    let soldiers =
+        pos.pieces(Piece::new(strong, Kind::Pawn)).0 & ATTACKING_SOLDIERS[strong.index()];
+    if pieces == 0 && soldiers == 0 { 1 } else { 16 }
 }
 
 struct Evaluator<'a> {
     pos: &'a Position,
     config: &'a EvalConfig,
     tables: &'a Tables,
+    acc: &'a Accumulator,
     mg: [i32; 2],
     eg: [i32; 2],
 }
 
 impl<'a> Evaluator<'a> {
-    fn new(pos: &'a Position, config: &'a EvalConfig, tables: &'a Tables) -> Evaluator<'a> {
+    fn new(
+        pos: &'a Position,
+        config: &'a EvalConfig,
+        tables: &'a Tables,
+        acc: &'a Accumulator,
+    ) -> Evaluator<'a> {
         Evaluator {
             pos,
             config,
             tables,
+            acc,
             mg: [0; 2],
             eg: [0; 2],
         }
@@ -451,12 +466,12 @@ impl<'a> Evaluator<'a> {
                 self.king_safety(sink, c);
             }
         }
-        let phase = phase(self.pos);
+        let phase = phase_of(self.acc);
         let mg = self.mg[0] - self.mg[1];
         let eg = self.eg[0] - self.eg[1];
         let mut red = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
         if k >= Level::Large {
-            red = red * draw_scale(self.pos, red) / 16;
+            red = red * draw_scale(self.pos, self.acc, red) / 16;
         }
         if self.pos.turn() == Color::Red {
             red
@@ -466,24 +481,12 @@ impl<'a> Evaluator<'a> {
     }
 
     fn material_and_pst<S: Sink>(&mut self, sink: &mut S, with_pst: bool) {
-        let pos = self.pos;
         for c in Color::ALL {
-            let (mut mat_mg, mut mat_eg, mut pst_mg, mut pst_eg) = (0, 0, 0, 0);
-            for kind in Kind::ALL {
-                let piece = Piece::new(c, kind);
-                let (vm, ve) = material(&self.tables.params, kind);
-                let table = &self.tables.psq[piece.index()];
-                for sq in pos.pieces(piece) {
-                    mat_mg += vm;
-                    mat_eg += ve;
-                    let (m, e) = table[sq.index()];
-                    pst_mg += m - vm;
-                    pst_eg += e - ve;
-                }
-            }
+            let (mat_mg, mat_eg) = self.acc.material[c.index()];
+            let (all_mg, all_eg) = self.acc.psq[c.index()];
             self.add(sink, Term::Material, c, mat_mg, mat_eg);
             if with_pst {
-                self.add(sink, Term::Pst, c, pst_mg, pst_eg);
+                self.add(sink, Term::Pst, c, all_mg - mat_mg, all_eg - mat_eg);
             }
         }
     }
@@ -494,24 +497,20 @@ impl<'a> Evaluator<'a> {
     /// squares up to and including the first piece for a chariot; empty squares before the screen
     /// plus the piece behind it for a cannon), whatever the colour of the pieces hit: a guarded
     /// own piece is as much a sign of activity as a threatened enemy one. The counts come from
-    /// [`LineTables`], indexed by the occupancy of the rank and the file, which avoids a branch
-    /// per square.
+    /// [`LINES`], indexed by the occupancy of the piece's rank and file (which the position
+    /// keeps), so a line costs two look-ups.
     fn pieces<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let board = &pos.board;
         let own = (c as u8) << 3;
         let p = &self.tables.params;
-        let lines = line_tables();
-        let occ = pos.occupied().0;
         let mut rook_mob = 0;
         for sq in pos.pieces(Piece::new(c, Kind::Rook)) {
-            let (r, f) = lines.counts(board, occ, sq);
-            rook_mob += i32::from(r.0) + i32::from(f.0);
+            rook_mob += LINES.counts(pos, sq).0;
         }
         let mut cannon_mob = 0;
         for sq in pos.pieces(Piece::new(c, Kind::Cannon)) {
-            let (r, f) = lines.counts(board, occ, sq);
-            cannon_mob += i32::from(r.1) + i32::from(f.1);
+            cannon_mob += LINES.counts(pos, sq).1;
         }
         let (mut horse_mob, mut blocked) = (0, 0);
         for sq in pos.pieces(Piece::new(c, Kind::Horse)) {
@@ -543,19 +542,15 @@ impl<'a> Evaluator<'a> {
         let pos = self.pos;
         let p = &self.tables.params;
         let pawn = Piece::new(c, Kind::Pawn);
-        let pawns = pos.pieces(pawn);
+        let across = pos.pieces(pawn).0 & ACROSS_RIVER[c.index()];
         let them = c.opponent();
-        let enemy_advisors = pos.pieces(Piece::new(them, Kind::Advisor)).count() as i32;
+        let enemy_advisors = self.acc.count_of(them, Kind::Advisor.index());
         let (mut connected, mut near_palace) = (0, 0);
-        for sq in pawns {
+        for sq in Bitboard(across) {
             let rr = sq.relative_rank(c);
-            if rr < 5 {
-                continue;
-            }
-            if let Some(right) = Square::try_new(i32::from(sq.file()) + 1, i32::from(sq.rank())) {
-                if pawns.contains(right) {
-                    connected += 1;
-                }
+            // The soldier on the point to the right, on the same rank.
+            if sq.file() < 8 && pos.board[sq.index() + 1] == pawn.to_u8() {
+                connected += 1;
             }
             if (6..=8).contains(&rr) && (3..=5).contains(&sq.file()) {
                 near_palace += 1;
@@ -585,43 +580,53 @@ impl<'a> Evaluator<'a> {
             self.config.their_king_weight
         };
 
-        // Cannons on the general's file, looking towards the enemy.
-        let dir = if c == Color::Red {
-            crate::rules::tables::UP
-        } else {
-            crate::rules::tables::DOWN
-        };
-        let ray = &RAYS[ksq.index()][dir];
+        // Cannons on the general's file, looking towards the enemy: only the first two pieces
+        // there matter (an enemy cannon first is empty-headed, second has one screen).
+        let (file, rank) = (usize::from(ksq.file()), u32::from(ksq.rank()));
         let enemy_cannon = Piece::new(them, Kind::Cannon).to_u8();
-        let mut between = 0;
-        for &s in &ray.sq[..ray.len as usize] {
-            let b = pos.board[s as usize];
-            if b == 0 {
-                continue;
+        let at = |r: u32| pos.board[file + 9 * r as usize];
+        let occupied = u32::from(pos.files[file]);
+        let mut ahead = if c == Color::Red {
+            occupied & !((2u32 << rank) - 1)
+        } else {
+            occupied & ((1u32 << rank) - 1)
+        };
+        // The nearest occupied rank ahead of the general, if any.
+        let mut next = || {
+            if ahead == 0 {
+                return None;
             }
-            if b == enemy_cannon {
-                let (mg, eg) = match between {
-                    0 => (p.cannon_empty_mg, p.cannon_empty_eg),
-                    1 => (p.cannon_screen_mg, p.cannon_screen_eg),
-                    _ => (0, 0),
-                };
-                self.add(
-                    sink,
-                    Term::Cannons,
-                    them,
-                    mg * weight / 100,
-                    eg * weight / 100,
-                );
-                break;
-            }
-            between += 1;
-            if between > 1 {
-                break;
-            }
+            let r = if c == Color::Red {
+                let r = ahead.trailing_zeros();
+                ahead &= ahead - 1;
+                r
+            } else {
+                let r = 31 - ahead.leading_zeros();
+                ahead ^= 1 << r;
+                r
+            };
+            Some(r)
+        };
+        let threat = match next() {
+            Some(r) if at(r) == enemy_cannon => Some((p.cannon_empty_mg, p.cannon_empty_eg)),
+            Some(_) => match next() {
+                Some(r) if at(r) == enemy_cannon => Some((p.cannon_screen_mg, p.cannon_screen_eg)),
+                _ => None,
+            },
+            None => None,
+        };
+        if let Some((mg, eg)) = threat {
+            self.add(
+                sink,
+                Term::Cannons,
+                them,
+                mg * weight / 100,
+                eg * weight / 100,
+            );
         }
 
         // The enemy's attacking force against missing defenders.
-        let count = |kind: Kind, color: Color| pos.pieces(Piece::new(color, kind)).count() as i32;
+        let count = |kind: Kind, color: Color| self.acc.count_of(color, kind.index());
         let force =
             (2 * count(Kind::Rook, them) + count(Kind::Horse, them) + count(Kind::Cannon, them))
                 .min(8);
@@ -630,8 +635,8 @@ impl<'a> Evaluator<'a> {
         let defence = (missing_a * p.missing_advisor + missing_b * p.missing_elephant) * force / 8;
 
         // Enemy attackers in the zone before the palace.
-        let zone = zones()[c.index()];
-        let in_zone = |kind: Kind| (pos.pieces(Piece::new(them, kind)) & zone).count() as i32;
+        let zone = ZONES[c.index()];
+        let in_zone = |kind: Kind| sparse_count(pos.pieces(Piece::new(them, kind)).0 & zone);
         let (r, h, cn, pw) = (
             in_zone(Kind::Rook),
             in_zone(Kind::Horse),

@@ -114,6 +114,12 @@ pub struct Position {
     pub(crate) pieces: [Bitboard; 14],
     pub(crate) occupied: [Bitboard; 2],
     pub(crate) kings: [Square; 2],
+    /// Occupancy of each file: bit `r` of `files[f]` is set when the point at file `f`, rank
+    /// `r` holds a piece. With [`Position::ranks`], it lets line pieces (chariots, cannons, the
+    /// flying general) find their blockers by bit arithmetic instead of walking the board.
+    pub(crate) files: [u16; 9],
+    /// Occupancy of each rank: bit `f` of `ranks[r]` is set when file `f` on rank `r` is occupied.
+    pub(crate) ranks: [u16; 10],
     pub(crate) turn: Color,
     key: u64,
     halfmoves: u32,
@@ -170,6 +176,8 @@ impl Position {
             pieces: [Bitboard::EMPTY; 14],
             occupied: [Bitboard::EMPTY; 2],
             kings: [Square::new(0, 0); 2],
+            files: [0; 9],
+            ranks: [0; 10],
             turn: setup.turn,
             key: zobrist::turn_key(setup.turn),
             halfmoves: setup.halfmoves,
@@ -264,6 +272,8 @@ impl Position {
         self.board[sq.index()] = piece.to_u8();
         self.pieces[piece.index()].insert(sq);
         self.occupied[piece.color().index()].insert(sq);
+        self.files[usize::from(sq.file())] |= 1 << sq.rank();
+        self.ranks[usize::from(sq.rank())] |= 1 << sq.file();
         self.key ^= zobrist::piece_key(piece, sq);
     }
 
@@ -390,6 +400,11 @@ impl Position {
         self.board[from.index()] = 0;
         self.pieces[piece.index()] ^= fb | tb;
         self.occupied[us] ^= fb | tb;
+        let (ff, fr, tf, tr) = (from.file(), from.rank(), to.file(), to.rank());
+        self.files[usize::from(ff)] ^= 1 << fr;
+        self.ranks[usize::from(fr)] ^= 1 << ff;
+        self.files[usize::from(tf)] |= 1 << tr;
+        self.ranks[usize::from(tr)] |= 1 << tf;
         self.key ^=
             zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::side_key();
         if piece.kind() == Kind::King {
@@ -420,9 +435,15 @@ impl Position {
         self.board[to.index()] = undo.captured;
         self.pieces[piece.index()] ^= fb | tb;
         self.occupied[us] ^= fb | tb;
+        let (ff, fr, tf, tr) = (from.file(), from.rank(), to.file(), to.rank());
+        self.files[usize::from(ff)] |= 1 << fr;
+        self.ranks[usize::from(fr)] |= 1 << ff;
         if let Some(cap) = Piece::from_u8(undo.captured) {
             self.pieces[cap.index()] ^= tb;
             self.occupied[us ^ 1] ^= tb;
+        } else {
+            self.files[usize::from(tf)] ^= 1 << tr;
+            self.ranks[usize::from(tr)] ^= 1 << tf;
         }
         if piece.kind() == Kind::King {
             self.kings[us] = from;
@@ -528,5 +549,52 @@ impl FromStr for Position {
 impl Default for Position {
     fn default() -> Position {
         Position::start()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The occupancy masks of every file and rank agree with the board.
+    fn assert_masks(pos: &Position) {
+        for sq in Square::all() {
+            let occupied = pos.board[sq.index()] != 0;
+            let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
+            assert_eq!(
+                pos.files[f] >> r & 1 != 0,
+                occupied,
+                "file mask at {sq} in {pos}"
+            );
+            assert_eq!(
+                pos.ranks[r] >> f & 1 != 0,
+                occupied,
+                "rank mask at {sq} in {pos}"
+            );
+        }
+    }
+
+    #[test]
+    fn occupancy_masks_follow_make_and_unmake() {
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            assert_masks(&pos);
+            for _ in 0..200 {
+                let moves = pos.legal_move_list();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.make_move(moves[state as usize % moves.len()]);
+                assert_masks(&pos);
+            }
+            while !pos.history().is_empty() {
+                pos.unmake_move();
+                assert_masks(&pos);
+            }
+        }
     }
 }

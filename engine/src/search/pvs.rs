@@ -77,7 +77,7 @@ impl Worker<'_> {
             return v;
         }
         if ply >= MAX_PLY - 4 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
@@ -111,7 +111,7 @@ impl Worker<'_> {
         } else if let Some(e) = tte {
             e.eval
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.data.stack[ply].static_eval = eval;
         self.data.stack[ply + 2].killers = [Move::NONE; 2];
@@ -139,7 +139,9 @@ impl Worker<'_> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.data.stack[ply].current = Move::NONE;
                 self.data.stack[ply].moved = 0;
+                self.data.accs[ply + 1] = self.data.accs[ply];
                 pos.make_null();
+                self.tt.prefetch(pos.key());
                 let v = -self.search::<false>(pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 pos.unmake_null();
                 if self.stopped {
@@ -217,7 +219,9 @@ impl Worker<'_> {
 
             self.data.stack[ply].current = m;
             self.data.stack[ply].moved = moving_piece(pos, m);
+            self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
             pos.make_move(m);
+            self.tt.prefetch(pos.key());
             let new_depth = depth - 1;
             let mut v;
             if move_count == 1 {
@@ -346,7 +350,7 @@ impl Worker<'_> {
             self.seldepth = ply;
         }
         if ply >= MAX_PLY - 4 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         let in_check = pos.in_check();
@@ -374,7 +378,7 @@ impl Worker<'_> {
         } else {
             eval = match tte {
                 Some(e) => e.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             best = eval;
             if best >= beta {
@@ -415,7 +419,9 @@ impl Worker<'_> {
             }
             self.data.stack[ply].current = m;
             self.data.stack[ply].moved = moving_piece(pos, m);
+            self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
             pos.make_move(m);
+            self.tt.prefetch(pos.key());
             let v = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
             pos.unmake_move();
             if self.stopped {

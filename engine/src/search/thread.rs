@@ -20,7 +20,7 @@ use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
 use super::tt::Tt;
 use super::{Control, Level, Limits, Report, SearchResult, Searcher, Style};
-use crate::eval::{EvalConfig, evaluate_with};
+use crate::eval::{Accumulator, EvalConfig, evaluate_incremental, evaluate_with};
 use crate::rules::{Color, Move, MoveList, Position};
 
 /// What the search keeps for each ply.
@@ -54,6 +54,8 @@ pub(crate) struct ThreadData {
     pub pv_len: Vec<usize>,
     /// One move buffer per ply.
     pub buffers: Vec<MoveBuffer>,
+    /// The evaluation's incremental sums of the position at each ply.
+    pub accs: Vec<Accumulator>,
 }
 
 impl ThreadData {
@@ -64,6 +66,7 @@ impl ThreadData {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
             buffers: (0..MAX_PLY + 1).map(|_| MoveBuffer::new()).collect(),
+            accs: vec![Accumulator::new(&Position::start()); MAX_PLY + 4],
         }
     }
 
@@ -240,11 +243,11 @@ impl Worker<'_> {
         }
     }
 
-    /// The static evaluation with the configured knowledge and noise.
+    /// The static evaluation of `pos` at `ply`, with the configured knowledge and noise.
     #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let config = &self.shared.config;
-        let v = evaluate_with(pos, &config.eval);
+        let v = evaluate_incremental(pos, &config.eval, &self.data.accs[ply]);
         if config.noise == 0 {
             return v;
         }

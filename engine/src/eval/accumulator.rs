@@ -1,0 +1,151 @@
+//! The incrementally kept part of the evaluation: material, piece-square sums and piece counts.
+//!
+//! Summing the piece-square tables over 32 pieces at every evaluated node costs more than all the
+//! other cheap terms together, and a move changes at most three entries (the mover leaves its
+//! square and arrives on another, a captured piece disappears). The search therefore keeps an
+//! [`Accumulator`] per ply and derives the child's from the parent's with
+//! [`Accumulator::after_move`]. The sums are exactly those a scan of the board gives
+//! ([`Accumulator::new`]); debug builds check that at every evaluation, and a test checks it over
+//! random games.
+
+use super::{Tables, default_tables};
+use crate::rules::{Color, Move, Piece, Position};
+
+/// Material and piece-square sums of each side, and the number of pieces of each kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Per side: material plus piece-square values, (midgame, endgame).
+    pub(super) psq: [(i32, i32); 2],
+    /// Per side: material alone, (midgame, endgame).
+    pub(super) material: [(i32, i32); 2],
+    /// Pieces on the board by [`Piece::index`].
+    pub(super) counts: [u8; 14],
+}
+
+impl Accumulator {
+    /// The sums of `pos`, computed from scratch (with the default weights).
+    #[must_use]
+    pub fn new(pos: &Position) -> Accumulator {
+        Accumulator::with_tables(pos, default_tables())
+    }
+
+    pub(super) fn with_tables(pos: &Position, tables: &Tables) -> Accumulator {
+        let mut acc = Accumulator {
+            psq: [(0, 0); 2],
+            material: [(0, 0); 2],
+            counts: [0; 14],
+        };
+        for sq in pos.occupied() {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            let c = piece.color().index();
+            let (m, e) = tables.psq[piece.index()][sq.index()];
+            let (vm, ve) = tables.material[piece.index()];
+            acc.psq[c].0 += m;
+            acc.psq[c].1 += e;
+            acc.material[c].0 += vm;
+            acc.material[c].1 += ve;
+            acc.counts[piece.index()] += 1;
+        }
+        acc
+    }
+
+    /// The sums after the legal move `m` is made in `pos` (the position before the move).
+    #[inline]
+    #[must_use]
+    pub fn after_move(&self, pos: &Position, m: Move) -> Accumulator {
+        let tables = default_tables();
+        let mut acc = *self;
+        let (from, to) = (m.from().index(), m.to().index());
+        let Some(piece) = pos.piece_at(m.from()) else {
+            debug_assert!(false, "no piece to move for {m} in {pos}");
+            return acc;
+        };
+        let c = piece.color().index();
+        let row = &tables.psq[piece.index()];
+        acc.psq[c].0 += row[to].0 - row[from].0;
+        acc.psq[c].1 += row[to].1 - row[from].1;
+        if let Some(victim) = pos.piece_at(m.to()) {
+            let v = victim.index();
+            let (m, e) = tables.psq[v][to];
+            let (vm, ve) = tables.material[v];
+            let o = c ^ 1;
+            acc.psq[o].0 -= m;
+            acc.psq[o].1 -= e;
+            acc.material[o].0 -= vm;
+            acc.material[o].1 -= ve;
+            acc.counts[v] -= 1;
+        }
+        acc
+    }
+
+    /// The number of `piece`s on the board.
+    #[inline]
+    #[must_use]
+    pub fn count(&self, piece: Piece) -> i32 {
+        i32::from(self.counts[piece.index()])
+    }
+
+    /// The number of pieces of `color` and the kind with index `kind` (see [`crate::rules::Kind::index`]).
+    #[inline]
+    pub(super) fn count_of(&self, color: Color, kind: usize) -> i32 {
+        i32::from(self.counts[color.index() * 7 + kind])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Position;
+
+    /// A tiny deterministic generator, so that the test needs no dependency.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn incremental_sums_match_a_scan_over_random_games() {
+        let roots = [
+            crate::rules::START_FEN,
+            "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for fen in roots {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                let mut acc = Accumulator::new(&pos);
+                let mut stack = vec![acc];
+                for _ in 0..150 {
+                    let moves = pos.legal_move_list();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[next(&mut state) as usize % moves.len()];
+                    acc = acc.after_move(&pos, m);
+                    pos.make_move(m);
+                    assert_eq!(acc, Accumulator::new(&pos), "after {m}: {pos}");
+                    assert_eq!(
+                        super::super::evaluate_incremental(
+                            &pos,
+                            &super::super::EvalConfig::FULL,
+                            &acc
+                        ),
+                        super::super::evaluate(&pos)
+                    );
+                    stack.push(acc);
+                }
+                // Unwinding returns to the stacked sums.
+                while !pos.history().is_empty() {
+                    pos.unmake_move();
+                    stack.pop();
+                    assert_eq!(*stack.last().unwrap(), Accumulator::new(&pos));
+                }
+            }
+        }
+    }
+}
