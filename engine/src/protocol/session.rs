@@ -408,6 +408,14 @@ impl Session {
             Proto::Ucci => "ucciok",
             Proto::Uci => "uciok",
         });
+        // What the engine found to play with, once, after the handshake.
+        let books: usize = self.books.books().iter().map(Book::len).sum();
+        self.say(&format!(
+            "info string {} endgame tables found, max {} pieces; {} book entries",
+            self.tables.len(),
+            self.tables.max_pieces(),
+            books
+        ));
     }
 
     fn new_game(&mut self) {
