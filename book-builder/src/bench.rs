@@ -11,7 +11,7 @@ use std::time::Instant;
 use chariot::book::Book;
 use chariot::rules::Position;
 
-use crate::inspect::reachable;
+use crate::inspect::walk;
 
 /// The result of [`bench`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,7 +33,8 @@ pub struct ProbeBench {
 #[must_use]
 pub fn bench(book: &Book, positions: usize, rounds: usize) -> ProbeBench {
     let rounds = rounds.max(1);
-    let mut set: Vec<Position> = reachable(book, positions).into_iter().flatten().collect();
+    let mut set: Vec<Position> = Vec::new();
+    walk(book, positions, &mut |_, p| set.push(p.clone()));
     if set.is_empty() {
         set.push(Position::start());
     }

@@ -129,9 +129,10 @@ pub fn import(
         ..Filter::default()
     })?;
     let mut s = format!(
-        "total: {} files{}, {} games read: {} imported, {} duplicates ({} with a conflicting result), \
+        "total: {} file{}{}, {} games read: {} imported, {} duplicates ({} with a conflicting result), \
          {} rejected [{:.2} s]\n",
         totals.files,
+        if totals.files == 1 { "" } else { "s" },
         if totals.unreadable_files > 0 {
             format!(" ({} unreadable)", totals.unreadable_files)
         } else {

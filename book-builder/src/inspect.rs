@@ -253,19 +253,20 @@ fn branch(
     }
 }
 
-/// Positions reachable from the start position through book moves, by ply, each counted at
-/// the first ply it is reached (transpositions and, in a mirror-merged book, mirrors once).
-#[must_use]
-pub fn reachable(book: &Book, limit: usize) -> Vec<Vec<Position>> {
+/// Visits the positions reachable from the start position through book moves, breadth first,
+/// each once at the first ply it is reached (transpositions and, in a mirror-merged book,
+/// mirrors once), stopping after `limit` positions with book moves. `visit` gets the ply and
+/// the position. Only one ply's positions are held at a time.
+pub fn walk(book: &Book, limit: usize, visit: &mut dyn FnMut(usize, &Position)) {
     let mirror = book.info().mirror;
     let mut seen = HashSet::new();
-    let mut levels = Vec::new();
-    let mut frontier = vec![Position::start()];
-    seen.insert(canonical(&frontier[0], Move::NONE, mirror).0);
+    let start = Position::start();
+    seen.insert(canonical(&start, Move::NONE, mirror).0);
+    let mut frontier = vec![start];
     let mut total = 0;
+    let mut ply = 0;
     while !frontier.is_empty() && total < limit {
         let mut next = Vec::new();
-        let mut level = Vec::new();
         for pos in frontier {
             let moves = book.probe(&pos);
             if moves.is_empty() {
@@ -279,19 +280,15 @@ pub fn reachable(book: &Book, limit: usize) -> Vec<Vec<Position>> {
                     next.push(child);
                 }
             }
-            level.push(pos);
+            visit(ply, &pos);
             total += 1;
             if total >= limit {
                 break;
             }
         }
-        if level.is_empty() {
-            break;
-        }
-        levels.push(level);
         frontier = next;
+        ply += 1;
     }
-    levels
 }
 
 /// What the whole book holds: entries, positions, plies covered, size, build parameters, and
@@ -343,12 +340,18 @@ pub fn stats(book: &Book) -> String {
             "mirrored positions apart"
         }
     );
-    let levels = reachable(book, usize::MAX);
-    let reached: usize = levels.iter().map(Vec::len).sum();
+    let mut levels: Vec<usize> = Vec::new();
+    walk(book, usize::MAX, &mut |ply, _| {
+        if levels.len() <= ply {
+            levels.resize(ply + 1, 0);
+        }
+        levels[ply] += 1;
+    });
+    let reached: usize = levels.iter().sum();
     let by_ply: Vec<String> = levels
         .iter()
         .enumerate()
-        .map(|(i, l)| format!("{i}:{}", l.len()))
+        .map(|(i, n)| format!("{i}:{n}"))
         .collect();
     let _ = writeln!(
         s,

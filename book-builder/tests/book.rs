@@ -575,3 +575,29 @@ fn master_sample_imports_compiles_and_benches() {
     let stats = book_builder::inspect::stats(&book);
     assert!(stats.contains("built from 110 games"), "{stats}");
 }
+
+#[test]
+fn an_interrupted_import_is_finished_by_running_it_again() {
+    let dir = scratch("interrupted");
+    // What an import killed after its first batch leaves behind: one committed batch, and an
+    // imports row without a finish time.
+    let mut db = GameDb::create_or_open(dir.join("games.db")).unwrap();
+    let mut records = Vec::new();
+    book_builder::read_file(&tiny(), &mut |g| records.push(g));
+    let first: Vec<_> = records[..3]
+        .iter()
+        .map(|r| book_builder::game::check(r).unwrap())
+        .collect();
+    let id = db.begin_import("tiny.pgn", 0).unwrap();
+    db.insert_batch(id, 3, &first, &[]).unwrap();
+    assert!(db.imports().unwrap()[0].finished.is_none());
+    // Running it again stores the rest and ends where a clean import ends.
+    import_file(&mut db, &tiny(), "tiny.pgn", DEFAULT_BATCH, &mut |_| {}).unwrap();
+    let clean = tiny_db(&scratch("interrupted-clean"));
+    let all = Filter {
+        setups: true,
+        ..Filter::default()
+    };
+    assert_eq!(db.summary(&all).unwrap(), clean.summary(&all).unwrap());
+    assert_eq!(db.name_counts().unwrap(), clean.name_counts().unwrap());
+}
