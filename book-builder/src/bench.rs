@@ -13,7 +13,7 @@ use chariot::rules::Position;
 
 use crate::inspect::walk;
 
-/// The result of [`bench`].
+/// The result of [`fn@bench`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProbeBench {
     /// Positions probed (each `rounds` times).

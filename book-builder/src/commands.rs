@@ -303,6 +303,9 @@ pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<ExitCode> {
         },
         started.elapsed().as_secs_f64()
     );
+    if report.games == 0 {
+        eprintln!("warning: the filters selected no games; the book is empty");
+    }
     if report.broken > 0 {
         eprintln!(
             "warning: {} games did not replay (a damaged database?) and were counted up to the bad move",

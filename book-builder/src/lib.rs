@@ -20,7 +20,7 @@
 //!   in transactional batches;
 //! - [`filter`] and [`compile`]: the selected games counted per position and move into a
 //!   `.xqb` book;
-//! - [`inspect`] and [`bench`]: probing, trees, statistics and probe timing of a book;
+//! - [`inspect`] and [`mod@bench`]: probing, trees, statistics and probe timing of a book;
 //!   [`defaults`]: the engine's built-in book.
 
 pub mod bench;
