@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Chariot's book builder: reads Xiangqi game collections (PGN, DhtmlXQ, XQF; plain or zstd;
-/// UTF-8, GBK or Big5).
+/// UTF-8, GBK or Big5), imports them into a game database and compiles opening books.
 #[derive(Parser, Debug)]
 #[command(name = "book-builder", version, about, long_about = None)]
 struct Cli {
@@ -39,10 +39,146 @@ enum Command {
         #[arg(long, default_value_t = 20, value_name = "N")]
         max_problems: usize,
     },
+    /// Import game files into a game database, checking every move against the rules.
+    ///
+    /// A game with an unreadable or illegal move is not imported; the report names the file,
+    /// game, ply and reason. A game already in the database (same start position and moves) is
+    /// a duplicate and changes nothing, so an interrupted import can simply be run again.
+    /// Schema: docs/formats/game-db.md.
+    Import {
+        /// Files or directories to import (directories are searched as for `read`).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The database (created when missing).
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// Games per transaction.
+        #[arg(long, default_value_t = book_builder::import::DEFAULT_BATCH, value_name = "N")]
+        batch: usize,
+        /// List at most this many rejected games per file (all are counted and stored).
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        max_problems: usize,
+    },
+    /// Count the games of a database that the filters select, and list the imports.
+    Summary {
+        /// The database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
+    },
+    /// Compile the games of a database into a book (.xqb, docs/formats/book.md).
+    Compile {
+        /// The database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// The book to write (through a temporary file renamed into place).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Count moves of the first N plies only.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+        /// Keep moves played in at least N games.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        min_games: u32,
+        /// Keep moves scoring at least S (0 to 1) for the side that plays them.
+        #[arg(long, default_value_t = 0.0, value_name = "S")]
+        min_score: f64,
+        /// Keep a position and its left-right mirror apart.
+        #[arg(long)]
+        no_mirror: bool,
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
+    },
+    /// Show the book moves of a position: notations, games, win/draw/loss, weight, probability.
+    Probe {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        #[command(flatten)]
+        at: crate::commands::PositionArgs,
+        /// One JSON object per move and line instead of the board and table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the main lines of a book as a tree.
+    Tree {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// Plies to show.
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        depth: u32,
+        /// At most K moves per position (the most played).
+        #[arg(long, default_value_t = 3, value_name = "K")]
+        top: usize,
+        /// Leave out moves played in less than this share (0 to 1) of a position's games.
+        #[arg(long, default_value_t = 0.0, value_name = "P")]
+        min_share: f64,
+        #[command(flatten)]
+        at: crate::commands::PositionArgs,
+    },
+    /// Show what a book holds and verify it: entries, positions, plies, size, build parameters.
+    Stats {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+    },
+    /// Convert ElephantEye's BOOK.DAT into a book (weights only: the file has no statistics).
+    ImportDat {
+        /// The BOOK.DAT file.
+        dat: PathBuf,
+        /// The book to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Walk at most N plies from the start position.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+        /// Cross up to N positions the file does not know (0 or 1; 1 finds about twice as many
+        /// positions of ElephantEye's own book, at about forty times the time).
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        bridge: u32,
+        /// Keep a position and its left-right mirror apart.
+        #[arg(long)]
+        no_mirror: bool,
+    },
+    /// Convert a book into ElephantEye's BOOK.DAT.
+    ExportDat {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// The BOOK.DAT to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Walk at most N plies from the start position.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+    },
+    /// Rebuild the engine's built-in book, data/book.xqb, from the collections in data/games/.
+    BuildDefault {
+        /// The data directory.
+        #[arg(long, default_value = "data", value_name = "DIR")]
+        data: PathBuf,
+        /// Keep the game database here (by default a temporary one is removed afterwards).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
+    /// Time book probes against move generation on the same positions.
+    Bench {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// Probe up to N positions of the book (nearest to the start first).
+        #[arg(long, default_value_t = 10_000, value_name = "N")]
+        positions: usize,
+        /// Rounds over all positions.
+        #[arg(long, default_value_t = 20, value_name = "R")]
+        rounds: usize,
+    },
 }
 
-/// Exit code when some file could not be read at all.
-const EXIT_UNREADABLE: u8 = 1;
+/// Exit code when some file could not be read at all (or a book does not verify).
+pub(crate) const EXIT_UNREADABLE: u8 = 1;
 /// Exit code for bad usage.
 const EXIT_USAGE: u8 = 2;
 
@@ -80,6 +216,65 @@ fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             max_problems,
         } => read(&paths, json, max_problems),
+        Command::Import {
+            paths,
+            db,
+            batch,
+            max_problems,
+        } => crate::commands::import(&collect_files(&paths)?, &db, batch, max_problems),
+        Command::Summary { db, filters } => crate::commands::summary(&db, &filters),
+        Command::Compile {
+            db,
+            output,
+            max_ply,
+            min_games,
+            min_score,
+            no_mirror,
+            filters,
+        } => crate::commands::compile_book(&crate::commands::CompileArgs {
+            db: &db,
+            out: &output,
+            max_ply,
+            min_games,
+            min_score,
+            no_mirror,
+            filters: &filters,
+        }),
+        Command::Probe { book, at, json } => crate::commands::probe(&book, &at, json),
+        Command::Tree {
+            book,
+            depth,
+            top,
+            min_share,
+            at,
+        } => crate::commands::show_tree(
+            &book,
+            &at,
+            book_builder::inspect::TreeOptions {
+                depth,
+                top,
+                min_share,
+            },
+        ),
+        Command::Stats { book } => crate::commands::show_stats(&book),
+        Command::ImportDat {
+            dat,
+            output,
+            max_ply,
+            bridge,
+            no_mirror,
+        } => crate::commands::import_dat(&dat, &output, max_ply, bridge, no_mirror),
+        Command::ExportDat {
+            book,
+            output,
+            max_ply,
+        } => crate::commands::export_dat(&book, &output, max_ply),
+        Command::BuildDefault { data, db } => crate::commands::build_default(&data, db.as_deref()),
+        Command::Bench {
+            book,
+            positions,
+            rounds,
+        } => crate::commands::bench(&book, positions, rounds),
     }
 }
 

@@ -11,10 +11,29 @@
 //! Moves stay as written (text) or as squares; resolving them into legal moves is the importer's
 //! job, with the position at hand. The byte layouts and quirks are described in
 //! `docs/formats/game-files.md`.
+//!
+//! From there the book is built in stages (`docs/formats/game-db.md`, `docs/formats/book.md`):
+//!
+//! - [`game`]: every move of a record checked against the rules, or the game rejected with its
+//!   ply and reason;
+//! - [`db`] and [`import`]: checked games stored in a SQLite database, deduplicated by content,
+//!   in transactional batches;
+//! - [`filter`] and [`compile`]: the selected games counted per position and move into a
+//!   `.xqb` book;
+//! - [`inspect`] and [`mod@bench`]: probing, trees, statistics and probe timing of a book;
+//!   [`defaults`]: the engine's built-in book.
 
+pub mod bench;
+pub mod compile;
 pub mod date;
+pub mod db;
+pub mod defaults;
 pub mod dhtmlxq;
 pub mod encoding;
+pub mod filter;
+pub mod game;
+pub mod import;
+pub mod inspect;
 pub mod lines;
 pub mod pgn;
 pub mod problem;

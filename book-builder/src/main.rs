@@ -1,8 +1,10 @@
-//! The `book-builder` binary: reads Xiangqi game collections (and, later, builds the opening book).
+//! The `book-builder` binary: reads Xiangqi game collections, imports them into a game database
+//! and builds, inspects and converts opening books.
 
 use std::process::ExitCode;
 
 mod cli;
+mod commands;
 mod json;
 
 fn main() -> ExitCode {

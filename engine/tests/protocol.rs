@@ -178,6 +178,8 @@ fn ucci_handshake_lists_options() {
 #[test]
 fn ucci_search_reports_and_moves() {
     let mut e = Engine::ucci();
+    // The built-in book knows these positions; this test is about the search.
+    e.send("setoption usebook false");
     e.send(&format!("position fen {START} moves h2e2 h7e7"));
     e.send("go depth 4");
     let lines = e.lines_until("bestmove");
@@ -359,6 +361,7 @@ fn probe_answers_pophash() {
     let mut e = Engine::ucci();
     e.send("probe startpos moves a0a1");
     assert_eq!(e.starts("pophash"), "pophash");
+    e.send("setoption usebook false");
     e.send("position startpos");
     e.send("go depth 5");
     let best = e.starts("bestmove");
@@ -421,6 +424,7 @@ fn uci_dialects() {
     e.send("isready");
     e.starts("readyok");
     e.send("setoption name Hash value 8");
+    e.send("setoption name OwnBook value false");
     e.send("ucinewgame");
     e.send("position startpos moves h2e2 h9g7");
     e.send("go depth 3");
@@ -453,6 +457,7 @@ fn uci_dialects() {
 #[test]
 fn end_of_input_lets_a_bounded_search_answer() {
     let mut e = Engine::ucci();
+    e.send("setoption usebook false");
     e.send("position startpos");
     e.send("go depth 4");
     // Closing the input (as when a command file is piped in) must not cut the search short.
@@ -583,5 +588,28 @@ fn endgame_tables_play_the_quickest_mate_and_respect_banmoves() {
     );
     e.send("setoption egtbpaths /nonexistent/dir");
     e.starts("info string error: egtbpaths");
+    e.quit();
+}
+
+#[test]
+fn the_built_in_book_answers_by_default() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 20");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message book move ") && l.contains(" games, red ")),
+        "{lines:?}"
+    );
+    assert!(Position::start().is_legal(bestmove_of(lines.last().unwrap())));
+    // Another book replaces it; an empty list brings it back.
+    let path = write_test_book(true);
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.starts("info string 1 book file(s) loaded, 3 entries");
+    e.send("setoption bookfiles <empty>");
+    let line = e.starts("info string 1 book file(s) loaded");
+    assert!(!line.ends_with(" 3 entries"), "{line}");
     e.quit();
 }

@@ -157,7 +157,7 @@ impl Session {
             worker: None,
             memory: GameMemory::default(),
             terminal,
-            books: BookSet::default(),
+            books: builtin_books(),
             rng: seed(),
             tables: Tablebases::open_skipping(&default_table_dirs()).0,
         }
@@ -478,8 +478,12 @@ impl Session {
             OptionId::BookFiles => {
                 let list = value.unwrap_or("").trim();
                 let list = if list == "<empty>" { "" } else { list };
-                self.books = BookSet::open_list(list)
-                    .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?;
+                self.books = if list.is_empty() {
+                    builtin_books()
+                } else {
+                    BookSet::open_list(list)
+                        .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?
+                };
                 let n = self.books.books().len();
                 let entries: usize = self.books.books().iter().map(Book::len).sum();
                 self.say(&format!(
@@ -862,6 +866,17 @@ fn default_table_dirs() -> Vec<std::path::PathBuf> {
         dirs.push(shipped);
     }
     dirs
+}
+
+/// The book built into the engine, used while `bookfiles` is empty: `data/book.xqb`, compiled
+/// from the master games in `data/games/` by `book-builder build-default` (see `data/README.md`).
+fn builtin_books() -> BookSet {
+    static BUILTIN: &[u8] = include_bytes!("../../../data/book.xqb");
+    // The bytes are checked like any file; should they ever be damaged, the engine plays
+    // without a book rather than not at all.
+    Book::from_bytes("built-in book", BUILTIN)
+        .map(|b| BookSet::from_books(vec![b]))
+        .unwrap_or_default()
 }
 
 /// A seed for book randomness from the clock (book choices need variety, not secrecy).
