@@ -398,8 +398,7 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
-    /// A number in 0..1 (the top 53 bits).
-    #[allow(clippy::cast_precision_loss)]
+    /// A number in 0..1 (the top 53 bits, which an `f64` holds exactly).
     fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
