@@ -14,6 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use chariot::book::Book;
+use chariot::egtb::Tablebases;
 use chariot::notation::Notation;
 
 use crate::clock::TimeControl;
@@ -61,7 +63,11 @@ OPTIONS:
   --concurrency N           games played at once (default 1)
   --openings file=FILE [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
                             openings: FEN/EPD lines or PGN games (ICCS, WXF or Chinese moves)
-  --srand N                 seed for order=random (default 0)
+  --book FILE               openings from a Chariot opening book (.xqb): random walks from the
+                            start position, each move drawn in proportion to its book weight
+  --book-ply N              plies of a book opening (default 8; a line stops earlier where the
+                            book has no move)
+  --srand N                 seed for order=random and for --book (default 0)
   --pgnout FILE             append every game to FILE as Xiangqi PGN
   --pgn-notation iccs|wxf|chinese
                             movetext notation (default iccs)
@@ -75,6 +81,8 @@ OPTIONS:
                             adjudicate a loss when an engine's score stays at -S or below for
                             N of its moves
   --maxmoves N              adjudicate a draw after N moves
+  --egtb DIR                adjudicate by endgame tablebase: a position the tables in DIR cover
+                            ends the game as they say (win, loss or draw)
   --ratinginterval N        print the Elo or the table every N games (default 10; 0: at the end)
   --debug                   print every line sent to and read from the engines on stderr
   --help, --version
@@ -85,6 +93,9 @@ draw;
 bestmove ... draw offers (accepted by the same word) and bestmove ... resign are honoured.
 A crash, a hang, an illegal move or a malformed answer loses the game.
 ";
+
+/// Plies of a `--book` opening when `--book-ply` is not given.
+const DEFAULT_BOOK_PLY: usize = 8;
 
 /// Exit code for command-line mistakes.
 const EXIT_USAGE: u8 = 2;
@@ -107,6 +118,9 @@ struct Args {
     rounds: Option<u32>,
     concurrency: usize,
     openings: Option<OpeningArgs>,
+    book: Option<PathBuf>,
+    book_ply: Option<usize>,
+    egtb: Option<PathBuf>,
     srand: u64,
     pgnout: Option<PathBuf>,
     notation: Notation,
@@ -177,6 +191,9 @@ fn parse(argv: &[String]) -> Result<Request> {
         rounds: None,
         concurrency: 1,
         openings: None,
+        book: None,
+        book_ply: None,
+        egtb: None,
         srand: 0,
         pgnout: None,
         notation: Notation::Iccs,
@@ -241,6 +258,9 @@ fn parse(argv: &[String]) -> Result<Request> {
             "event" => args.event = one()?.to_owned(),
             "site" => args.site = one()?.to_owned(),
             "openings" => args.openings = Some(opening_args(opt, words)?),
+            "book" => args.book = Some(one()?.into()),
+            "book-ply" => args.book_ply = Some(positive(opt, one()?)?),
+            "egtb" => args.egtb = Some(one()?.into()),
             "sprt" => args.sprt = Some(sprt_args(opt, words)?),
             "draw" => args.adjudication.draw = Some(draw_args(opt, words)?),
             "resign" => args.adjudication.resign = Some(resign_args(opt, words)?),
@@ -255,6 +275,12 @@ fn parse(argv: &[String]) -> Result<Request> {
     }
     if args.engines.len() < 2 {
         bail!("at least two --engine are needed");
+    }
+    if args.book.is_some() && args.openings.is_some() {
+        bail!("--book and --openings cannot be used together (choose one source of openings)");
+    }
+    if args.book_ply.is_some() && args.book.is_none() {
+        bail!("--book-ply needs --book");
     }
     if args.sprt.is_some() && args.engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
@@ -501,6 +527,30 @@ fn resolve_command(cmd: &str, dir: Option<&Path>) -> PathBuf {
     cwd.join(path)
 }
 
+/// The openings of `--book`: enough distinct lines for every game pair of the tournament.
+fn book_openings(args: &Args, path: &Path, players: usize, rounds: u32) -> Result<Vec<Opening>> {
+    let book = Book::open(path).with_context(|| format!("--book {}", path.display()))?;
+    let encounters = match args.kind {
+        Kind::RoundRobin => players * (players - 1) / 2,
+        Kind::Swiss => players / 2,
+    };
+    let rounds = usize::try_from(rounds).unwrap_or(usize::MAX);
+    let per_encounter = usize::try_from(args.games.div_ceil(2)).unwrap_or(usize::MAX);
+    let pairs = encounters
+        .saturating_mul(rounds)
+        .saturating_mul(per_encounter)
+        // A bound on the walks for absurd --games/--rounds: openings cycle beyond it.
+        .min(100_000);
+    let plies = args.book_ply.unwrap_or(DEFAULT_BOOK_PLY);
+    let list = openings::from_book(&book, plies, pairs, args.srand)?;
+    say(&format!(
+        "Book: {} distinct openings of up to {plies} plies from {}",
+        list.len(),
+        path.display()
+    ))?;
+    Ok(list)
+}
+
 /// Writes a line to standard output; a closed pipe ends the run quietly.
 fn say(text: &str) -> io::Result<()> {
     let mut out = io::stdout().lock();
@@ -515,9 +565,18 @@ fn execute(args: Args) -> Result<()> {
         .enumerate()
         .map(|(i, e)| engine_config(i, &args.each, e))
         .collect::<Result<_>>()?;
-    let mut openings: Vec<Opening> = match &args.openings {
-        None => vec![Opening::start_position()],
-        Some(o) => {
+    let n = configs.len();
+    let rounds = args.rounds.unwrap_or(match args.kind {
+        Kind::RoundRobin => 1,
+        Kind::Swiss => (usize::BITS - (n - 1).leading_zeros()).max(1),
+    });
+    let mut openings: Vec<Opening> = match (&args.openings, &args.book) {
+        (None, Some(path)) => book_openings(&args, path, n, rounds)?,
+        (None, None) => vec![Opening::start_position()],
+        (Some(_), Some(_)) => {
+            bail!("--book and --openings cannot be used together (choose one source of openings)")
+        }
+        (Some(o), None) => {
             let format = o.format.unwrap_or_else(|| Format::from_path(&o.file));
             let mut list = openings::load(&o.file, format, o.plies)?;
             if o.start > list.len() {
@@ -538,6 +597,25 @@ fn execute(args: Args) -> Result<()> {
     if openings.is_empty() {
         openings.push(Opening::start_position());
     }
+    let tablebases = match &args.egtb {
+        Some(dir) => {
+            let tables = Tablebases::open(std::slice::from_ref(dir))
+                .with_context(|| format!("--egtb {}: cannot open the tables", dir.display()))?;
+            if tables.is_empty() {
+                bail!(
+                    "--egtb {}: no endgame tables in the directory",
+                    dir.display()
+                );
+            }
+            say(&format!(
+                "Tablebases: {} tables from {}",
+                tables.len(),
+                dir.display()
+            ))?;
+            Some(tables)
+        }
+        None => None,
+    };
     // Start every engine once: a wrong path or a broken engine is reported now, not as a
     // forfeit in every game; and the engine's id name becomes its name when none is given.
     let mut names = Vec::new();
@@ -578,11 +656,6 @@ fn execute(args: Args) -> Result<()> {
             config: config.clone(),
         })
         .collect();
-    let n = players.len();
-    let rounds = args.rounds.unwrap_or(match args.kind {
-        Kind::RoundRobin => 1,
-        Kind::Swiss => (usize::BITS - (n - 1).leading_zeros()).max(1),
-    });
     let settings = Settings {
         kind: args.kind,
         games: args.games,
@@ -591,6 +664,7 @@ fn execute(args: Args) -> Result<()> {
         openings,
         referee: Arc::new(JudgeReferee::default()),
         adjudication: args.adjudication,
+        tablebases,
         sprt: args.sprt,
         debug: args.debug,
     };

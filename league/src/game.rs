@@ -1,7 +1,8 @@
 //! One game between two engines, refereed.
 //!
 //! The loop: ask the referee whether the game is over; apply the score adjudication rules if
-//! any were asked for; otherwise ask the side to move's engine for a move (with the moves the
+//! any were asked for; end the game as the endgame tablebases say if they cover the position
+//! (`--egtb`); otherwise ask the side to move's engine for a move (with the moves the
 //! referee forbids, as UCCI `banmoves`), charge its clock, and check the move. Everything an
 //! engine can do wrong ends the game against it with the reason recorded: no answer in time,
 //! a crash, garbage, an illegal move, `nobestmove` with moves left. Nothing an engine does can
@@ -11,6 +12,7 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
+use chariot::egtb::{Tablebases, Value};
 use chariot::rules::{Color, Move, Position};
 
 use crate::clock::{Clock, TimeControl};
@@ -66,6 +68,9 @@ pub enum Reason {
     ResignAdjudication,
     /// Adjudicated a draw: the game reached `--maxmoves`.
     MaxMoves,
+    /// Adjudicated by the endgame tablebases (`--egtb`): the side to move wins or loses in
+    /// this many plies, or `None` for a draw.
+    TablebaseAdjudication(Option<u32>),
 }
 
 /// A finished game's ending.
@@ -121,6 +126,12 @@ impl fmt::Display for Ending {
             (Reason::DrawAdjudication, _) => f.write_str("draw by adjudication (scores)"),
             (Reason::ResignAdjudication, _) => write!(f, "{l} loses by adjudication (score)"),
             (Reason::MaxMoves, _) => f.write_str("draw by adjudication (move count)"),
+            (Reason::TablebaseAdjudication(Some(plies)), Some(_)) => write!(
+                f,
+                "adjudicated by tablebase: {} wins (mate in {plies} plies)",
+                w.to_lowercase()
+            ),
+            (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
         }
     }
 }
@@ -134,9 +145,10 @@ impl Ending {
             Reason::TimeForfeit => "time forfeit",
             Reason::IllegalMove(_) | Reason::NoMove => "rules infraction",
             Reason::EngineFailure(_) => "abandoned",
-            Reason::DrawAdjudication | Reason::ResignAdjudication | Reason::MaxMoves => {
-                "adjudication"
-            }
+            Reason::DrawAdjudication
+            | Reason::ResignAdjudication
+            | Reason::MaxMoves
+            | Reason::TablebaseAdjudication(_) => "adjudication",
         }
     }
 }
@@ -224,6 +236,8 @@ pub struct GameSpec<'a> {
     pub referee: &'a dyn Referee,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Endgame tablebases: a position they cover ends the game as they say (`--egtb`).
+    pub tablebases: Option<&'a Tablebases>,
     /// Print engine traffic to standard error with this label prefix.
     pub trace: Option<String>,
 }
@@ -395,6 +409,9 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
         if let Some(e) = streaks.verdict(&spec.adjudication, pos.history().len()) {
             break e;
         }
+        if let Some(e) = spec.tablebases.and_then(|tb| tablebase_verdict(tb, &pos)) {
+            break e;
+        }
         let us = pos.turn();
         let i = us.index();
         let banned = if engines[i].protocol() == Protocol::Ucci {
@@ -453,6 +470,27 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
     };
     drop(engines);
     finish(record, ending)
+}
+
+/// The ending the tablebases give a position they cover. A table that fails to answer (a
+/// capture's table missing, a read error) adjudicates nothing: the engines play on, since
+/// neither is at fault.
+fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
+    if !tables.covers(pos) {
+        return None;
+    }
+    let us = pos.turn();
+    Some(match tables.probe(pos).ok()?? {
+        Value::Win(plies) => Ending {
+            outcome: Outcome::Win(us),
+            reason: Reason::TablebaseAdjudication(Some(plies)),
+        },
+        Value::Loss(plies) => lost(us, Reason::TablebaseAdjudication(Some(plies))),
+        Value::Draw => Ending {
+            outcome: Outcome::Draw,
+            reason: Reason::TablebaseAdjudication(None),
+        },
+    })
 }
 
 fn finish(mut record: GameRecord, ending: Ending) -> GameRecord {

@@ -13,11 +13,15 @@
 //! Every move is checked against the position when the file is read, so a bad line is an error
 //! naming the file, the line and the move before any game starts. `plies=N` cuts the lines to
 //! their first N plies.
+//!
+//! Or a Chariot opening book (`--book FILE --book-ply N`, [`from_book`]): seeded random walks
+//! through the book from the start position, each named by its moves.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use chariot::book::{self, Book};
 use chariot::notation::{parse_move, parse_text};
 use chariot::rules::{Move, Position};
 use thiserror::Error;
@@ -381,21 +385,102 @@ impl fmt::Display for Order {
     }
 }
 
-/// Shuffles in place with a small deterministic generator (splitmix64), so that a seed gives
+/// A small deterministic generator (splitmix64), so that a seed gives the same openings and
 /// the same order everywhere.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
-    };
+    }
+
+    /// A number in 0..1 (the top 53 bits, which an `f64` holds exactly).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Shuffles in place with [`SplitMix`] seeded with `seed`.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix(seed);
     for i in (1..items.len()).rev() {
-        let j = usize::try_from(next() % (i as u64 + 1)).unwrap_or(0);
+        let j = usize::try_from(rng.next() % (i as u64 + 1)).unwrap_or(0);
         items.swap(i, j);
     }
+}
+
+/// A problem with book openings.
+#[derive(Debug, Error)]
+pub enum BookOpeningError {
+    /// The book has no move (of weight above 0) for the start position, so no opening can be
+    /// drawn from it.
+    #[error("{0}: the book has no move for the start position")]
+    NoStartMove(PathBuf),
+}
+
+/// Walks tried per opening wanted before settling for fewer distinct ones (a small book may
+/// not hold as many distinct lines as there are games).
+const WALKS_PER_OPENING: usize = 20;
+
+/// Up to `count` distinct openings drawn from `book`: random walks from the start position of
+/// at most `plies` plies (a walk stops earlier where the book has no move), each move drawn in
+/// proportion to its book weight ([`book::choose`] at temperature 1) with a generator seeded
+/// with `seed`, so the same seed gives the same openings. Lines that end in the same position
+/// (transpositions, repeats) count once. Each opening is named by its moves in ICCS.
+///
+/// Fewer than `count` come back when the book holds fewer distinct lines (the tournament then
+/// cycles through them).
+///
+/// # Errors
+/// [`BookOpeningError::NoStartMove`] when the book knows no move of the start position.
+pub fn from_book(
+    book: &Book,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, BookOpeningError> {
+    let start = Position::start();
+    if book::choose(&book.probe(&start), 0.0, 0.0).is_none() {
+        return Err(BookOpeningError::NoStartMove(book.path().to_owned()));
+    }
+    let mut rng = SplitMix(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let walks = count
+        .saturating_mul(WALKS_PER_OPENING)
+        .max(WALKS_PER_OPENING);
+    for _ in 0..walks {
+        if out.len() >= count {
+            break;
+        }
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let Some(m) = book::choose(&book.probe(&pos), 1.0, rng.unit()) else {
+                break;
+            };
+            pos.make_move(m.mv);
+            moves.push(m.mv);
+        }
+        if moves.is_empty() || !seen.insert(pos.key()) {
+            continue;
+        }
+        let name = moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.push(Opening {
+            name: Some(name),
+            start: start.clone(),
+            moves,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -454,5 +539,97 @@ mod tests {
         assert_ne!(a, (0..50).collect::<Vec<_>>());
         b.sort_unstable();
         assert_eq!(b, (0..50).collect::<Vec<_>>());
+    }
+
+    /// A book of six lines from the start, two of which transpose (three plies each).
+    fn write_book(name: &str, start_weight: u32) -> PathBuf {
+        use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+        let dir = std::env::temp_dir().join(format!("chariot-league-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        let mut w = BookWriter::new(BuildInfo::default());
+        let lines: [&[&str]; 6] = [
+            &["h2e2", "h9g7", "h0g2"],
+            &["h2e2", "b9c7"],
+            &["h2e2", "c6c5", "c3c4"],
+            &["c3c4", "g6g5"],
+            &["c3c4", "c6c5", "h2e2"],
+            &["b2e2"],
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for line in lines {
+            let mut pos = Position::start();
+            for text in line {
+                let m = chariot::notation::parse_iccs(text).unwrap();
+                let (key, mv) = canonical(&pos, m, false);
+                if seen.insert((key, mv)) {
+                    let weight = if pos.history().is_empty() {
+                        start_weight
+                    } else {
+                        10
+                    };
+                    w.push(Entry {
+                        key,
+                        mv,
+                        stats: MoveStats {
+                            games: 10,
+                            draws: 10,
+                            ..MoveStats::default()
+                        },
+                        weight,
+                    });
+                }
+                assert!(pos.is_legal(m), "{text}");
+                pos.make_move(m);
+            }
+        }
+        w.write(&path).unwrap();
+        path
+    }
+
+    fn names(openings: &[Opening]) -> Vec<String> {
+        openings.iter().map(|o| o.name.clone().unwrap()).collect()
+    }
+
+    #[test]
+    fn book_walks_are_seeded_distinct_and_named_by_their_moves() {
+        let book = Book::open(write_book("walks.xqb", 10)).unwrap();
+        // Five distinct end positions: the two lines that transpose count once.
+        let all = from_book(&book, 3, 100, 1).unwrap();
+        assert_eq!(all.len(), 5, "{:?}", names(&all));
+        let mut keys = std::collections::HashSet::new();
+        for o in &all {
+            assert!(!o.moves.is_empty() && o.moves.len() <= 3);
+            let mut pos = o.start.clone();
+            for &m in &o.moves {
+                assert!(pos.is_legal(m));
+                pos.make_move(m);
+            }
+            assert!(keys.insert(pos.key()));
+            let iccs: Vec<String> = o.moves.iter().map(ToString::to_string).collect();
+            assert_eq!(o.name.as_deref(), Some(iccs.join(" ").as_str()));
+        }
+        let mut sorted = names(&all);
+        sorted.sort();
+        assert!(sorted.contains(&"h2e2 h9g7 h0g2".to_owned()), "{sorted:?}");
+        // Walks stop early where the book has no move.
+        assert!(sorted.contains(&"b2e2".to_owned()), "{sorted:?}");
+        assert!(sorted.contains(&"h2e2 b9c7".to_owned()), "{sorted:?}");
+        // The same seed gives the same openings in the same order; another seed another order.
+        assert_eq!(names(&from_book(&book, 3, 100, 1).unwrap()), names(&all));
+        assert_ne!(names(&from_book(&book, 3, 100, 2).unwrap()), names(&all));
+        // As many as asked for, when the book has them; the ply limit cuts the walks.
+        assert_eq!(from_book(&book, 3, 2, 1).unwrap().len(), 2);
+        let one = from_book(&book, 1, 100, 1).unwrap();
+        let mut one = names(&one);
+        one.sort();
+        assert_eq!(one, ["b2e2", "c3c4", "h2e2"]);
+    }
+
+    #[test]
+    fn a_book_without_start_moves_gives_no_openings() {
+        let book = Book::open(write_book("zero.xqb", 0)).unwrap();
+        let err = from_book(&book, 3, 10, 1).unwrap_err();
+        assert!(err.to_string().contains("zero.xqb"), "{err}");
     }
 }

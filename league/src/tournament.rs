@@ -18,6 +18,7 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
+use chariot::egtb::Tablebases;
 use chariot::rules::Color;
 
 use crate::engine::EngineConfig;
@@ -92,6 +93,8 @@ pub struct Settings {
     pub referee: Arc<dyn Referee>,
     /// Adjudication.
     pub adjudication: Adjudication,
+    /// Endgame tablebases for adjudication (`--egtb`).
+    pub tablebases: Option<Tablebases>,
     /// Stop a two-engine match when this test decides.
     pub sprt: Option<Sprt>,
     /// Print engine traffic to standard error.
@@ -287,6 +290,7 @@ fn worker(
             opening: &settings.openings[job.opening],
             referee: settings.referee.as_ref(),
             adjudication: settings.adjudication,
+            tablebases: settings.tablebases.as_ref(),
             trace: settings.debug.then(|| format!("[game {}]", job.number)),
         };
         let record = game::play(&spec);

@@ -48,6 +48,7 @@ fn play(red: &EngineConfig, black: &EngineConfig) -> game::GameRecord {
             max_moves: Some(150),
             ..Adjudication::default()
         },
+        tablebases: None,
         trace: None,
     })
 }

@@ -197,4 +197,198 @@ fn command_line_mistakes_exit_with_a_message() {
     );
     let (out, text) = run(&["--help".into()], None);
     assert!(out.status.success() && text.contains("--openings"));
+    for option in ["--book FILE", "--book-ply N", "--egtb DIR"] {
+        assert!(text.contains(option), "{option}");
+    }
+}
+
+/// A small Chariot book: 1. h2e2 (then h9g7 or b9c7) or 1. c3c4 (then g6g5).
+fn write_book(path: &Path) {
+    use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+    use chariot::rules::Position;
+    let mut w = BookWriter::new(BuildInfo::default());
+    let mut seen = std::collections::HashSet::new();
+    for line in [["h2e2", "h9g7"], ["h2e2", "b9c7"], ["c3c4", "g6g5"]] {
+        let mut pos = Position::start();
+        for text in line {
+            let m = chariot::notation::parse_iccs(text).unwrap();
+            let (key, mv) = canonical(&pos, m, false);
+            if seen.insert((key, mv)) {
+                let stats = MoveStats {
+                    games: 4,
+                    red_wins: 2,
+                    draws: 0,
+                    black_wins: 2,
+                    mean_elo: 0,
+                };
+                w.push(Entry {
+                    key,
+                    mv,
+                    stats,
+                    weight: 4,
+                });
+            }
+            pos.make_move(m);
+        }
+    }
+    w.write(path).unwrap();
+}
+
+#[test]
+fn book_openings_are_played_with_both_colours_and_named_by_their_moves() {
+    let dir = scratch("book");
+    let book = dir.join("test.xqb");
+    write_book(&book);
+    let run_with_seed = |seed: u32, pgn: &Path| {
+        let a = args(
+            &[&engine("good", "Alpha"), &engine("good", "Beta")],
+            &format!(
+                "--tc 5+0.1 --games 6 --book {} --book-ply 4 --srand {seed} --maxmoves 3 --pgnout {}",
+                book.display(),
+                pgn.display()
+            ),
+        );
+        let (out, text) = run(&a, None);
+        assert!(
+            out.status.success(),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("Book: 3 distinct openings of up to 4 plies"),
+            "{text}"
+        );
+        std::fs::read_to_string(pgn).unwrap()
+    };
+    let games = run_with_seed(7, &dir.join("a.pgn"));
+    assert_eq!(games.matches("[Game \"Chinese Chess\"]").count(), 6);
+    // Three distinct lines (the book holds exactly three), each played with both colours.
+    for line in ["h2e2 h9g7", "h2e2 b9c7", "c3c4 g6g5"] {
+        assert_eq!(
+            games.matches(&format!("[Opening \"{line}\"]")).count(),
+            2,
+            "{line}\n{games}"
+        );
+        let moves: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            games
+                .matches(&format!("1. {} {} {{book}}", moves[0], moves[1]))
+                .count(),
+            2,
+            "{games}"
+        );
+    }
+    // The same seed plays the same openings in the same order.
+    let tags = |pgn: &str| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| l.starts_with("[Opening "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(tags(&run_with_seed(7, &dir.join("b.pgn"))), tags(&games));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_mistakes_are_named() {
+    let dir = scratch("book-mistakes");
+    let book = dir.join("test.xqb");
+    write_book(&book);
+    let openings = dir.join("o.epd");
+    std::fs::write(&openings, "3k5/9/9/9/9/9/9/9/9/R3K4 w\n").unwrap();
+    let two = [engine("good", "A"), engine("good", "B")];
+    let a = args(
+        &[&two[0], &two[1]],
+        &format!(
+            "--tc 5 --book {} --openings file={}",
+            book.display(),
+            openings.display()
+        ),
+    );
+    let (out, _) = run(&a, None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--book") && err.contains("--openings"),
+        "{err}"
+    );
+    let missing = dir.join("missing.xqb");
+    let (out, _) = run(
+        &args(
+            &[&two[0], &two[1]],
+            &format!("--tc 5 --book {}", missing.display()),
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing.xqb"), "{err}");
+    // Not a book at all.
+    let (out, _) = run(
+        &args(
+            &[&two[0], &two[1]],
+            &format!("--tc 5 --book {}", openings.display()),
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("o.epd"), "{err}");
+    let (out, _) = run(&args(&[&two[0], &two[1]], "--tc 5 --book-ply 4"), None);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn egtb_adjudicates_games_from_the_command_line() {
+    let dir = scratch("egtb");
+    let openings = dir.join("o.epd");
+    std::fs::write(
+        &openings,
+        "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1 id \"KRK\";\n3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1 id \"KCK\";\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
+    let a = args(
+        &[&engine("good", "A"), &engine("good", "B")],
+        &format!(
+            "--tc 5 --games 4 --openings file={} --egtb {tables} --pgnout {}",
+            openings.display(),
+            pgn.display()
+        ),
+    );
+    let (out, text) = run(&a, None);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Tablebases: "), "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        games
+            .matches("{adjudicated by tablebase: red wins (mate in ")
+            .count(),
+        2,
+        "{games}"
+    );
+    assert_eq!(
+        games
+            .matches("{adjudicated by tablebase: draw} 1/2-1/2")
+            .count(),
+        2,
+        "{games}"
+    );
+    let (out, _) = run(
+        &args(
+            &[&engine("good", "A"), &engine("good", "B")],
+            "--tc 5 --egtb /nonexistent/tables",
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/tables"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

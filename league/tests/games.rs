@@ -32,6 +32,7 @@ fn play_from(
         opening,
         referee: &referee,
         adjudication: adj,
+        tablebases: None,
         trace: None,
     };
     game::play(&spec)
@@ -252,4 +253,99 @@ fn score_adjudication() {
     let r = play_from(&good, &good, &Opening::start_position(), adj);
     assert_eq!(r.ending.reason, Reason::DrawAdjudication, "{}", r.ending);
     assert_eq!(r.moves.len(), 6);
+}
+
+fn tablebases() -> chariot::egtb::Tablebases {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
+    chariot::egtb::Tablebases::open(&[dir]).unwrap()
+}
+
+fn play_with_tables(
+    fen: &str,
+    tables: Option<&chariot::egtb::Tablebases>,
+    adj: Adjudication,
+) -> GameRecord {
+    let good = engine("good", "5");
+    let opening = Opening {
+        name: None,
+        start: Position::from_fen(fen).unwrap(),
+        moves: Vec::new(),
+    };
+    let referee = JudgeReferee::default();
+    game::play(&GameSpec {
+        red: (&good, "red"),
+        black: (&good, "black"),
+        opening: &opening,
+        referee: &referee,
+        adjudication: adj,
+        tablebases: tables,
+        trace: None,
+    })
+}
+
+#[test]
+fn tablebases_adjudicate_the_positions_they_cover() {
+    let tables = tablebases();
+    let pgn = |r: &GameRecord| {
+        chariot_league::pgn::write(
+            r,
+            &chariot_league::pgn::PgnContext {
+                event: "e",
+                site: "s",
+                round: "1",
+                notation: chariot::notation::Notation::Iccs,
+            },
+        )
+    };
+    // Rook against a bare general: Red wins before anyone moves, whoever is to move.
+    for (fen, side) in [
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w", "red to move"),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 b", "black to move"),
+    ] {
+        let r = play_with_tables(fen, Some(&tables), Adjudication::default());
+        assert_eq!(
+            r.ending.outcome,
+            Outcome::Win(Color::Red),
+            "{side}: {}",
+            r.ending
+        );
+        let Reason::TablebaseAdjudication(Some(plies)) = r.ending.reason else {
+            panic!("{side}: {:?}", r.ending.reason);
+        };
+        // Red to move mates in an odd number of plies; Black to move is mated in an even one.
+        assert_eq!(
+            plies % 2,
+            u32::from(side == "red to move"),
+            "{side}: {plies}"
+        );
+        assert!(r.moves.is_empty());
+        let text = pgn(&r);
+        assert!(
+            text.contains(&format!(
+                "{{adjudicated by tablebase: red wins (mate in {plies} plies)}} 1-0"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
+    }
+    // A cannon alone cannot mate: a draw.
+    let r = play_with_tables(
+        "3k5/9/9/9/9/9/9/9/9/C3K4 w",
+        Some(&tables),
+        Adjudication::default(),
+    );
+    assert_eq!(r.ending.outcome, Outcome::Draw, "{}", r.ending);
+    assert_eq!(r.ending.reason, Reason::TablebaseAdjudication(None));
+    assert!(pgn(&r).contains("{adjudicated by tablebase: draw} 1/2-1/2"));
+    // Positions the tables do not cover are played: the start position runs into --maxmoves.
+    let adj = Adjudication {
+        max_moves: Some(2),
+        ..Adjudication::default()
+    };
+    let r = play_with_tables(chariot::rules::START_FEN, Some(&tables), adj);
+    assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
+    // Without tables the covered position is played on too.
+    let r = play_with_tables("3k5/9/9/9/9/9/9/9/9/R3K4 w", None, adj);
+    assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
+    assert_eq!(r.moves.len(), 4);
 }
