@@ -312,7 +312,7 @@ impl Data {
     }
 }
 
-/// The few most recently used decompressed blocks of a table.
+/// The last few blocks a table decompressed, replaced in turn (first in, first out).
 #[derive(Default)]
 struct BlockCache {
     slots: Vec<(u32, Arc<[u8]>)>,
