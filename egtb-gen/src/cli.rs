@@ -41,6 +41,10 @@ enum Command {
         /// zstd compression level of the blocks.
         #[arg(long, default_value_t = 12)]
         level: i32,
+        /// Entries per compressed block: smaller blocks make a cold probe cheaper, larger ones
+        /// compress better.
+        #[arg(long, default_value_t = chariot::egtb::file::DEFAULT_BLOCK_ENTRIES)]
+        block_entries: u32,
         /// Refuse a table whose estimated memory exceeds this many GiB.
         #[arg(long, default_value_t = 16.0)]
         max_memory: f64,
@@ -108,6 +112,7 @@ pub fn main() -> ExitCode {
             set,
             dir,
             level,
+            block_entries,
             max_memory,
             force,
             keep_going,
@@ -117,6 +122,7 @@ pub fn main() -> ExitCode {
             &dir,
             &crate::run::Options {
                 level,
+                block_entries,
                 max_memory_gib: max_memory,
                 force,
                 keep_going,

@@ -45,6 +45,8 @@ pub fn memory_estimate(sig: Signature) -> anyhow::Result<u64> {
 pub struct Options {
     /// zstd level.
     pub level: i32,
+    /// Entries per block.
+    pub block_entries: u32,
     /// Refuse tables whose memory estimate exceeds this.
     pub max_memory_gib: f64,
     /// Regenerate the named tables even if present.
@@ -62,6 +64,7 @@ pub fn gen_command(
 ) -> anyhow::Result<bool> {
     let Options {
         level,
+        block_entries,
         max_memory_gib,
         force,
         keep_going,
@@ -131,7 +134,7 @@ pub fn gen_command(
             overall.inc(1);
             continue;
         }
-        let report = match build_one(sig, dir, level, &bar) {
+        let report = match build_one(sig, dir, level, block_entries, &bar) {
             Ok(r) => r,
             Err(e) if keep_going => {
                 multi.suspend(|| eprintln!("{sig:14} failed: {e:#}"));
@@ -189,6 +192,7 @@ pub fn build_one(
     sig: Signature,
     dir: &Path,
     level: i32,
+    block_entries: u32,
     bar: &ProgressBar,
 ) -> anyhow::Result<Report> {
     let t = Instant::now();
@@ -197,7 +201,7 @@ pub fn build_one(
     drop(subs);
     bar.set_message(format!("{sig}: compressing"));
     let path = table_path(dir, sig);
-    let bytes = write_generated(&g, &path, level)?;
+    let bytes = write_generated(&g, &path, level, block_entries)?;
     Ok(Report {
         entries: g.codes.len() as u64,
         seconds: t.elapsed().as_secs_f64(),
@@ -206,14 +210,16 @@ pub fn build_one(
 }
 
 /// Compresses the blocks in parallel and writes the file; returns its size.
-pub fn write_generated(g: &Generated, path: &Path, level: i32) -> anyhow::Result<u64> {
-    let header = file::make_header(
-        g.signature,
-        &g.codes,
-        g.stats,
-        g.flags,
-        file::DEFAULT_BLOCK_ENTRIES,
-    );
+pub fn write_generated(
+    g: &Generated,
+    path: &Path,
+    level: i32,
+    block_entries: u32,
+) -> anyhow::Result<u64> {
+    if block_entries == 0 {
+        anyhow::bail!("--block-entries must be at least 1");
+    }
+    let header = file::make_header(g.signature, &g.codes, g.stats, g.flags, block_entries);
     let blocks = (0..header.blocks)
         .into_par_iter()
         .map(|b| file::compress_block(&g.codes, b, header.block_entries, header.value_width, level))

@@ -31,7 +31,7 @@ fn dir() -> &'static Path {
         }
         order.sort_by_key(|s| (s.piece_count(), s.to_string()));
         for s in order {
-            build_one(s, &dir, 3, &ProgressBar::hidden()).unwrap();
+            build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
         }
         dir
     })

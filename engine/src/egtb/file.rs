@@ -41,7 +41,7 @@ pub const KEY_SCHEME: u8 = 1;
 /// The metric: win/draw/loss with distance to mate in plies.
 pub const METRIC_DTM: u8 = 1;
 /// Default number of entries per block.
-pub const DEFAULT_BLOCK_ENTRIES: u32 = 32 * 1024;
+pub const DEFAULT_BLOCK_ENTRIES: u32 = 8 * 1024;
 /// Blocks kept decompressed per open table.
 const CACHE_BLOCKS: usize = 16;
 
@@ -312,7 +312,7 @@ impl Data {
     }
 }
 
-/// The few most recently used decompressed blocks of a table.
+/// The last few blocks a table decompressed, replaced in turn (first in, first out).
 #[derive(Default)]
 struct BlockCache {
     slots: Vec<(u32, Arc<[u8]>)>,
@@ -325,6 +325,7 @@ pub struct TableFile {
     header: Header,
     index: Vec<BlockEntry>,
     cache: Mutex<BlockCache>,
+    dctx: Mutex<Option<zstd::bulk::Decompressor<'static>>>,
 }
 
 impl std::fmt::Debug for TableFile {
@@ -394,6 +395,7 @@ impl TableFile {
             header,
             index,
             cache: Mutex::new(BlockCache::default()),
+            dctx: Mutex::new(None),
         })
     }
 
@@ -424,11 +426,22 @@ impl TableFile {
             return Err(FileError::BlockChecksum(b));
         }
         let expected = self.header.entries_in_block(b) * usize::from(self.header.value_width);
-        let out =
-            zstd::bulk::decompress(raw, expected).map_err(|err| FileError::BlockDecompress {
-                block: b,
-                reason: err.to_string(),
-            })?;
+        let fault = |err: std::io::Error| FileError::BlockDecompress {
+            block: b,
+            reason: err.to_string(),
+        };
+        // A decompression context is costly to set up (more than a small block takes to
+        // decompress), so each table keeps one.
+        let out = {
+            let mut ctx = self.dctx.lock().unwrap_or_else(|p| p.into_inner());
+            if ctx.is_none() {
+                *ctx = Some(zstd::bulk::Decompressor::new().map_err(fault)?);
+            }
+            match ctx.as_mut() {
+                Some(d) => d.decompress(raw, expected).map_err(fault)?,
+                None => unreachable!("the context was just created"),
+            }
+        };
         if out.len() != expected {
             return Err(FileError::BlockDecompress {
                 block: b,
