@@ -135,7 +135,7 @@ pub struct Session {
     terminal: bool,
     books: BookSet,
     rng: u64,
-    tables: Tablebases,
+    tables: Arc<Tablebases>,
 }
 
 impl Session {
@@ -143,8 +143,10 @@ impl Session {
     #[must_use]
     pub fn new(out: Output, terminal: bool) -> Session {
         let options = Options::default();
-        let searcher = Searcher::new(options.clone());
+        let mut searcher = Searcher::new(options.clone());
         let hash = searcher.hash_view();
+        let tables = Arc::new(Tablebases::open_skipping(&default_table_dirs()).0);
+        searcher.set_tablebases(Some(Arc::clone(&tables)));
         Session {
             proto: None,
             out,
@@ -159,7 +161,7 @@ impl Session {
             terminal,
             books: builtin_books(),
             rng: seed(),
-            tables: Tablebases::open_skipping(&default_table_dirs()).0,
+            tables,
         }
     }
 
@@ -418,6 +420,14 @@ impl Session {
         ));
     }
 
+    /// Gives the search the tables, or none when `useegtb` is off.
+    fn share_tables(&mut self) {
+        let tables = self.settings.use_egtb.then(|| Arc::clone(&self.tables));
+        if let Some(s) = &mut self.searcher {
+            s.set_tablebases(tables);
+        }
+    }
+
     fn new_game(&mut self) {
         if let Some(s) = &mut self.searcher {
             s.clear();
@@ -490,7 +500,10 @@ impl Session {
                     "info string {n} book file(s) loaded, {entries} entries"
                 ));
             }
-            OptionId::UseEgtb => self.settings.use_egtb = options::check(name, value)?,
+            OptionId::UseEgtb => {
+                self.settings.use_egtb = options::check(name, value)?;
+                self.share_tables();
+            }
             OptionId::EgtbPaths => {
                 let list = value.unwrap_or("").trim();
                 let list = if list == "<empty>" { "" } else { list };
@@ -507,7 +520,8 @@ impl Session {
                 for e in &errors {
                     self.error(&format!("egtbpaths: {e}"));
                 }
-                self.tables = tables;
+                self.tables = Arc::new(tables);
+                self.share_tables();
                 self.say(&format!(
                     "info string {} endgame tables found",
                     self.tables.len()
