@@ -630,8 +630,9 @@ fn tags_json(tags: &[(String, String)]) -> String {
     out
 }
 
-/// A JSON string literal.
-pub(crate) fn json_string(s: &str) -> String {
+/// A JSON string literal (RFC 8259 escaping), shared by every JSON writer of the crate.
+#[must_use]
+pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -5,24 +5,11 @@
 use std::fmt::Write;
 
 use book_builder::GameRecord;
+use book_builder::db::json_string;
 
 /// Appends `s` as a JSON string literal.
 fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    out.push_str(&json_string(s));
 }
 
 /// Appends `"key":` followed by a string or `null`.
