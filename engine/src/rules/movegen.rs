@@ -14,8 +14,8 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square};
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
-    PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
+    PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS,
 };
 
 #[inline(always)]
@@ -24,7 +24,9 @@ const fn code(color: Color, kind: Kind) -> u8 {
 }
 
 /// `true` when a general of `color` on `ksq` is attacked on `board` (flying general included).
-#[inline]
+///
+/// The plain version, walking the board; the position uses the faster [`attacked`] and checks
+/// it against this one in debug builds.
 pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) -> bool {
     let them = color.opponent();
     let (rook, cannon, horse, pawn, king) = (
@@ -61,18 +63,231 @@ pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) ->
     false
 }
 
+/// A board as the attack test reads it: the position's own, or the board after a move that has
+/// not been made (which spares copying 90 bytes for every move tested).
+trait View {
+    fn at(&self, sq: usize) -> u8;
+}
+
+impl View for [u8; SQUARES] {
+    #[inline(always)]
+    fn at(&self, sq: usize) -> u8 {
+        self[sq]
+    }
+}
+
+/// The board after the piece `moving` went from `from` to `to`.
+struct After<'a> {
+    board: &'a [u8; SQUARES],
+    from: usize,
+    to: usize,
+    moving: u8,
+}
+
+impl View for After<'_> {
+    #[inline(always)]
+    fn at(&self, sq: usize) -> u8 {
+        if sq == self.to {
+            self.moving
+        } else if sq == self.from {
+            0
+        } else {
+            self.board[sq]
+        }
+    }
+}
+
+/// The occupied points along one line from a point, nearest first, read from the occupancy
+/// bits of the line (bit `i` = the `i`-th point of the file or rank).
+#[derive(Clone, Copy)]
+pub(crate) struct Occupants {
+    bits: u32,
+    /// Nearest is the lowest bit (up, right) or the highest (down, left).
+    ascending: bool,
+    base: usize,
+    step: usize,
+}
+
+impl Iterator for Occupants {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.bits == 0 {
+            return None;
+        }
+        let i = if self.ascending {
+            self.bits.trailing_zeros()
+        } else {
+            31 - self.bits.leading_zeros()
+        };
+        self.bits &= !(1 << i);
+        Some(self.base + self.step * i as usize)
+    }
+}
+
+/// The occupants of the four lines from `sq`, in the order of [`RAYS`] (up, down, right,
+/// left), given the occupancy of its file and of its rank.
+#[inline(always)]
+pub(crate) fn lines_from(sq: usize, file_occ: u32, rank_occ: u32) -> [Occupants; 4] {
+    let (f, r) = (sq % 9, sq / 9);
+    let line = |bits: u32, ascending: bool, base: usize, step: usize| Occupants {
+        bits,
+        ascending,
+        base,
+        step,
+    };
+    [
+        line(file_occ & !((2u32 << r) - 1), true, f, 9),
+        line(file_occ & ((1u32 << r) - 1), false, f, 9),
+        line(rank_occ & !((2u32 << f) - 1), true, 9 * r, 1),
+        line(rank_occ & ((1u32 << f) - 1), false, 9 * r, 1),
+    ]
+}
+
+/// `true` when a general of `color` on `ksq` is attacked on `view`, given the occupancy of its
+/// file and rank there and sets that include all enemy horses and soldiers (larger sets only
+/// cost time: they serve to skip the horse and soldier tests when none is near).
+#[inline]
+fn attacked<V: View>(
+    view: &V,
+    ksq: usize,
+    color: Color,
+    file_occ: u32,
+    rank_occ: u32,
+    horses: u128,
+    pawns: u128,
+) -> bool {
+    let them = color.opponent();
+    let (rook, cannon, horse, pawn, king) = (
+        code(them, Kind::Rook),
+        code(them, Kind::Cannon),
+        code(them, Kind::Horse),
+        code(them, Kind::Pawn),
+        code(them, Kind::King),
+    );
+    if horses & HORSE_ATTACKER_SET[ksq] != 0 {
+        for (h, leg) in HORSE_ATTACKERS[ksq].iter() {
+            if view.at(h) == horse && view.at(leg) == 0 {
+                return true;
+            }
+        }
+    }
+    if pawns & PAWN_ATTACKER_SET[them.index()][ksq] != 0 {
+        for (p, _) in PAWN_ATTACKERS[them.index()][ksq].iter() {
+            if view.at(p) == pawn {
+                return true;
+            }
+        }
+    }
+    for mut line in lines_from(ksq, file_occ, rank_occ) {
+        if let Some(first) = line.next() {
+            // The generals can only meet on a file, so a general first on any line is facing.
+            let p = view.at(first);
+            if p == rook || p == king {
+                return true;
+            }
+            if line.next().is_some_and(|second| view.at(second) == cannon) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// `true` when bit `i` of `set` is set (two 64-bit halves: cheaper than a 128-bit shift).
+#[inline(always)]
+fn has(set: u128, i: usize) -> bool {
+    let word = if i < 64 {
+        set as u64
+    } else {
+        (set >> 64) as u64
+    };
+    (word >> (i & 63)) & 1 != 0
+}
+
 impl Position {
     /// `true` when the general of `color` on `ksq` is attacked in this position.
     #[inline]
     pub(crate) fn is_attacked_king(&self, ksq: Square, color: Color) -> bool {
-        king_attacked(&self.board, ksq, color)
+        let them = color.opponent();
+        let fast = attacked(
+            &self.board,
+            ksq.index(),
+            color,
+            u32::from(self.files[usize::from(ksq.file())]),
+            u32::from(self.ranks[usize::from(ksq.rank())]),
+            self.pieces[Piece::new(them, Kind::Horse).index()].0,
+            self.pieces[Piece::new(them, Kind::Pawn).index()].0,
+        );
+        debug_assert_eq!(fast, king_attacked(&self.board, ksq, color), "{self}");
+        fast
+    }
+
+    /// `true` when, after the pseudo-legal move `m` (not made), the general of `color` standing
+    /// on `ksq` then is attacked.
+    #[inline]
+    fn attacked_after(&self, m: Move, ksq: Square, color: Color) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let moving = self.board[from.index()];
+        let view = After {
+            board: &self.board,
+            from: from.index(),
+            to: to.index(),
+            moving,
+        };
+        let (kf, kr) = (ksq.file(), ksq.rank());
+        let mut file_occ = u32::from(self.files[usize::from(kf)]);
+        let mut rank_occ = u32::from(self.ranks[usize::from(kr)]);
+        if from.file() == kf {
+            file_occ &= !(1 << from.rank());
+        }
+        if from.rank() == kr {
+            rank_occ &= !(1 << from.file());
+        }
+        if to.file() == kf {
+            file_occ |= 1 << to.rank();
+        }
+        if to.rank() == kr {
+            rank_occ |= 1 << to.file();
+        }
+        let them = color.opponent();
+        let (fb, tb) = (1u128 << from.index(), 1u128 << to.index());
+        let after = |kind: Kind| {
+            let set = self.pieces[Piece::new(them, kind).index()].0 & !(fb | tb);
+            if moving == code(them, kind) {
+                set | tb
+            } else {
+                set
+            }
+        };
+        let fast = attacked(
+            &view,
+            ksq.index(),
+            color,
+            file_occ,
+            rank_occ,
+            after(Kind::Horse),
+            after(Kind::Pawn),
+        );
+        debug_assert_eq!(
+            fast,
+            {
+                let mut board = self.board;
+                board[to.index()] = moving;
+                board[from.index()] = 0;
+                king_attacked(&board, ksq, color)
+            },
+            "{m} in {self}"
+        );
+        fast
     }
 
     /// `true` when the side to move is in check.
     #[inline]
     #[must_use]
     pub fn in_check(&self) -> bool {
-        king_attacked(&self.board, self.kings[self.turn.index()], self.turn)
+        self.is_attacked_king(self.kings[self.turn.index()], self.turn)
     }
 
     /// Generates the pseudo-legal moves (legal but for exposing one's own general), appending to `list`.
@@ -150,11 +365,8 @@ impl Position {
     /// `true` when the (legal) move `m` gives check.
     #[must_use]
     pub fn gives_check(&self, m: Move) -> bool {
-        let mut board = self.board;
-        board[m.to().index()] = board[m.from().index()];
-        board[m.from().index()] = 0;
         let them = self.turn.opponent();
-        king_attacked(&board, self.kings[them.index()], them)
+        self.attacked_after(m, self.kings[them.index()], them)
     }
 
     /// `true` when `m` captures a piece.
@@ -174,15 +386,14 @@ impl Position {
     /// What a move must avoid to keep the own general safe: the pieces whose departure may
     /// expose it (pinned by a rook or the other general, a screen of a cannon behind two
     /// screens, a horse's leg) and the squares where an arriving piece becomes a cannon's screen.
-    fn legality(&self) -> Legality {
+    ///
+    /// With it, [`Position::is_legal_with`] tests one pseudo-legal move at a time, so that a
+    /// search can generate pseudo-legal moves and test only those it gets to.
+    pub(crate) fn legality(&self) -> Legality {
         let us = self.turn;
         let ksq = self.kings[us.index()];
         if self.is_attacked_king(ksq, us) {
-            return Legality {
-                ksq,
-                blockers: u128::MAX,
-                screens: u128::MAX,
-            };
+            return self.evasions(ksq);
         }
         let them = us.opponent();
         let b = &self.board;
@@ -194,24 +405,15 @@ impl Position {
             code(them, Kind::King),
         );
         let (mut blockers, mut screens) = (0u128, 0u128);
-        for ray in &RAYS[ksq.index()] {
-            let squares = &ray.sq[..ray.len as usize];
+        let k = ksq.index();
+        let file_occ = u32::from(self.files[usize::from(ksq.file())]);
+        let rank_occ = u32::from(self.ranks[usize::from(ksq.rank())]);
+        for (dir, line) in lines_from(k, file_occ, rank_occ).into_iter().enumerate() {
             let mut found = [0usize; 3];
             let mut n = 0;
-            let mut empty = 0u128;
-            for &s in squares {
-                let s = s as usize;
-                if b[s] == 0 {
-                    if n == 0 {
-                        empty |= 1 << s;
-                    }
-                    continue;
-                }
+            for s in line.take(3) {
                 found[n] = s;
                 n += 1;
-                if n == 3 {
-                    break;
-                }
             }
             if n == 0 {
                 continue;
@@ -220,7 +422,13 @@ impl Position {
             let mine = |i: usize| i < n && b[found[i]] & 8 == own;
             if piece(0) == cannon {
                 // Nothing between the general and an enemy cannon: an arriving piece is a screen.
-                screens |= empty;
+                let ray = &RAYS[k][dir];
+                for &s in ray.sq[..ray.len as usize]
+                    .iter()
+                    .take_while(|&&s| usize::from(s) != found[0])
+                {
+                    screens |= 1 << s;
+                }
             }
             if mine(0) && (piece(1) == rook || piece(1) == king) {
                 blockers |= 1 << found[0];
@@ -241,18 +449,96 @@ impl Position {
         }
         Legality {
             ksq,
+            in_check: false,
             blockers,
             screens,
         }
     }
 
+    /// The [`Legality`] of a position where the side to move is in check: what a move other
+    /// than the general's must do to have a chance of resolving every check. It must arrive on
+    /// a checker (taking it), between a checking chariot, cannon or general and ours (blocking,
+    /// or giving a cannon a second screen), or on a checking horse's leg; or it must take a
+    /// cannon's only screen away. A move that does none of these leaves some check standing,
+    /// so only the others need the full test.
+    fn evasions(&self, ksq: Square) -> Legality {
+        let us = self.turn;
+        let them = us.opponent();
+        let b = &self.board;
+        let k = ksq.index();
+        let (rook, cannon, horse, pawn, king) = (
+            code(them, Kind::Rook),
+            code(them, Kind::Cannon),
+            code(them, Kind::Horse),
+            code(them, Kind::Pawn),
+            code(them, Kind::King),
+        );
+        let (mut from_set, mut to_set) = (0u128, 0u128);
+        // The squares from the general up to and including `checker` along `dir`.
+        let line_to = |dir: usize, checker: usize| {
+            let ray = &RAYS[k][dir];
+            let mut set = 0u128;
+            for &s in &ray.sq[..ray.len as usize] {
+                set |= 1 << s;
+                if usize::from(s) == checker {
+                    break;
+                }
+            }
+            set
+        };
+        let file_occ = u32::from(self.files[usize::from(ksq.file())]);
+        let rank_occ = u32::from(self.ranks[usize::from(ksq.rank())]);
+        for (dir, mut line) in lines_from(k, file_occ, rank_occ).into_iter().enumerate() {
+            let Some(first) = line.next() else {
+                continue;
+            };
+            if b[first] == rook || b[first] == king {
+                to_set |= line_to(dir, first);
+            }
+            if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
+                // Taking the screen or moving it away resolves this check too.
+                to_set |= line_to(dir, second);
+                from_set |= 1 << first;
+            }
+        }
+        for (h, leg) in HORSE_ATTACKERS[k].iter() {
+            if b[h] == horse && b[leg] == 0 {
+                to_set |= 1 << h | 1 << leg;
+            }
+        }
+        for (p, _) in PAWN_ATTACKERS[them.index()][k].iter() {
+            if b[p] == pawn {
+                to_set |= 1 << p;
+            }
+        }
+        Legality {
+            ksq,
+            in_check: true,
+            blockers: from_set,
+            screens: to_set,
+        }
+    }
+
+    /// `true` when the pseudo-legal move `m` (generated in this position) does not leave the own
+    /// general attacked, given the position's [`Position::legality`].
     #[inline]
-    fn is_legal_with(&self, m: Move, ctx: &Legality) -> bool {
+    pub(crate) fn is_legal_with(&self, m: Move, ctx: &Legality) -> bool {
         let (from, to) = (m.from(), m.to());
         if from == ctx.ksq {
             return !self.exposed_after(m, to);
         }
-        if (ctx.blockers >> from.index()) & 1 == 0 && (ctx.screens >> to.index()) & 1 == 0 {
+        if ctx.in_check {
+            if has(ctx.blockers, from.index()) || has(ctx.screens, to.index()) {
+                return !self.exposed_after(m, ctx.ksq);
+            }
+            debug_assert!(
+                self.exposed_after(m, ctx.ksq),
+                "evasion filter dropped the legal {m} in {}",
+                self.fen()
+            );
+            return false;
+        }
+        if !has(ctx.blockers, from.index()) && !has(ctx.screens, to.index()) {
             debug_assert!(
                 !self.exposed_after(m, ctx.ksq),
                 "fast legality test missed {m} in {}",
@@ -265,10 +551,7 @@ impl Position {
 
     #[inline]
     fn exposed_after(&self, m: Move, ksq: Square) -> bool {
-        let mut board = self.board;
-        board[m.to().index()] = board[m.from().index()];
-        board[m.from().index()] = 0;
-        king_attacked(&board, ksq, self.turn)
+        self.attacked_after(m, ksq, self.turn)
     }
 
     fn retain_legal(&self, list: &mut MoveList, start: usize) {
@@ -278,6 +561,16 @@ impl Position {
             i += 1;
             i <= start || self.is_legal_with(m, &ctx)
         });
+    }
+
+    /// Keeps the legal moves of a list of pseudo-legal ones, in order.
+    pub(crate) fn retain_legal_with(&self, list: &mut MoveList, ctx: &Legality) {
+        list.retain(|m| self.is_legal_with(m, ctx));
+    }
+
+    /// Generates the pseudo-legal captures, appending to `list`.
+    pub(crate) fn pseudo_legal_captures(&self, list: &mut MoveList) {
+        self.generate::<true>(list);
     }
 
     fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
@@ -387,12 +680,28 @@ impl Position {
     }
 }
 
-struct Legality {
+/// What [`Position::legality`] found: which moves may expose the own general, or when in check,
+/// which moves may resolve the check.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Legality {
     ksq: Square,
-    /// Squares whose piece may expose the general by leaving (all squares when in check).
+    /// The side to move is in check.
+    in_check: bool,
+    /// Not in check: squares whose piece may expose the general by leaving. In check: the
+    /// cannon screens whose departure may resolve a check.
     blockers: u128,
-    /// Squares where an arriving piece may become a cannon's screen (all squares when in check).
+    /// Not in check: squares where an arriving piece may become a cannon's screen. In check:
+    /// squares where an arriving piece may resolve a check.
     screens: u128,
+}
+
+impl Legality {
+    /// `true` when the side to move was in check: every move needs the full test, and most
+    /// pseudo-legal moves are illegal.
+    #[inline]
+    pub(crate) fn in_check(&self) -> bool {
+        self.in_check
+    }
 }
 
 /// The pieces of `by` on `board` that attack `sq`.

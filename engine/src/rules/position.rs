@@ -298,6 +298,25 @@ impl Position {
         self.key
     }
 
+    /// The key after the pseudo-legal move `m`, without making it (to prefetch a hash table
+    /// entry early).
+    #[inline]
+    #[must_use]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = Piece::from_u8(self.board[from.index()]) else {
+            return self.key;
+        };
+        let mut key = self.key
+            ^ zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to)
+            ^ zobrist::side_key();
+        if let Some(captured) = Piece::from_u8(self.board[to.index()]) {
+            key ^= zobrist::piece_key(captured, to);
+        }
+        key
+    }
+
     /// The key computed from scratch; always equal to [`Position::key`].
     #[must_use]
     pub fn compute_key(&self) -> u64 {
@@ -575,7 +594,7 @@ mod tests {
     }
 
     #[test]
-    fn occupancy_masks_follow_make_and_unmake() {
+    fn occupancy_masks_and_keys_follow_make_and_unmake() {
         let mut state = 0x853c_49e6_748f_ea9bu64;
         for _ in 0..30 {
             let mut pos = Position::start();
@@ -592,7 +611,10 @@ mod tests {
                 assert_masks(&pos);
             }
             while !pos.history().is_empty() {
+                let key = pos.key();
+                let m = pos.history().last().unwrap().mv;
                 pos.unmake_move();
+                assert_eq!(pos.key_after(m), key);
                 assert_masks(&pos);
             }
         }

@@ -288,6 +288,29 @@ pub static PAWN_STEPS: [[Steps<3>; SQUARES]; 2] = build_pawn();
 /// `PAWN_ATTACKERS[color][sq]`: squares from which a soldier of `color` attacks `sq`.
 pub static PAWN_ATTACKERS: [[Steps<3>; SQUARES]; 2] = build_pawn_attackers(&build_pawn());
 
+const fn sets_of<const N: usize>(steps: &[Steps<N>; SQUARES]) -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < steps[s].len as usize {
+            t[s] |= 1 << steps[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `HORSE_ATTACKER_SET[sq]`: the squares of [`HORSE_ATTACKERS`]`[sq]` as a bit set (bit `i` =
+/// square index `i`), to rule out horse attacks with one test.
+pub static HORSE_ATTACKER_SET: [u128; SQUARES] = sets_of(&build_horse_attackers(&build_horse()));
+/// `PAWN_ATTACKER_SET[color][sq]`: the squares of [`PAWN_ATTACKERS`]`[color][sq]` as a bit set.
+pub static PAWN_ATTACKER_SET: [[u128; SQUARES]; 2] = {
+    let attackers = build_pawn_attackers(&build_pawn());
+    [sets_of(&attackers[0]), sets_of(&attackers[1])]
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -209,6 +209,8 @@ impl Worker<'_> {
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
+            // Start loading the child's table entry now; the pruning tests below overlap it.
+            self.tt.prefetch(pos.key_after(m));
             move_count += 1;
             let quiet = is_quiet(pos, m);
             let killer =
@@ -244,7 +246,6 @@ impl Worker<'_> {
             self.data.stack[ply].moved = moving_piece(pos, m);
             self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
             pos.make_move(m);
-            self.tt.prefetch(pos.key());
             let new_depth = depth - 1;
             let mut v;
             if move_count == 1 {
@@ -426,6 +427,7 @@ impl Worker<'_> {
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         while let Some(m) = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]) {
+            self.tt.prefetch(pos.key_after(m));
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning this piece and a bit more cannot reach alpha.
@@ -444,7 +446,6 @@ impl Worker<'_> {
             self.data.stack[ply].moved = moving_piece(pos, m);
             self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
             pos.make_move(m);
-            self.tt.prefetch(pos.key());
             let v = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
             pos.unmake_move();
             if self.stopped {

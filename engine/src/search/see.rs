@@ -2,12 +2,20 @@
 //!
 //! Xiangqi exchanges differ from chess in two ways that matter here: a cannon needs exactly one
 //! screen, so removing a piece from a line can create or destroy cannon attacks, and a horse can
-//! be blocked at its leg. The exchange is therefore simulated on a copy of the board, recomputing
-//! the attackers of the square after every capture, rather than from one precomputed attacker set.
-//! Pins and the flying general are ignored, as usual for SEE.
+//! be blocked at its leg. The exchange is therefore simulated on a copy of the board (with its
+//! file and rank occupancy), finding the least valuable attacker of the square afresh after every
+//! capture, rather than from one precomputed attacker set. Pins and the flying general are
+//! ignored, as usual for SEE.
+//!
+//! The attacker search goes by value, cheapest kind first, and stops at the first kind present:
+//! soldiers, then advisors and elephants, horses, cannons, chariots and the general. Among
+//! attackers of equal value the one on the lowest square is taken.
 
-use crate::rules::movegen::attackers_on;
-use crate::rules::{Color, Move, Piece, Position, Square};
+use crate::rules::movegen::lines_from;
+use crate::rules::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS,
+};
+use crate::rules::{Color, Kind, Move, Piece, Position, Square};
 
 /// Exchange values by kind (K A B N R C P). The general's value is large so that capturing with
 /// it onto a defended square is always a losing exchange.
@@ -18,20 +26,131 @@ fn value(byte: u8) -> i32 {
     Piece::from_u8(byte).map_or(0, |p| SEE_VALUE[p.kind().index()])
 }
 
+/// The board of an exchange in progress.
+struct Exchange {
+    board: [u8; 90],
+    files: [u16; 9],
+    ranks: [u16; 10],
+}
+
+impl Exchange {
+    fn new(pos: &Position) -> Exchange {
+        Exchange {
+            board: pos.board,
+            files: pos.files,
+            ranks: pos.ranks,
+        }
+    }
+
+    /// Moves the piece on `from` onto `to` (capturing whatever is there).
+    #[inline]
+    fn capture(&mut self, from: usize, to: usize) {
+        self.board[to] = self.board[from];
+        self.board[from] = 0;
+        let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+        self.files[ff] &= !(1 << fr);
+        self.ranks[fr] &= !(1 << ff);
+        self.files[tf] |= 1 << tr;
+        self.ranks[tr] |= 1 << tf;
+    }
+
+    /// The square and value of `side`'s least valuable piece attacking `to`, the lowest square
+    /// among equals.
+    fn least_valuable(&self, to: usize, side: Color) -> Option<(usize, i32)> {
+        let b = &self.board;
+        let c = side.index();
+        let code = |kind: Kind| Piece::new(side, kind).to_u8();
+        // The lowest of the squares that pass `test`.
+        let lowest = |squares: &mut dyn Iterator<Item = usize>| squares.min();
+
+        let pawn = code(Kind::Pawn);
+        if let Some(s) = lowest(
+            &mut PAWN_ATTACKERS[c][to]
+                .iter()
+                .map(|(p, _)| p)
+                .filter(|&p| b[p] == pawn),
+        ) {
+            return Some((s, SEE_VALUE[Kind::Pawn.index()]));
+        }
+        let target = Square::from_index(to).unwrap_or_else(|| unreachable!());
+        let mut guards = None::<usize>;
+        if target.in_palace(side) {
+            let advisor = code(Kind::Advisor);
+            for (a, _) in ADVISOR_STEPS[c][to].iter() {
+                if b[a] == advisor {
+                    guards = Some(guards.map_or(a, |g| g.min(a)));
+                }
+            }
+        }
+        if target.on_own_half(side) {
+            let elephant = code(Kind::Elephant);
+            for (e, eye) in ELEPHANT_STEPS[c][to].iter() {
+                if b[e] == elephant && b[eye] == 0 {
+                    guards = Some(guards.map_or(e, |g| g.min(e)));
+                }
+            }
+        }
+        if let Some(s) = guards {
+            return Some((s, SEE_VALUE[Kind::Advisor.index()]));
+        }
+        let horse = code(Kind::Horse);
+        if let Some(s) = lowest(
+            &mut HORSE_ATTACKERS[to]
+                .iter()
+                .filter(|&(h, leg)| b[h] == horse && b[leg] == 0)
+                .map(|(h, _)| h),
+        ) {
+            return Some((s, SEE_VALUE[Kind::Horse.index()]));
+        }
+        let (rook, cannon) = (code(Kind::Rook), code(Kind::Cannon));
+        let file_occ = u32::from(self.files[to % 9]);
+        let rank_occ = u32::from(self.ranks[to / 9]);
+        let (mut rooks, mut cannons) = (None::<usize>, None::<usize>);
+        for mut line in lines_from(to, file_occ, rank_occ) {
+            if let Some(first) = line.next() {
+                if b[first] == rook {
+                    rooks = Some(rooks.map_or(first, |r| r.min(first)));
+                }
+                // Whatever the first piece, it can screen a cannon behind it.
+                if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
+                    cannons = Some(cannons.map_or(second, |r| r.min(second)));
+                }
+            }
+        }
+        if let Some(s) = cannons {
+            return Some((s, SEE_VALUE[Kind::Cannon.index()]));
+        }
+        if let Some(s) = rooks {
+            return Some((s, SEE_VALUE[Kind::Rook.index()]));
+        }
+        if target.in_palace(side) {
+            let king = code(Kind::King);
+            if let Some(s) = lowest(
+                &mut KING_STEPS[c][to]
+                    .iter()
+                    .map(|(k, _)| k)
+                    .filter(|&k| b[k] == king),
+            ) {
+                return Some((s, SEE_VALUE[Kind::King.index()]));
+            }
+        }
+        None
+    }
+}
+
 /// The material the side to move gains by `m` (a capture or not) when both sides then recapture
 /// on the target square with their least valuable attacker for as long as it pays.
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
-    let mut board = pos.board;
-    let (from, to) = (m.from(), m.to());
+    let (from, to) = (m.from().index(), m.to().index());
+    let mut board = Exchange::new(pos);
     let mut gain = [0i32; 34];
     let mut depth = 0;
-    gain[0] = value(board[to.index()]);
-    let mut on_square = value(board[from.index()]);
-    board[to.index()] = board[from.index()];
-    board[from.index()] = 0;
+    gain[0] = value(board.board[to]);
+    let mut on_square = value(board.board[from]);
+    board.capture(from, to);
     let mut side = pos.turn().opponent();
     while depth + 1 < gain.len() {
-        let Some((sq, v)) = least_valuable(&board, to, side) else {
+        let Some((sq, v)) = board.least_valuable(to, side) else {
             break;
         };
         depth += 1;
@@ -41,8 +160,7 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
             break;
         }
         on_square = v;
-        board[to.index()] = board[sq.index()];
-        board[sq.index()] = 0;
+        board.capture(sq, to);
         side = side.opponent();
     }
     while depth > 0 {
@@ -52,15 +170,74 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-fn least_valuable(board: &[u8; 90], to: Square, side: Color) -> Option<(Square, i32)> {
-    attackers_on(board, to, side)
-        .map(|sq| (sq, value(board[sq.index()])))
-        .min_by_key(|&(_, v)| v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::movegen::attackers_on;
+
+    /// The plain exchange evaluation: the full attacker set recomputed on a board copy after
+    /// every capture, the least valuable (first of equals) taken.
+    fn plain_see(pos: &Position, m: Move) -> i32 {
+        let mut board = pos.board;
+        let (from, to) = (m.from(), m.to());
+        let mut gain = [0i32; 34];
+        let mut depth = 0;
+        gain[0] = value(board[to.index()]);
+        let mut on_square = value(board[from.index()]);
+        board[to.index()] = board[from.index()];
+        board[from.index()] = 0;
+        let mut side = pos.turn().opponent();
+        while depth + 1 < gain.len() {
+            let Some((sq, v)) = attackers_on(&board, to, side)
+                .map(|sq| (sq, value(board[sq.index()])))
+                .min_by_key(|&(_, v)| v)
+            else {
+                break;
+            };
+            depth += 1;
+            gain[depth] = on_square - gain[depth - 1];
+            if (-gain[depth - 1]).max(gain[depth]) < 0 {
+                break;
+            }
+            on_square = v;
+            board[to.index()] = board[sq.index()];
+            board[sq.index()] = 0;
+            side = side.opponent();
+        }
+        while depth > 0 {
+            gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+            depth -= 1;
+        }
+        gain[0]
+    }
+
+    /// The fast exchange evaluation equals the plain one for every pseudo-legal move of the
+    /// positions of random games from the bench positions.
+    #[test]
+    fn see_equals_the_plain_exchange() {
+        let mut state = 0x0bad_5eed_1234_5678u64;
+        let mut checked = 0;
+        for fen in crate::search::bench::POSITIONS {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..80 {
+                let mut moves = crate::rules::MoveList::new();
+                pos.pseudo_legal_moves(&mut moves);
+                for &m in moves.iter() {
+                    assert_eq!(see(&pos, m), plain_see(&pos, m), "{m} in {pos}");
+                    checked += 1;
+                }
+                let legal = pos.legal_move_list();
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.make_move(legal[state as usize % legal.len()]);
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+    }
 
     fn see_of(fen: &str, mv: &str) -> i32 {
         let pos = Position::from_fen(fen).unwrap();
