@@ -390,9 +390,15 @@ impl Position {
     /// With it, [`Position::is_legal_with`] tests one pseudo-legal move at a time, so that a
     /// search can generate pseudo-legal moves and test only those it gets to.
     pub(crate) fn legality(&self) -> Legality {
+        self.legality_in_check(self.in_check())
+    }
+
+    /// [`Position::legality`] when it is known whether the side to move is in check.
+    pub(crate) fn legality_in_check(&self, in_check: bool) -> Legality {
+        debug_assert_eq!(in_check, self.in_check());
         let us = self.turn;
         let ksq = self.kings[us.index()];
-        if self.is_attacked_king(ksq, us) {
+        if in_check {
             return self.evasions(ksq);
         }
         let them = us.opponent();
@@ -442,9 +448,12 @@ impl Position {
                 }
             }
         }
-        for (h, leg) in HORSE_ATTACKERS[ksq.index()].iter() {
-            if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
-                blockers |= 1 << leg;
+        let horses = self.pieces[Piece::new(them, Kind::Horse).index()].0;
+        if horses & HORSE_ATTACKER_SET[k] != 0 {
+            for (h, leg) in HORSE_ATTACKERS[k].iter() {
+                if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
+                    blockers |= 1 << leg;
+                }
             }
         }
         Legality {

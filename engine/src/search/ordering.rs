@@ -126,6 +126,8 @@ pub(crate) struct MovePicker {
     counter: Move,
     /// Quiescence: captures only (unless in check, when all evasions are generated).
     captures_only: bool,
+    /// The side to move is in check.
+    in_check: bool,
     skip_quiets: bool,
     /// The quiet moves have been taken out of the buffer after [`MovePicker::skip_quiets`].
     quiets_dropped: bool,
@@ -155,14 +157,15 @@ impl MoveBuffer {
 }
 
 impl MovePicker {
-    /// The picker of a full-width node.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// The picker of a full-width node, whose side to move is `in_check` or not.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, in_check: bool) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
             tt_move,
             killers,
             counter,
             captures_only: false,
+            in_check,
             skip_quiets: false,
             quiets_dropped: false,
             next: 0,
@@ -173,7 +176,7 @@ impl MovePicker {
 
     /// The picker of a quiescence node: captures only, or every evasion when in check.
     pub fn quiescence(tt_move: Move, in_check: bool) -> MovePicker {
-        let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE);
+        let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, in_check);
         p.captures_only = !in_check;
         p
     }
@@ -209,7 +212,7 @@ impl MovePicker {
                     } else {
                         pos.pseudo_legal_moves(&mut buf.moves);
                     }
-                    let ctx = pos.legality();
+                    let ctx = pos.legality_in_check(self.in_check);
                     if ctx.in_check() {
                         pos.retain_legal_with(&mut buf.moves, &ctx);
                     } else {
@@ -409,7 +412,7 @@ mod tests {
         let tt = legal[7];
         let history = History::new();
         let mut buf = MoveBuffer::new();
-        let mut picker = MovePicker::new(tt, [legal[3], Move::NONE], Move::NONE);
+        let mut picker = MovePicker::new(tt, [legal[3], Move::NONE], Move::NONE, pos.in_check());
         let mut seen = Vec::new();
         while let Some(m) = picker.next(&pos, &history, &mut buf) {
             seen.push(m);
@@ -440,7 +443,7 @@ mod tests {
         let history = History::new();
         let mut buf = MoveBuffer::new();
         let bogus = Move::new("a0".parse().unwrap(), "a9".parse().unwrap());
-        let mut picker = MovePicker::new(bogus, [Move::NONE; 2], Move::NONE);
+        let mut picker = MovePicker::new(bogus, [Move::NONE; 2], Move::NONE, false);
         let mut n = 0;
         while let Some(m) = picker.next(&pos, &history, &mut buf) {
             assert_ne!(m, bogus);
@@ -552,7 +555,7 @@ mod tests {
                 let counter = pick(rand());
                 let skip_after = (rand() % 12) as usize;
                 let expected = reference_order(&pos, &history, tt, killers, counter, skip_after);
-                let mut picker = MovePicker::new(tt, killers, counter);
+                let mut picker = MovePicker::new(tt, killers, counter, pos.in_check());
                 let mut buf = MoveBuffer::new();
                 let mut got = Vec::new();
                 while let Some(m) = picker.next(&pos, &history, &mut buf) {

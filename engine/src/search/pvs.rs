@@ -199,7 +199,7 @@ impl Worker<'_> {
 
         let prev = self.data.stack[ply - 1];
         let counter = self.data.history.counter(prev.moved, prev.current);
-        let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter);
+        let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter, in_check);
         let us = pos.turn();
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
