@@ -1,4 +1,5 @@
-//! The incrementally kept part of the evaluation: material, piece-square sums and piece counts.
+//! The incrementally kept part of the evaluation: material, piece-square sums, piece counts and
+//! the attackers in each side's king zone.
 //!
 //! Summing the piece-square tables over 32 pieces at every evaluated node costs more than all the
 //! other cheap terms together, and a move changes at most three entries (the mover leaves its
@@ -8,7 +9,7 @@
 //! ([`Accumulator::new`]); debug builds check that at every evaluation, and a test checks it over
 //! random games.
 
-use super::{Tables, default_tables};
+use super::{Tables, ZONE_OF, default_tables, zone_slot};
 use crate::rules::{Color, Move, Piece, Position};
 
 /// Material and piece-square sums of each side, and the number of pieces of each kind.
@@ -20,6 +21,8 @@ pub struct Accumulator {
     pub(super) material: [(i32, i32); 2],
     /// Pieces on the board by [`Piece::index`].
     pub(super) counts: [u8; 14],
+    /// Per side: the enemy chariots, horses, cannons and soldiers in that side's king zone.
+    pub(super) zone: [[u8; 4]; 2],
 }
 
 impl Accumulator {
@@ -34,6 +37,7 @@ impl Accumulator {
             psq: [(0, 0); 2],
             material: [(0, 0); 2],
             counts: [0; 14],
+            zone: [[0; 4]; 2],
         };
         for sq in pos.occupied() {
             let Some(piece) = pos.piece_at(sq) else {
@@ -47,6 +51,12 @@ impl Accumulator {
             acc.material[c].0 += vm;
             acc.material[c].1 += ve;
             acc.counts[piece.index()] += 1;
+            let defender = piece.color().opponent().index();
+            if let Some(slot) = zone_slot(piece.kind()) {
+                if ZONE_OF[sq.index()] >> defender & 1 != 0 {
+                    acc.zone[defender][slot] += 1;
+                }
+            }
         }
         acc
     }
@@ -66,7 +76,15 @@ impl Accumulator {
         let row = &tables.psq[piece.index()];
         acc.psq[c].0 += row[to].0 - row[from].0;
         acc.psq[c].1 += row[to].1 - row[from].1;
+        if let Some(slot) = zone_slot(piece.kind()) {
+            // The mover attacks the other side's zone.
+            let zone = &mut acc.zone[c ^ 1][slot];
+            *zone = *zone + (ZONE_OF[to] >> (c ^ 1) & 1) - (ZONE_OF[from] >> (c ^ 1) & 1);
+        }
         if let Some(victim) = pos.piece_at(m.to()) {
+            if let Some(slot) = zone_slot(victim.kind()) {
+                acc.zone[c][slot] -= ZONE_OF[to] >> c & 1;
+            }
             let v = victim.index();
             let (m, e) = tables.psq[v][to];
             let (vm, ve) = tables.material[v];

@@ -17,7 +17,7 @@
 //! `knowledge` option) and weighs the two generals' safety differently for the `style` option.
 
 mod accumulator;
-mod lines;
+mod mobility;
 pub mod params;
 pub mod pst;
 #[cfg(test)]
@@ -29,10 +29,9 @@ use std::sync::OnceLock;
 pub use accumulator::Accumulator;
 pub use params::Params;
 
-use crate::rules::tables::HORSE_STEPS;
-use crate::rules::{Bitboard, Color, Kind, Piece, Position, Square};
+use crate::rules::{Color, Kind, Piece, Position, Square};
 use crate::search::{Level, Style};
-use lines::LINES;
+use mobility::{HORSE_LEGS, LINES};
 
 /// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].
 const PHASE_ROOK: i32 = 4;
@@ -357,7 +356,31 @@ const fn king_zone(color: Color) -> u128 {
     zone
 }
 
+/// The zones of both sides.
 const ZONES: [u128; 2] = [king_zone(Color::Red), king_zone(Color::Black)];
+
+/// `ZONE_OF[sq]`: bit `c` is set when `sq` lies in the zone of the side with index `c`.
+const ZONE_OF: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        t[sq] = ((ZONES[0] >> sq) & 1) as u8 | (((ZONES[1] >> sq) & 1) as u8) << 1;
+        sq += 1;
+    }
+    t
+};
+
+/// The index in [`Accumulator`]'s zone counts of a kind that counts as a zone attacker.
+#[inline]
+const fn zone_slot(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::Rook => Some(0),
+        Kind::Horse => Some(1),
+        Kind::Cannon => Some(2),
+        Kind::Pawn => Some(3),
+        _ => None,
+    }
+}
 
 /// The points whose rank, counted from `color`'s side, lies in `lo..=hi`.
 const fn relative_ranks(color: Color, lo: usize, hi: usize) -> u128 {
@@ -387,16 +410,59 @@ const ATTACKING_SOLDIERS: [u128; 2] = [
     relative_ranks(Color::Black, 5, 8),
 ];
 
+/// The points of file i (a soldier there has no point to its right).
+const FILE_I: u128 = {
+    let mut set = 0u128;
+    let mut rank = 0;
+    while rank < 10 {
+        set |= 1 << (8 + 9 * rank);
+        rank += 1;
+    }
+    set
+};
+
+/// Where a side's soldier counts as at the enemy palace: relative ranks 6..=8, files d..f.
+const NEAR_PALACE: [u128; 2] = {
+    let mut sets = [0u128; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 90 {
+            let (file, rank) = (sq % 9, sq / 9);
+            let own_rank = if c == 0 { rank } else { 9 - rank };
+            if own_rank >= 6 && own_rank <= 8 && file >= 3 && file <= 5 {
+                sets[c] |= 1 << sq;
+            }
+            sq += 1;
+        }
+        c += 1;
+    }
+    sets
+};
+
 /// The number of squares in a set that usually holds none or a few (cheaper than a population
 /// count on processors without one).
 #[inline]
-fn sparse_count(mut set: u128) -> i32 {
+fn sparse_count(set: u128) -> i32 {
     let mut n = 0;
-    while set != 0 {
-        set &= set - 1;
-        n += 1;
-    }
+    for_each_square(set, |_| n += 1);
     n
+}
+
+/// Calls `f` with the index of every square of `set`, in increasing order. The two 64-bit halves
+/// are walked one after the other, which is cheaper than 128-bit arithmetic per square.
+#[inline(always)]
+fn for_each_square(set: u128, mut f: impl FnMut(usize)) {
+    let mut lo = set as u64;
+    while lo != 0 {
+        f(lo.trailing_zeros() as usize);
+        lo &= lo - 1;
+    }
+    let mut hi = (set >> 64) as u64;
+    while hi != 0 {
+        f(64 + hi.trailing_zeros() as usize);
+        hi &= hi - 1;
+    }
 }
 
 /// The scale (in 1/16) for a position where the side ahead cannot attack: no chariot, horse,
@@ -504,23 +570,27 @@ impl<'a> Evaluator<'a> {
         let board = &pos.board;
         let own = (c as u8) << 3;
         let p = &self.tables.params;
+        let set = |kind: Kind| pos.pieces[c.index() * 7 + kind.index()].0;
         let mut rook_mob = 0;
-        for sq in pos.pieces(Piece::new(c, Kind::Rook)) {
-            rook_mob += LINES.counts(pos, sq).0;
-        }
+        for_each_square(set(Kind::Rook), |sq| rook_mob += LINES.counts(pos, sq).0);
         let mut cannon_mob = 0;
-        for sq in pos.pieces(Piece::new(c, Kind::Cannon)) {
-            cannon_mob += LINES.counts(pos, sq).1;
-        }
+        for_each_square(set(Kind::Cannon), |sq| {
+            cannon_mob += LINES.counts(pos, sq).1
+        });
         let (mut horse_mob, mut blocked) = (0, 0);
-        for sq in pos.pieces(Piece::new(c, Kind::Horse)) {
-            for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-                let leg_free = board[leg] == 0;
-                let target = board[to];
-                blocked += i32::from(!leg_free);
-                horse_mob += i32::from(leg_free && (target == 0 || target & 8 != own));
+        for_each_square(set(Kind::Horse), |sq| {
+            let jumps = &HORSE_LEGS[sq];
+            for &(leg, n, targets) in &jumps.legs[..usize::from(jumps.len)] {
+                if board[usize::from(leg)] != 0 {
+                    blocked += i32::from(n);
+                    continue;
+                }
+                for &to in &targets[..usize::from(n)] {
+                    let target = board[usize::from(to)];
+                    horse_mob += i32::from(target == 0 || target & 8 != own);
+                }
             }
-        }
+        });
         let mg = rook_mob * p.rook_mobility_mg
             + horse_mob * p.horse_mobility_mg
             + cannon_mob * p.cannon_mobility_mg;
@@ -541,21 +611,11 @@ impl<'a> Evaluator<'a> {
     fn pawns<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let p = &self.tables.params;
-        let pawn = Piece::new(c, Kind::Pawn);
-        let across = pos.pieces(pawn).0 & ACROSS_RIVER[c.index()];
-        let them = c.opponent();
-        let enemy_advisors = self.acc.count_of(them, Kind::Advisor.index());
-        let (mut connected, mut near_palace) = (0, 0);
-        for sq in Bitboard(across) {
-            let rr = sq.relative_rank(c);
-            // The soldier on the point to the right, on the same rank.
-            if sq.file() < 8 && pos.board[sq.index() + 1] == pawn.to_u8() {
-                connected += 1;
-            }
-            if (6..=8).contains(&rr) && (3..=5).contains(&sq.file()) {
-                near_palace += 1;
-            }
-        }
+        let pawns = pos.pieces[c.index() * 7 + Kind::Pawn.index()].0;
+        let enemy_advisors = self.acc.count_of(c.opponent(), Kind::Advisor.index());
+        // Soldiers across the river with another soldier on the point to their right.
+        let connected = sparse_count(pawns & ACROSS_RIVER[c.index()] & (pawns >> 1) & !FILE_I);
+        let near_palace = sparse_count(pawns & NEAR_PALACE[c.index()]);
         let near = near_palace * (2 - enemy_advisors) * p.pawn_near_palace_eg;
         self.add(
             sink,
@@ -634,15 +694,8 @@ impl<'a> Evaluator<'a> {
         let missing_b = 2 - count(Kind::Elephant, c).min(2);
         let defence = (missing_a * p.missing_advisor + missing_b * p.missing_elephant) * force / 8;
 
-        // Enemy attackers in the zone before the palace.
-        let zone = ZONES[c.index()];
-        let in_zone = |kind: Kind| sparse_count(pos.pieces(Piece::new(them, kind)).0 & zone);
-        let (r, h, cn, pw) = (
-            in_zone(Kind::Rook),
-            in_zone(Kind::Horse),
-            in_zone(Kind::Cannon),
-            in_zone(Kind::Pawn),
-        );
+        // Enemy attackers in the zone before the palace (counted move by move).
+        let [r, h, cn, pw] = self.acc.zone[c.index()].map(i32::from);
         let attackers = r + h + cn + pw;
         let units = r * p.attack_unit_rook
             + h * p.attack_unit_horse

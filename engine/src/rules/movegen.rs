@@ -146,8 +146,9 @@ pub(crate) fn lines_from(sq: usize, file_occ: u32, rank_occ: u32) -> [Occupants;
 }
 
 /// `true` when a general of `color` on `ksq` is attacked on `view`, given the occupancy of its
-/// file and rank there and sets that include all enemy horses and soldiers (larger sets only
-/// cost time: they serve to skip the horse and soldier tests when none is near).
+/// file and rank there. `horse_near` and `pawn_near` say whether an enemy horse or soldier may
+/// stand where it could attack the general (a `true` only costs time: they serve to skip those
+/// tests when none is near).
 #[inline]
 fn attacked<V: View>(
     view: &V,
@@ -155,8 +156,8 @@ fn attacked<V: View>(
     color: Color,
     file_occ: u32,
     rank_occ: u32,
-    horses: u128,
-    pawns: u128,
+    horse_near: bool,
+    pawn_near: bool,
 ) -> bool {
     let them = color.opponent();
     let (rook, cannon, horse, pawn, king) = (
@@ -166,14 +167,14 @@ fn attacked<V: View>(
         code(them, Kind::Pawn),
         code(them, Kind::King),
     );
-    if horses & HORSE_ATTACKER_SET[ksq] != 0 {
+    if horse_near {
         for (h, leg) in HORSE_ATTACKERS[ksq].iter() {
             if view.at(h) == horse && view.at(leg) == 0 {
                 return true;
             }
         }
     }
-    if pawns & PAWN_ATTACKER_SET[them.index()][ksq] != 0 {
+    if pawn_near {
         for (p, _) in PAWN_ATTACKERS[them.index()][ksq].iter() {
             if view.at(p) == pawn {
                 return true;
@@ -211,14 +212,17 @@ impl Position {
     #[inline]
     pub(crate) fn is_attacked_king(&self, ksq: Square, color: Color) -> bool {
         let them = color.opponent();
+        let k = ksq.index();
         let fast = attacked(
             &self.board,
-            ksq.index(),
+            k,
             color,
             u32::from(self.files[usize::from(ksq.file())]),
             u32::from(self.ranks[usize::from(ksq.rank())]),
-            self.pieces[Piece::new(them, Kind::Horse).index()].0,
-            self.pieces[Piece::new(them, Kind::Pawn).index()].0,
+            self.pieces[Piece::new(them, Kind::Horse).index()].0 & HORSE_ATTACKER_SET[k] != 0,
+            self.pieces[Piece::new(them, Kind::Pawn).index()].0
+                & PAWN_ATTACKER_SET[them.index()][k]
+                != 0,
         );
         debug_assert_eq!(fast, king_attacked(&self.board, ksq, color), "{self}");
         fast
@@ -252,23 +256,20 @@ impl Position {
             rank_occ |= 1 << to.file();
         }
         let them = color.opponent();
-        let (fb, tb) = (1u128 << from.index(), 1u128 << to.index());
-        let after = |kind: Kind| {
-            let set = self.pieces[Piece::new(them, kind).index()].0 & !(fb | tb);
-            if moving == code(them, kind) {
-                set | tb
-            } else {
-                set
-            }
+        let k = ksq.index();
+        // Before the move, or the moved piece where it arrives (a superset of the sets after).
+        let near = |kind: Kind, set: u128| {
+            self.pieces[Piece::new(them, kind).index()].0 & set != 0
+                || (moving == code(them, kind) && has(set, to.index()))
         };
         let fast = attacked(
             &view,
-            ksq.index(),
+            k,
             color,
             file_occ,
             rank_occ,
-            after(Kind::Horse),
-            after(Kind::Pawn),
+            near(Kind::Horse, HORSE_ATTACKER_SET[k]),
+            near(Kind::Pawn, PAWN_ATTACKER_SET[them.index()][k]),
         );
         debug_assert_eq!(
             fast,

@@ -1,4 +1,5 @@
-//! Chariot and cannon mobility along one line, looked up by the line's occupancy.
+//! Mobility tables: chariot and cannon mobility along one line, looked up by the line's
+//! occupancy, and the horse's jumps grouped by leg.
 //!
 //! A rank has 9 points and a file 10, so every occupancy of a line is a 9- or 10-bit number,
 //! which the position keeps for each rank and file. The tables give, for a piece at each point
@@ -7,7 +8,7 @@
 //! before its screen plus the piece behind the screen). The whole count is two look-ups, with no
 //! branch per point.
 
-use crate::rules::{Position, Square};
+use crate::rules::Position;
 
 /// (chariot count, cannon count) per point of a line and occupancy.
 pub(super) struct LineTables {
@@ -41,8 +42,8 @@ impl LineTables {
 
     /// The chariot and cannon mobility of a piece on `sq` in `pos`, both lines together.
     #[inline]
-    pub(super) fn counts(&self, pos: &Position, sq: Square) -> (i32, i32) {
-        let (f, r) = (usize::from(sq.file()), usize::from(sq.rank()));
+    pub(super) fn counts(&self, pos: &Position, sq: usize) -> (i32, i32) {
+        let (f, r) = (sq % 9, sq / 9);
         let a = self.rank[f][usize::from(pos.ranks[r]) & 511];
         let b = self.file[r][usize::from(pos.files[f]) & 1023];
         (
@@ -80,3 +81,58 @@ const fn line_counts(pos: usize, occ: usize, len: usize) -> (u8, u8) {
     }
     (rook, cannon)
 }
+
+/// A horse's jumps from one point, grouped by the leg they need free: up to four legs with up
+/// to two targets each. A blocked leg costs every jump through it at once.
+#[derive(Clone, Copy)]
+pub(super) struct HorseLegs {
+    /// Number of legs in use.
+    pub len: u8,
+    /// Per leg: the leg's square, the number of targets (1 or 2) and the targets.
+    pub legs: [(u8, u8, [u8; 2]); 4],
+}
+
+const fn horse_legs() -> [HorseLegs; 90] {
+    let empty = HorseLegs {
+        len: 0,
+        legs: [(0, 0, [0; 2]); 4],
+    };
+    let mut table = [empty; 90];
+    // (leg offset, two target offsets) in (file, rank) steps.
+    type Shape = ((i32, i32), [(i32, i32); 2]);
+    let shapes: [Shape; 4] = [
+        ((1, 0), [(2, 1), (2, -1)]),
+        ((-1, 0), [(-2, 1), (-2, -1)]),
+        ((0, 1), [(1, 2), (-1, 2)]),
+        ((0, -1), [(1, -2), (-1, -2)]),
+    ];
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut s = 0;
+        while s < 4 {
+            let ((lf, lr), targets) = shapes[s];
+            let mut entry = (((f + lf) + 9 * (r + lr)) as u8, 0u8, [0u8; 2]);
+            let mut t = 0;
+            while t < 2 {
+                let (tf, tr) = (f + targets[t].0, r + targets[t].1);
+                if tf >= 0 && tf < 9 && tr >= 0 && tr < 10 {
+                    entry.2[entry.1 as usize] = (tf + 9 * tr) as u8;
+                    entry.1 += 1;
+                }
+                t += 1;
+            }
+            if entry.1 > 0 {
+                let n = table[sq].len as usize;
+                table[sq].legs[n] = entry;
+                table[sq].len += 1;
+            }
+            s += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// `HORSE_LEGS[sq]`: the jumps of a horse on `sq`, by leg.
+pub(super) static HORSE_LEGS: [HorseLegs; 90] = horse_legs();
