@@ -8,10 +8,10 @@
 
 pub mod book;
 pub mod display;
+pub mod egtb;
 pub mod eval;
 pub mod notation;
 pub mod protocol;
-
 pub mod rules;
 pub mod search;
 

@@ -178,6 +178,8 @@ fn ucci_handshake_lists_options() {
 #[test]
 fn ucci_search_reports_and_moves() {
     let mut e = Engine::ucci();
+    // The built-in book knows these positions; this test is about the search.
+    e.send("setoption usebook false");
     e.send(&format!("position fen {START} moves h2e2 h7e7"));
     e.send("go depth 4");
     let lines = e.lines_until("bestmove");
@@ -359,6 +361,7 @@ fn probe_answers_pophash() {
     let mut e = Engine::ucci();
     e.send("probe startpos moves a0a1");
     assert_eq!(e.starts("pophash"), "pophash");
+    e.send("setoption usebook false");
     e.send("position startpos");
     e.send("go depth 5");
     let best = e.starts("bestmove");
@@ -421,6 +424,7 @@ fn uci_dialects() {
     e.send("isready");
     e.starts("readyok");
     e.send("setoption name Hash value 8");
+    e.send("setoption name OwnBook value false");
     e.send("ucinewgame");
     e.send("position startpos moves h2e2 h9g7");
     e.send("go depth 3");
@@ -453,6 +457,7 @@ fn uci_dialects() {
 #[test]
 fn end_of_input_lets_a_bounded_search_answer() {
     let mut e = Engine::ucci();
+    e.send("setoption usebook false");
     e.send("position startpos");
     e.send("go depth 4");
     // Closing the input (as when a command file is piped in) must not cut the search short.
@@ -541,5 +546,70 @@ fn book_moves_are_played_and_respect_banmoves() {
     // A missing book file is an error that keeps the previous books.
     e.send("setoption bookfiles /nonexistent/book.xqb");
     e.starts("info string error: bookfiles");
+    e.quit();
+}
+
+#[test]
+fn endgame_tables_play_the_quickest_mate_and_respect_banmoves() {
+    let mut e = Engine::ucci();
+    // The shipped tables (data/egtb) are used by default. A rook against a bare general.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go time 60000 increment 0");
+    let lines = e.lines_until("bestmove");
+    // Rook to the eighth rank leaves Black without a move, which loses: mate in one ply.
+    assert!(
+        lines.iter().any(|l| l == "info depth 1 score 9999 pv a0a8"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove a0a8");
+    e.send("banmoves a0a8");
+    e.send("go time 60000 increment 0");
+    let lines = e.lines_until("bestmove");
+    assert_ne!(lines.last().unwrap(), "bestmove a0a8");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth") && l.contains("score 99")),
+        "{lines:?}"
+    );
+    // A lone cannon cannot win: the search picks among the drawing moves.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1");
+    e.send("go depth 3");
+    e.starts("info string tablebase: draw");
+    e.starts("bestmove");
+    // Without tables the engine searches.
+    e.send("setoption useegtb false");
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go depth 2");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2")),
+        "{lines:?}"
+    );
+    e.send("setoption egtbpaths /nonexistent/dir");
+    e.starts("info string error: egtbpaths");
+    e.quit();
+}
+
+#[test]
+fn the_built_in_book_answers_by_default() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 20");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message book move ") && l.contains(" games, red ")),
+        "{lines:?}"
+    );
+    assert!(Position::start().is_legal(bestmove_of(lines.last().unwrap())));
+    // Another book replaces it; an empty list brings it back.
+    let path = write_test_book(true);
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.starts("info string 1 book file(s) loaded, 3 entries");
+    e.send("setoption bookfiles <empty>");
+    let line = e.starts("info string 1 book file(s) loaded");
+    assert!(!line.ends_with(" 3 entries"), "{line}");
     e.quit();
 }

@@ -327,3 +327,31 @@ fn bench_signature_is_deterministic() {
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 0);
 }
+
+#[test]
+fn endgame_tables_score_nodes_and_count_tbhits() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
+    let tables = chariot::egtb::Tablebases::open(&[dir]).unwrap();
+    assert!(!tables.is_empty());
+    let mut s = searcher();
+    s.set_tablebases(Some(Arc::new(tables)));
+    // Rook against a bare general: every child of the root is in a table.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+    let mut hits = 0;
+    let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |rep| {
+        if let Report::Iteration(info) = rep {
+            hits = hits.max(info.tbhits);
+        }
+    });
+    assert!(hits > 0, "no table hits");
+    // a0a8 and a0d0 leave Black without a move (a loss): mate in one ply, from the tables.
+    assert_eq!(r.score, Score::Mate(1));
+    assert!(["a0a8", "a0d0"].contains(&r.best.unwrap().to_string().as_str()));
+    // With a cannon instead the tables say draw: no move scores as a win.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1").unwrap();
+    let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |_| {});
+    match r.score {
+        Score::Cp(cp) => assert!(cp.abs() < 1000, "{cp}"),
+        Score::Mate(m) => panic!("mate {m} in a drawn table position"),
+    }
+}

@@ -43,6 +43,10 @@ pub enum OptionId {
     UseBook,
     /// `bookfiles` / `BookFile`: `;`-separated book files (empty: the built-in book).
     BookFiles,
+    /// `useegtb` / `UseEGTB`: play and score by endgame tables.
+    UseEgtb,
+    /// `egtbpaths` / `EGTBPath`: `;`-separated table directories or files.
+    EgtbPaths,
 }
 
 /// Which protocol an option is offered in.
@@ -152,6 +156,18 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         OptionId::BookFiles,
         Some("bookfiles"),
         Some("BookFile"),
+        "type string default <empty>",
+    ),
+    (
+        OptionId::UseEgtb,
+        Some("useegtb"),
+        Some("UseEGTB"),
+        "type check default true",
+    ),
+    (
+        OptionId::EgtbPaths,
+        Some("egtbpaths"),
+        Some("EGTBPath"),
         "type string default <empty>",
     ),
 ];

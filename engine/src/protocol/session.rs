@@ -25,6 +25,7 @@ use super::uci::SquareNaming;
 use super::{ucci, uci};
 use crate::book::{Book, BookMove, BookSet, choose};
 use crate::display::{DiagramStyle, diagram};
+use crate::egtb::{Tablebases, Value as TbValue};
 use crate::rules::perft::divide;
 use crate::rules::{Color, Move, Position};
 use crate::search::{
@@ -75,6 +76,7 @@ struct Settings {
     move_overhead: Duration,
     naming: SquareNaming,
     use_book: bool,
+    use_egtb: bool,
 }
 
 impl Default for Settings {
@@ -87,6 +89,7 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(30),
             naming: SquareNaming::ZeroBased,
             use_book: true,
+            use_egtb: true,
         }
     }
 }
@@ -132,6 +135,7 @@ pub struct Session {
     terminal: bool,
     books: BookSet,
     rng: u64,
+    tables: Arc<Tablebases>,
 }
 
 impl Session {
@@ -139,8 +143,10 @@ impl Session {
     #[must_use]
     pub fn new(out: Output, terminal: bool) -> Session {
         let options = Options::default();
-        let searcher = Searcher::new(options.clone());
+        let mut searcher = Searcher::new(options.clone());
         let hash = searcher.hash_view();
+        let tables = Arc::new(Tablebases::open_skipping(&default_table_dirs()).0);
+        searcher.set_tablebases(Some(Arc::clone(&tables)));
         Session {
             proto: None,
             out,
@@ -153,8 +159,9 @@ impl Session {
             worker: None,
             memory: GameMemory::default(),
             terminal,
-            books: BookSet::default(),
+            books: builtin_books(),
             rng: seed(),
+            tables,
         }
     }
 
@@ -403,6 +410,22 @@ impl Session {
             Proto::Ucci => "ucciok",
             Proto::Uci => "uciok",
         });
+        // What the engine found to play with, once, after the handshake.
+        let books: usize = self.books.books().iter().map(Book::len).sum();
+        self.say(&format!(
+            "info string {} endgame tables found, max {} pieces; {} book entries",
+            self.tables.len(),
+            self.tables.max_pieces(),
+            books
+        ));
+    }
+
+    /// Gives the search the tables, or none when `useegtb` is off.
+    fn share_tables(&mut self) {
+        let tables = self.settings.use_egtb.then(|| Arc::clone(&self.tables));
+        if let Some(s) = &mut self.searcher {
+            s.set_tablebases(tables);
+        }
     }
 
     fn new_game(&mut self) {
@@ -465,12 +488,43 @@ impl Session {
             OptionId::BookFiles => {
                 let list = value.unwrap_or("").trim();
                 let list = if list == "<empty>" { "" } else { list };
-                self.books = BookSet::open_list(list)
-                    .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?;
+                self.books = if list.is_empty() {
+                    builtin_books()
+                } else {
+                    BookSet::open_list(list)
+                        .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?
+                };
                 let n = self.books.books().len();
                 let entries: usize = self.books.books().iter().map(Book::len).sum();
                 self.say(&format!(
                     "info string {n} book file(s) loaded, {entries} entries"
+                ));
+            }
+            OptionId::UseEgtb => {
+                self.settings.use_egtb = options::check(name, value)?;
+                self.share_tables();
+            }
+            OptionId::EgtbPaths => {
+                let list = value.unwrap_or("").trim();
+                let list = if list == "<empty>" { "" } else { list };
+                let paths: Vec<&str> = list
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                let (tables, errors) = if paths.is_empty() {
+                    Tablebases::open_skipping(&default_table_dirs())
+                } else {
+                    Tablebases::open_skipping(&paths)
+                };
+                for e in &errors {
+                    self.error(&format!("egtbpaths: {e}"));
+                }
+                self.tables = Arc::new(tables);
+                self.share_tables();
+                self.say(&format!(
+                    "info string {} endgame tables found",
+                    self.tables.len()
                 ));
             }
             OptionId::NewGame => self.new_game(),
@@ -586,11 +640,9 @@ impl Session {
                 return;
             }
         };
-        if !params.infinite
-            && !params.ponder
-            && params.depth != Some(0)
-            && self.play_from_book(&limits)
-        {
+        let mut limits = limits;
+        let answers_at_once = !params.infinite && !params.ponder && params.depth != Some(0);
+        if answers_at_once && (self.play_from_book(&limits) || self.play_from_tables(&mut limits)) {
             return;
         }
         let Some(mut searcher) = self.searcher.take() else {
@@ -651,6 +703,89 @@ impl Session {
 }
 
 impl Session {
+    /// Plays by the endgame tables when they cover the position: a won position is played by
+    /// the quickest mate, a lost one by the longest defence (answering at once, with the mate
+    /// distance). In a drawn position the search chooses among the drawing moves (the tables do
+    /// not say which draw is most promising), so `limits` is narrowed to them. Banned moves and
+    /// `searchmoves` are respected. Returns `true` if it answered.
+    fn play_from_tables(&mut self, limits: &mut Limits) -> bool {
+        if !self.settings.use_egtb || self.tables.is_empty() {
+            return false;
+        }
+        let pos = &self.position;
+        let Ok(Some(values)) = self.tables.move_values(pos) else {
+            return false;
+        };
+        let allowed: Vec<(Move, TbValue)> = values
+            .into_iter()
+            .filter(|(m, _)| !limits.banmoves.contains(m))
+            .filter(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect();
+        // The first of the best keeps the choice deterministic.
+        let Some(&(best, value)) =
+            allowed
+                .iter()
+                .fold(None, |b: Option<&(Move, TbValue)>, x| match b {
+                    Some(y) if y.1 >= x.1 => b,
+                    _ => Some(x),
+                })
+        else {
+            return false;
+        };
+        if value == TbValue::Draw {
+            let drawing: Vec<Move> = allowed
+                .iter()
+                .filter(|(_, v)| *v == TbValue::Draw)
+                .map(|(m, _)| *m)
+                .collect();
+            self.say(&format!(
+                "info string tablebase: draw; searching the {} drawing moves",
+                drawing.len()
+            ));
+            limits.searchmoves = drawing;
+            return false;
+        }
+        let mut after = pos.clone();
+        after.make_move(best);
+        let mut line = vec![best];
+        line.extend(self.tables.line(&after, 24).unwrap_or_default());
+        let naming = self.settings.naming;
+        let pv: Vec<String> = line.iter().map(|&m| naming.format(m)).collect();
+        let plies = value.dtm().unwrap_or(0) as i32;
+        let score = if matches!(value, TbValue::Win(_)) {
+            Score::Mate(plies)
+        } else {
+            Score::Mate(-plies)
+        };
+        match self.proto {
+            Some(Proto::Uci) => {
+                let moves = if plies > 0 { (plies + 1) / 2 } else { 0 };
+                let mate = if matches!(value, TbValue::Win(_)) {
+                    moves
+                } else {
+                    -moves
+                };
+                self.say(&format!(
+                    "info depth {} score mate {mate} nodes 0 tbhits 1 time 0 pv {}",
+                    line.len(),
+                    pv.join(" ")
+                ));
+            }
+            _ => self.say(&format!(
+                "info depth {} score {} pv {}",
+                line.len(),
+                ucci_score(score),
+                pv.join(" ")
+            )),
+        }
+        let mut answer = format!("bestmove {}", pv[0]);
+        if let Some(p) = pv.get(1) {
+            answer += &format!(" ponder {p}");
+        }
+        self.say(&answer);
+        true
+    }
+
     /// Plays a book move when the book knows the position: a move that is not banned, is among
     /// `searchmoves` (if given) and does not repeat an earlier position. Returns `true` if it
     /// answered.
@@ -731,6 +866,31 @@ impl Session {
         self.say(&line);
         true
     }
+}
+
+/// The tables used when `egtbpaths` is empty: `data/egtb` of the source tree the engine was
+/// built from (the shipped tables), if it exists, and `CHARIOT_EGTB` when set.
+fn default_table_dirs() -> Vec<std::path::PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::var_os("CHARIOT_EGTB") {
+        dirs.push(std::path::PathBuf::from(dir));
+    }
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    if shipped.is_dir() {
+        dirs.push(shipped);
+    }
+    dirs
+}
+
+/// The book built into the engine, used while `bookfiles` is empty: `data/book.xqb`, compiled
+/// from the master games in `data/games/` by `book-builder build-default` (see `data/README.md`).
+fn builtin_books() -> BookSet {
+    static BUILTIN: &[u8] = include_bytes!("../../../data/book.xqb");
+    // The bytes are checked like any file; should they ever be damaged, the engine plays
+    // without a book rather than not at all.
+    Book::from_bytes("built-in book", BUILTIN)
+        .map(|b| BookSet::from_books(vec![b]))
+        .unwrap_or_default()
 }
 
 /// A seed for book randomness from the clock (book choices need variety, not secrecy).

@@ -1,6 +1,8 @@
 //! The rules of Xiangqi: board, pieces, FEN, Zobrist keys, move generation and game judgement.
 
 pub mod bitboard;
+pub mod chase;
+pub mod judge;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
@@ -12,6 +14,10 @@ pub mod tables;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use judge::{
+    GameResult, JudgeConfig, Reason, Verdict, judge, judge_game, repetition_start,
+    repetition_verdict,
+};
 pub use mv::{Move, MoveList};
 pub use piece::{Color, Kind, Piece};
 pub use position::{Position, PositionError, Undo, Waivers};

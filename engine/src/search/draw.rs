@@ -1,6 +1,8 @@
 //! Repetitions and the natural move limit inside the search.
 
+use super::score::{mate_in, mated_in};
 use crate::rules::Position;
+use crate::rules::judge::repetition_verdict;
 
 /// Plies without a capture after which the game is drawn (the natural move limit: 60 moves each).
 pub(crate) const NATURAL_LIMIT: u32 = 120;
@@ -13,16 +15,13 @@ pub(crate) const NATURAL_LIMIT: u32 = 120;
 /// were not reached by real moves. The search's own moves and the game moves before the root
 /// are treated alike.
 ///
-/// For now every repetition scores `draw` (the draw score from the side to move's view, which
-/// includes contempt). Xiangqi's rules are stricter: a side that repeats by perpetual check or
-/// perpetual chase loses. The rules core is getting
-/// `chariot::rules::judge::repetition_verdict(pos, cycle_start) -> Option<Verdict>`, which names
-/// the side at fault in the cycle that starts at history index `cycle_start`; this function then
-/// only has to map that verdict to a loss for that side (`mated_in(ply)` or its negation), and
-/// to `draw` when nobody is at fault. `cycle_start` below is that index: the history entry whose
-/// key is the position that recurs.
+/// The first repetition is judged by the rules core's [`repetition_verdict`] over the cycle: a
+/// side that perpetually checks (or, failing that, perpetually chases) while the other does not
+/// loses, scored like being mated at this ply; otherwise it is a draw (`draw`, the draw score
+/// from the side to move's view, which includes contempt). So the engine neither walks into a
+/// forbidden perpetual nor lets the opponent get away with one.
 #[inline]
-pub(crate) fn repetition_score(pos: &Position, draw: i32) -> Option<i32> {
+pub(crate) fn repetition_score(pos: &Position, draw: i32, ply: usize) -> Option<i32> {
     let history = pos.history();
     let key = pos.key();
     let len = history.len();
@@ -34,8 +33,12 @@ pub(crate) fn repetition_score(pos: &Position, draw: i32) -> Option<i32> {
             return None;
         }
         if back >= 4 && back % 2 == 0 && undo.key == key {
-            let _cycle_start = len - back;
-            return Some(draw);
+            let loser = repetition_verdict(pos, len - back).and_then(|v| v.loser());
+            return Some(match loser {
+                Some(c) if c == pos.turn() => mated_in(ply),
+                Some(_) => mate_in(ply),
+                None => draw,
+            });
         }
     }
     None
@@ -62,16 +65,29 @@ mod tests {
     fn detects_a_repetition_after_four_plies() {
         let mut pos = Position::start();
         play(&mut pos, &["h0g2", "h9g7", "g2h0"]);
-        assert_eq!(repetition_score(&pos, 7), None);
+        assert_eq!(repetition_score(&pos, 7, 4), None);
         play(&mut pos, &["g7h9"]);
-        assert_eq!(repetition_score(&pos, 7), Some(7));
+        assert_eq!(repetition_score(&pos, 7, 4), Some(7));
+    }
+
+    #[test]
+    fn perpetual_check_loses_for_the_checker() {
+        let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        play(&mut pos, &["a0a9", "d9d8", "a9a8", "d8d9"]);
+        // Not yet: the position after a0a9 has not recurred.
+        assert_eq!(repetition_score(&pos, 0, 4), None);
+        play(&mut pos, &["a8a9"]);
+        // Red checked with every move of the cycle, Black (to move) did not: Red loses.
+        assert_eq!(repetition_score(&pos, 0, 5), Some(mate_in(5)));
+        play(&mut pos, &["d9d8"]);
+        assert_eq!(repetition_score(&pos, 0, 6), Some(mated_in(6)));
     }
 
     #[test]
     fn a_null_move_ends_the_scan() {
         let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
         play(&mut pos, &["a0a1", "d9d8", "a1a0", "d8d9"]);
-        assert_eq!(repetition_score(&pos, 0), Some(0));
+        assert_eq!(repetition_score(&pos, 0, 4), Some(0));
         // Passing twice also restores the start position, but not by real moves.
         let mut fresh = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
         play(&mut fresh, &["a0a1"]);
@@ -79,6 +95,6 @@ mod tests {
         play(&mut fresh, &["a1a0"]);
         fresh.make_null();
         assert_eq!(fresh.key(), fresh.history()[0].key);
-        assert_eq!(repetition_score(&fresh, 0), None);
+        assert_eq!(repetition_score(&fresh, 0, 4), None);
     }
 }

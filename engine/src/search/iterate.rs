@@ -293,7 +293,10 @@ impl Worker<'_> {
             nps: nodes.saturating_mul(1000) / ms,
             time: elapsed,
             hashfull: self.tt.hashfull(),
-            tbhits: 0,
+            tbhits: self
+                .shared
+                .tbhits
+                .load(std::sync::atomic::Ordering::Relaxed),
             pv: rm.pv.clone(),
         }
     }

@@ -50,6 +50,7 @@ use std::time::Duration;
 pub use limits::{Clock, Limits};
 pub use score::{Bound, Score};
 
+use crate::egtb::Tablebases;
 use crate::rules::{Move, Position};
 use thread::ThreadData;
 use tt::Tt;
@@ -235,6 +236,7 @@ pub struct Searcher {
     options: Options,
     tt: Arc<Tt>,
     threads: Vec<ThreadData>,
+    tables: Option<Arc<Tablebases>>,
 }
 
 impl Searcher {
@@ -244,6 +246,7 @@ impl Searcher {
         let mut searcher = Searcher {
             tt: Arc::new(Tt::new(options.hash_mb)),
             threads: Vec::new(),
+            tables: None,
             options,
         };
         searcher.resize_threads();
@@ -287,6 +290,13 @@ impl Searcher {
         report: &mut dyn FnMut(Report<'_>),
     ) -> SearchResult {
         thread::run(self, pos, limits, control, report)
+    }
+
+    /// The endgame tables the search consults (`None`: none). A position a table covers is
+    /// scored by it (a win as [`score::TB_WIN`] less the ply, a loss as its negation, a draw as
+    /// a draw) instead of being searched; each such probe counts in `Info::tbhits`.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
+        self.tables = tables.filter(|t| !t.is_empty());
     }
 
     /// What the table holds for `pos`.

@@ -15,11 +15,13 @@ use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{MovePicker, is_quiet, moving_piece, victim_value};
+use super::score::tb_win_in;
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
 use super::tt::TtEntry;
 use super::{Bound, Level};
+use crate::egtb::Value as TbValue;
 use crate::rules::{Kind, Move, Piece, Position};
 
 /// Late move reductions by depth and move number: about `ln(depth) * ln(moves) / 2`.
@@ -73,11 +75,32 @@ impl Worker<'_> {
         if pos.halfmoves() >= NATURAL_LIMIT {
             return self.draw_score(pos);
         }
-        if let Some(v) = repetition_score(pos, self.draw_score(pos)) {
+        if let Some(v) = repetition_score(pos, self.draw_score(pos), ply) {
             return v;
         }
         if ply >= MAX_PLY - 4 {
             return self.evaluate(pos, ply);
+        }
+        // A position an endgame table covers is scored by it: quicker wins and slower losses
+        // score better (the distance counts from the root).
+        if let Some((tables, pieces)) = self.shared.tables
+            && pos.piece_count() <= pieces
+            && tables.covers(pos)
+            && let Ok(Some(value)) = tables.probe(pos)
+        {
+            self.shared
+                .tbhits
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            // The tables hold exact distances to mate: report them as mates when they fit in
+            // the mate range, as table wins below it when they do not.
+            let plies = ply + value.dtm().unwrap_or(0) as usize;
+            return match value {
+                TbValue::Win(_) if plies < MAX_PLY => mate_in(plies),
+                TbValue::Loss(_) if plies < MAX_PLY => mated_in(plies),
+                TbValue::Win(_) => tb_win_in(plies as u32),
+                TbValue::Loss(_) => -tb_win_in(plies as u32),
+                TbValue::Draw => self.draw_score(pos),
+            };
         }
 
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.

@@ -38,13 +38,35 @@ pub const fn is_mate(v: i32) -> bool {
     v >= MATE_BOUND || v <= -MATE_BOUND
 }
 
+/// The score of a position an endgame table says is won, less the plies from the root to mate
+/// (at most [`TB_SPAN`]): below every mate the search proves itself, above every evaluation, and
+/// quicker table wins score higher.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// How far below [`TB_WIN`] table scores reach.
+pub const TB_SPAN: i32 = 1000;
+/// Scores at least this large (in absolute value) are table wins or mates: they depend on the
+/// ply and are stored in the table relative to the node.
+pub const TB_BOUND: i32 = TB_WIN - TB_SPAN;
+
+/// The score of a table win `plies` plies from the root to mate (a loss is its negation).
+#[inline]
+#[must_use]
+pub const fn tb_win_in(plies: u32) -> i32 {
+    let p = if plies as i64 > TB_SPAN as i64 {
+        TB_SPAN
+    } else {
+        plies as i32
+    };
+    TB_WIN - p
+}
+
 /// Converts a root-relative score to the node-relative form stored in the table.
 #[inline]
 #[must_use]
 pub const fn to_tt(v: i32, ply: usize) -> i32 {
-    if v >= MATE_BOUND {
+    if v >= TB_BOUND {
         v + ply as i32
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_BOUND {
         v - ply as i32
     } else {
         v
@@ -55,9 +77,9 @@ pub const fn to_tt(v: i32, ply: usize) -> i32 {
 #[inline]
 #[must_use]
 pub const fn from_tt(v: i32, ply: usize) -> i32 {
-    if v >= MATE_BOUND {
+    if v >= TB_BOUND {
         v - ply as i32
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_BOUND {
         v + ply as i32
     } else {
         v

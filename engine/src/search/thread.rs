@@ -20,6 +20,7 @@ use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
 use super::tt::Tt;
 use super::{Control, Level, Limits, Report, SearchResult, Searcher, Style};
+use crate::egtb::Tablebases;
 use crate::eval::{Accumulator, EvalConfig, evaluate_incremental, evaluate_with};
 use crate::rules::{Color, Move, MoveList, Position};
 
@@ -156,6 +157,10 @@ pub(crate) struct Shared<'a> {
     pub start: Instant,
     /// The `idle` level.
     pub idle: Level,
+    /// Endgame tables, and the most pieces any of them holds.
+    pub tables: Option<(&'a Tablebases, u32)>,
+    /// Table probes that scored a node (all threads).
+    pub tbhits: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -320,6 +325,8 @@ pub(crate) fn run(
         config,
         start,
         idle: searcher.options.idle,
+        tables: searcher.tables.as_deref().map(|t| (t, t.max_pieces())),
+        tbhits: AtomicU64::new(0),
     };
     let tt = &searcher.tt;
     let time = TimeManager::new(limits, start);

@@ -1,0 +1,502 @@
+//! Command-line interface of the `book-builder` binary.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use book_builder::{FileSummary, GameRecord, GameResult, Notation, read_file};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Chariot's book builder: reads Xiangqi game collections (PGN, DhtmlXQ, XQF; plain or zstd;
+/// UTF-8, GBK or Big5), imports them into a game database and compiles opening books.
+#[derive(Parser, Debug)]
+#[command(name = "book-builder", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Read game files and report what is in them: format, encoding, games, results, problems.
+    ///
+    /// Directories are searched recursively for *.pgn, *.xqf, *.ubb, *.htm(l) and *.zst files;
+    /// files named explicitly are read whatever their name. Format and encoding are detected from
+    /// the content. Problems are listed as FILE:GAME:LINE: severity: reason.
+    #[command(visible_alias = "scan")]
+    Read {
+        /// Files or directories to read.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print each game as one JSON object per line on stdout (the report goes to stderr).
+        #[arg(long)]
+        json: bool,
+        /// List at most this many problems per file (all are counted).
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        max_problems: usize,
+    },
+    /// Import game files into a game database, checking every move against the rules.
+    ///
+    /// A game with an unreadable or illegal move is not imported; the report names the file,
+    /// game, ply and reason. A game already in the database (same start position and moves) is
+    /// a duplicate and changes nothing, so an interrupted import can simply be run again.
+    /// Schema: docs/formats/game-db.md.
+    Import {
+        /// Files or directories to import (directories are searched as for `read`).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The database (created when missing).
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// Games per transaction.
+        #[arg(long, default_value_t = book_builder::import::DEFAULT_BATCH, value_name = "N")]
+        batch: usize,
+        /// List at most this many rejected games per file (all are counted and stored).
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        max_problems: usize,
+    },
+    /// Count the games of a database that the filters select, and list the imports.
+    Summary {
+        /// The database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
+    },
+    /// Compile the games of a database into a book (.xqb, docs/formats/book.md).
+    Compile {
+        /// The database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// The book to write (through a temporary file renamed into place).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Count moves of the first N plies only.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+        /// Keep moves played in at least N games.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        min_games: u32,
+        /// Keep moves scoring at least S (0 to 1) for the side that plays them.
+        #[arg(long, default_value_t = 0.0, value_name = "S")]
+        min_score: f64,
+        /// Keep a position and its left-right mirror apart.
+        #[arg(long)]
+        no_mirror: bool,
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
+    },
+    /// Show the book moves of a position: notations, games, win/draw/loss, weight, probability.
+    Probe {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        #[command(flatten)]
+        at: crate::commands::PositionArgs,
+        /// One JSON object per move and line instead of the board and table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the main lines of a book as a tree.
+    Tree {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// Plies to show.
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        depth: u32,
+        /// At most K moves per position (the most played).
+        #[arg(long, default_value_t = 3, value_name = "K")]
+        top: usize,
+        /// Leave out moves played in less than this share (0 to 1) of a position's games.
+        #[arg(long, default_value_t = 0.0, value_name = "P")]
+        min_share: f64,
+        #[command(flatten)]
+        at: crate::commands::PositionArgs,
+    },
+    /// Show what a book holds and verify it: entries, positions, plies, size, build parameters.
+    Stats {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+    },
+    /// Convert ElephantEye's BOOK.DAT into a book (weights only: the file has no statistics).
+    ImportDat {
+        /// The BOOK.DAT file.
+        dat: PathBuf,
+        /// The book to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Walk at most N plies from the start position.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+        /// Cross up to N positions the file does not know (0 or 1; 1 finds about twice as many
+        /// positions of ElephantEye's own book, at about forty times the time).
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        bridge: u32,
+        /// Keep a position and its left-right mirror apart.
+        #[arg(long)]
+        no_mirror: bool,
+    },
+    /// Convert a book into ElephantEye's BOOK.DAT.
+    ExportDat {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// The BOOK.DAT to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Walk at most N plies from the start position.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        max_ply: u32,
+    },
+    /// Rebuild the engine's built-in book, data/book.xqb, from the collections in data/games/.
+    BuildDefault {
+        /// The data directory.
+        #[arg(long, default_value = "data", value_name = "DIR")]
+        data: PathBuf,
+        /// Keep the game database here (by default a temporary one is removed afterwards).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
+    /// Time book probes against move generation on the same positions.
+    Bench {
+        /// The book.
+        #[arg(long, value_name = "FILE")]
+        book: PathBuf,
+        /// Probe up to N positions of the book (nearest to the start first).
+        #[arg(long, default_value_t = 10_000, value_name = "N")]
+        positions: usize,
+        /// Rounds over all positions.
+        #[arg(long, default_value_t = 20, value_name = "R")]
+        rounds: usize,
+    },
+}
+
+/// Exit code when some file could not be read at all (or a book does not verify).
+pub(crate) const EXIT_UNREADABLE: u8 = 1;
+/// Exit code for bad usage.
+const EXIT_USAGE: u8 = 2;
+
+/// Runs the command line and returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match execute(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("book-builder: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Read {
+            paths,
+            json,
+            max_problems,
+        } => read(&paths, json, max_problems),
+        Command::Import {
+            paths,
+            db,
+            batch,
+            max_problems,
+        } => crate::commands::import(&collect_files(&paths)?, &db, batch, max_problems),
+        Command::Summary { db, filters } => crate::commands::summary(&db, &filters),
+        Command::Compile {
+            db,
+            output,
+            max_ply,
+            min_games,
+            min_score,
+            no_mirror,
+            filters,
+        } => crate::commands::compile_book(&crate::commands::CompileArgs {
+            db: &db,
+            out: &output,
+            max_ply,
+            min_games,
+            min_score,
+            no_mirror,
+            filters: &filters,
+        }),
+        Command::Probe { book, at, json } => crate::commands::probe(&book, &at, json),
+        Command::Tree {
+            book,
+            depth,
+            top,
+            min_share,
+            at,
+        } => crate::commands::show_tree(
+            &book,
+            &at,
+            book_builder::inspect::TreeOptions {
+                depth,
+                top,
+                min_share,
+            },
+        ),
+        Command::Stats { book } => crate::commands::show_stats(&book),
+        Command::ImportDat {
+            dat,
+            output,
+            max_ply,
+            bridge,
+            no_mirror,
+        } => crate::commands::import_dat(&dat, &output, max_ply, bridge, no_mirror),
+        Command::ExportDat {
+            book,
+            output,
+            max_ply,
+        } => crate::commands::export_dat(&book, &output, max_ply),
+        Command::BuildDefault { data, db } => crate::commands::build_default(&data, db.as_deref()),
+        Command::Bench {
+            book,
+            positions,
+            rounds,
+        } => crate::commands::bench(&book, positions, rounds),
+    }
+}
+
+/// File name endings searched for in directories.
+const GAME_EXTENSIONS: [&str; 6] = ["pgn", "xqf", "ubb", "htm", "html", "zst"];
+
+/// The files to read: explicit files as given, directories searched recursively (sorted).
+fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("cannot list {}", dir.display()))?;
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| GAME_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut files)?;
+        } else {
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Counts gathered over the games of one file (or all files).
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    plies: usize,
+    results: BTreeMap<Option<GameResult>, usize>,
+    notations: BTreeMap<Option<Notation>, usize>,
+    dates_normalized: usize,
+    dates_raw_only: usize,
+    with_fen: usize,
+}
+
+impl Tally {
+    fn add(&mut self, g: &GameRecord) {
+        self.games += 1;
+        self.plies += g.moves.len();
+        *self.results.entry(g.result).or_default() += 1;
+        *self.notations.entry(g.notation()).or_default() += 1;
+        match &g.date {
+            Some(d) if d.normalized.is_some() => self.dates_normalized += 1,
+            Some(_) => self.dates_raw_only += 1,
+            None => {}
+        }
+        self.with_fen += usize::from(g.fen.is_some());
+    }
+
+    fn merge(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.plies += o.plies;
+        for (k, v) in &o.results {
+            *self.results.entry(*k).or_default() += v;
+        }
+        for (k, v) in &o.notations {
+            *self.notations.entry(*k).or_default() += v;
+        }
+        self.dates_normalized += o.dates_normalized;
+        self.dates_raw_only += o.dates_raw_only;
+        self.with_fen += o.with_fen;
+    }
+
+    fn lines(&self) -> Vec<String> {
+        if self.games == 0 {
+            return Vec::new();
+        }
+        let results = [
+            (Some(GameResult::RedWins), "1-0"),
+            (Some(GameResult::BlackWins), "0-1"),
+            (Some(GameResult::Draw), "1/2-1/2"),
+            (Some(GameResult::Unfinished), "*"),
+            (None, "none"),
+        ]
+        .iter()
+        .map(|(k, name)| format!("{name} {}", self.results.get(k).copied().unwrap_or(0)))
+        .collect::<Vec<_>>()
+        .join(", ");
+        let notations = self
+            .notations
+            .iter()
+            .map(|(k, v)| format!("{} {v}", k.map_or("no moves", Notation::name)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut lines = vec![
+            format!("results: {results}"),
+            format!(
+                "notation: {notations}; {} plies, {} from a set-up position",
+                self.plies, self.with_fen
+            ),
+        ];
+        if self.dates_normalized + self.dates_raw_only > 0 {
+            lines.push(format!(
+                "dates: {} normalised, {} kept as written only, {} missing",
+                self.dates_normalized,
+                self.dates_raw_only,
+                self.games - self.dates_normalized - self.dates_raw_only
+            ));
+        }
+        lines
+    }
+}
+
+fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<ExitCode> {
+    let files = collect_files(paths)?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let bar = if files.len() > 1 {
+        ProgressBar::new(files.len() as u64)
+    } else {
+        ProgressBar::new_spinner()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed}] {wide_bar} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut total = Tally::default();
+    let (mut failed, mut skipped, mut warnings) = (0usize, 0usize, 0usize);
+    let started = Instant::now();
+    for path in &files {
+        let name = path.display().to_string();
+        bar.set_message(name.clone());
+        let mut tally = Tally::default();
+        let mut write_error = None;
+        let t0 = Instant::now();
+        let summary = read_file(path, &mut |game| {
+            tally.add(&game);
+            if json && write_error.is_none() {
+                if let Err(e) = writeln!(out, "{}", crate::json::game(&name, &game)) {
+                    write_error = Some(e);
+                }
+            }
+        });
+        if let Some(e) = write_error {
+            return Err(e.into());
+        }
+        let elapsed = t0.elapsed();
+        failed += usize::from(summary.failed());
+        skipped += summary.skipped();
+        warnings += summary.warnings();
+        let report = report(&name, &summary, &tally, elapsed.as_secs_f64(), max_problems);
+        bar.suspend(|| -> io::Result<()> {
+            if json {
+                eprint!("{report}");
+                Ok(())
+            } else {
+                out.write_all(report.as_bytes())
+            }
+        })?;
+        total.merge(&tally);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if files.len() > 1 {
+        let mut report = format!(
+            "total: {} files ({failed} unreadable), {} games, {skipped} skipped, {warnings} warnings [{:.2} s]\n",
+            files.len(),
+            total.games,
+            started.elapsed().as_secs_f64()
+        );
+        for line in total.lines() {
+            report.push_str(&format!("  {line}\n"));
+        }
+        if json {
+            eprint!("{report}");
+        } else {
+            out.write_all(report.as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(if failed > 0 {
+        ExitCode::from(EXIT_UNREADABLE)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The report for one file.
+fn report(name: &str, s: &FileSummary, tally: &Tally, seconds: f64, max_problems: usize) -> String {
+    let mut kind = Vec::new();
+    if s.zstd {
+        kind.push("zstd".to_owned());
+    }
+    kind.push(s.format.map_or("unrecognised", |f| f.name()).to_owned());
+    if let Some(e) = s.encoding {
+        kind.push(e.name().to_owned());
+    }
+    let mut r = format!(
+        "{name}: {} ({} bytes): {} games, {} skipped, {} warnings [{seconds:.2} s]\n",
+        kind.join(", "),
+        s.bytes,
+        s.games,
+        s.skipped(),
+        s.warnings()
+    );
+    for line in tally.lines() {
+        r.push_str(&format!("  {line}\n"));
+    }
+    for p in s.problems.iter().take(max_problems) {
+        r.push_str(&format!("  {}\n", p.located(name)));
+    }
+    if s.problems.len() > max_problems {
+        r.push_str(&format!(
+            "  ... and {} more problems (see --max-problems)\n",
+            s.problems.len() - max_problems
+        ));
+    }
+    r
+}

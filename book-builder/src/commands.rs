@@ -1,0 +1,491 @@
+//! The book subcommands of the `book-builder` binary: import, summary, compile, probe, tree,
+//! stats, import-dat, export-dat, build-default, bench. Each parses its arguments with clap
+//! (in `cli.rs`) and calls the library; this file only turns results into text.
+
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use book_builder::compile::{CompileOptions, compile};
+use book_builder::db::GameDb;
+use book_builder::filter::{DateBound, Filter, ResultFilter};
+use book_builder::game::RejectKind;
+use book_builder::import::{FileImport, ImportTotals, import_file};
+use book_builder::inspect::{TreeOptions, probe_json, probe_text, stats, tree};
+use chariot::Position;
+use chariot::book::{Book, BookWriter, BuildInfo, eleeye};
+use chariot::display::DiagramStyle;
+use chariot::notation::parse_move;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Which games a book is built from (shared by `compile` and `summary`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct FilterArgs {
+    /// Only games on or after this date (YYYY, YYYY-MM or YYYY-MM-DD; undated games are left out).
+    #[arg(long, value_name = "DATE")]
+    pub from: Option<DateBound>,
+    /// Only games on or before this date (`2005` includes all of 2005).
+    #[arg(long, value_name = "DATE")]
+    pub to: Option<DateBound>,
+    /// Only games in which both players are rated at least this.
+    #[arg(long, value_name = "ELO")]
+    pub min_elo: Option<u32>,
+    /// Only games whose event name contains TEXT (repeatable: any of them).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Vec<String>,
+    /// Only games with a player whose name contains TEXT (repeatable: any of them).
+    #[arg(long, value_name = "TEXT")]
+    pub player: Vec<String>,
+    /// Only games with these results: 1-0, 0-1, 1/2-1/2 (or red, black, draw), unknown.
+    #[arg(long, value_name = "RESULT", value_delimiter = ',')]
+    pub result: Vec<ResultFilter>,
+    /// Also count games from set-up positions (by default only games from the usual start).
+    #[arg(long)]
+    pub setups: bool,
+}
+
+impl FilterArgs {
+    fn filter(&self) -> anyhow::Result<Filter> {
+        let f = Filter {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            min_elo: self.min_elo,
+            events: self.event.clone(),
+            players: self.player.clone(),
+            results: self.result.clone(),
+            setups: self.setups,
+        };
+        f.validate()?;
+        Ok(f)
+    }
+}
+
+/// A position given as a FEN or as moves from the start.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PositionArgs {
+    /// The position as a FEN.
+    #[arg(long, conflicts_with = "moves")]
+    pub fen: Option<String>,
+    /// The position after these moves from the start (ICCS, WXF or Chinese).
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    fn position(&self) -> anyhow::Result<Position> {
+        let mut pos = match &self.fen {
+            Some(fen) => Position::from_fen(fen).with_context(|| format!("FEN {fen:?}"))?,
+            None => Position::start(),
+        };
+        for (i, text) in self.moves.iter().enumerate() {
+            let m = parse_move(&pos, text).with_context(|| format!("move {}", i + 1))?;
+            pos.make_move(m);
+        }
+        Ok(pos)
+    }
+}
+
+fn spinner(template: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// `book-builder import FILES... --db DB`.
+pub fn import(
+    files: &[PathBuf],
+    db: &Path,
+    batch: usize,
+    max_problems: usize,
+) -> anyhow::Result<ExitCode> {
+    let mut gdb = GameDb::create_or_open(db)?;
+    let started = Instant::now();
+    let mut totals = ImportTotals::default();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let bar = spinner("{spinner} [{elapsed}] {msg}: {pos} games read ({per_sec})");
+    for path in files {
+        let name = path.display().to_string();
+        bar.set_message(name.clone());
+        bar.set_position(0);
+        let report = import_file(&mut gdb, path, &name, batch, &mut |n| {
+            bar.set_position(n as u64);
+        })?;
+        totals.add(&report);
+        let text = file_report(&name, &report, max_problems);
+        bar.suspend(|| out.write_all(text.as_bytes()))?;
+    }
+    bar.finish_and_clear();
+    let (players, events) = gdb.name_counts()?;
+    let all = gdb.summary(&Filter {
+        setups: true,
+        ..Filter::default()
+    })?;
+    let mut s = format!(
+        "total: {} file{}{}, {} games read: {} imported, {} duplicates ({} with a conflicting result), \
+         {} rejected [{:.2} s]\n",
+        totals.files,
+        if totals.files == 1 { "" } else { "s" },
+        if totals.unreadable_files > 0 {
+            format!(" ({} unreadable)", totals.unreadable_files)
+        } else {
+            String::new()
+        },
+        totals.read,
+        totals.imported,
+        totals.duplicates,
+        totals.conflicts,
+        totals.rejected_total(),
+        started.elapsed().as_secs_f64()
+    );
+    if totals.rejected_total() > 0 {
+        let by: Vec<String> = RejectKind::ALL
+            .iter()
+            .filter_map(|k| totals.rejected.get(k).map(|n| format!("{k} {n}")))
+            .collect();
+        s.push_str(&format!("  rejected: {}\n", by.join(", ")));
+    }
+    s.push_str(&format!(
+        "  {}: {} games, {players} players, {events} events\n",
+        db.display(),
+        all.games
+    ));
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(if totals.unreadable_files > 0 {
+        ExitCode::from(crate::cli::EXIT_UNREADABLE)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
+    if let Some(reason) = r.failure() {
+        return format!("{name}: cannot be read: {reason}\n");
+    }
+    let mut s = format!(
+        "{name}: {} games read: {} imported, {} duplicates, {} rejected [{:.2} s]\n",
+        r.read,
+        r.outcome.imported,
+        r.outcome.duplicates,
+        r.rejections.len(),
+        r.seconds
+    );
+    for rej in r.rejections.iter().take(max_problems) {
+        s.push_str(&format!("  {}\n", rej.located(name)));
+    }
+    if r.rejections.len() > max_problems {
+        s.push_str(&format!(
+            "  ... and {} more rejected games (see --max-problems, or the rejections table)\n",
+            r.rejections.len() - max_problems
+        ));
+    }
+    s
+}
+
+/// `book-builder summary --db DB [filters]`.
+pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<ExitCode> {
+    let filter = filters.filter()?;
+    let gdb = GameDb::open(db)?;
+    let s = gdb.summary(&filter)?;
+    let (players, events) = gdb.name_counts()?;
+    let mut text = format!(
+        "{}: {} games selected ({players} players, {events} events in the database)\n",
+        db.display(),
+        s.games
+    );
+    text.push_str(&format!(
+        "  results: 1-0 {}, 1/2-1/2 {}, 0-1 {}, unknown {} ({} copies disagreed)\n",
+        s.red_wins, s.draws, s.black_wins, s.unknown, s.conflicts
+    ));
+    text.push_str(&format!(
+        "  {} plies, {} from set-up positions, dates {} to {}\n",
+        s.plies,
+        s.setups,
+        s.first_date.as_deref().unwrap_or("-"),
+        s.last_date.as_deref().unwrap_or("-")
+    ));
+    for line in filter.describe() {
+        text.push_str(&format!("  {line}\n"));
+    }
+    let imports = gdb.imports()?;
+    if !imports.is_empty() {
+        text.push_str("  imports:\n");
+        for i in &imports {
+            text.push_str(&format!(
+                "    {} {} ({} bytes): {} read, {} imported, {} duplicates, {} rejected{}\n",
+                i.started,
+                i.path,
+                i.bytes,
+                i.games_read,
+                i.imported,
+                i.duplicates,
+                i.rejected,
+                if i.finished.is_none() {
+                    " (interrupted)"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Options of `book-builder compile`.
+pub struct CompileArgs<'a> {
+    /// The database.
+    pub db: &'a Path,
+    /// The book to write.
+    pub out: &'a Path,
+    /// Ply limit.
+    pub max_ply: u32,
+    /// Minimum games per move.
+    pub min_games: u32,
+    /// Minimum score per move.
+    pub min_score: f64,
+    /// No mirror merging.
+    pub no_mirror: bool,
+    /// The filters.
+    pub filters: &'a FilterArgs,
+}
+
+/// `book-builder compile --db DB -o BOOK`.
+pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<ExitCode> {
+    if !(0.0..=1.0).contains(&a.min_score) {
+        bail!("--min-score {}: expected a score from 0 to 1", a.min_score);
+    }
+    let filter = a.filters.filter()?;
+    let gdb = GameDb::open(a.db)?;
+    let started = Instant::now();
+    let bar = spinner("{spinner} [{elapsed}] compiling");
+    let opts = CompileOptions {
+        max_ply: a.max_ply,
+        min_games: a.min_games,
+        min_score: a.min_score,
+        mirror: !a.no_mirror,
+        filter,
+        metadata: vec![format!(
+            "database: {}",
+            a.db.file_name().map_or_else(
+                || a.db.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            )
+        )],
+    };
+    let report = compile(&gdb, &opts, a.out);
+    bar.finish_and_clear();
+    let report = report?;
+    let size = fs::metadata(a.out).map_or(0, |m| m.len());
+    println!(
+        "{}: {} entries, {} positions, {size} bytes from {} games ({} position-move pairs counted, \
+         max ply {}, min games {}, min score {}, {}) [{:.2} s]",
+        a.out.display(),
+        report.entries,
+        report.positions,
+        report.games,
+        report.counted,
+        a.max_ply,
+        a.min_games,
+        a.min_score,
+        if a.no_mirror {
+            "mirrors apart"
+        } else {
+            "mirrors merged"
+        },
+        started.elapsed().as_secs_f64()
+    );
+    if report.games == 0 {
+        eprintln!("warning: the filters selected no games; the book is empty");
+    }
+    if report.broken > 0 {
+        eprintln!(
+            "warning: {} games did not replay (a damaged database?) and were counted up to the bad move",
+            report.broken
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `book-builder probe --book FILE [--fen FEN | --moves ...] [--json]`.
+pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<ExitCode> {
+    let pos = at.position()?;
+    let book = Book::open(book)?;
+    let text = if json {
+        probe_json(&book, &pos)
+    } else {
+        probe_text(
+            &book,
+            &pos,
+            DiagramStyle {
+                ansi: io::stdout().is_terminal(),
+            },
+        )
+    };
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `book-builder tree --book FILE --depth N`.
+pub fn show_tree(book: &Path, at: &PositionArgs, opts: TreeOptions) -> anyhow::Result<ExitCode> {
+    if !(0.0..=1.0).contains(&opts.min_share) {
+        bail!(
+            "--min-share {}: expected a share from 0 to 1",
+            opts.min_share
+        );
+    }
+    let pos = at.position()?;
+    let book = Book::open(book)?;
+    io::stdout()
+        .lock()
+        .write_all(tree(&book, &pos, opts).as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `book-builder stats --book FILE`.
+pub fn show_stats(book: &Path) -> anyhow::Result<ExitCode> {
+    let book = Book::open(book)?;
+    let text = stats(&book);
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(if book.verify().is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(crate::cli::EXIT_UNREADABLE)
+    })
+}
+
+/// `book-builder import-dat BOOK.DAT -o BOOK`.
+pub fn import_dat(
+    dat: &Path,
+    out: &Path,
+    max_ply: u32,
+    bridge: u32,
+    no_mirror: bool,
+) -> anyhow::Result<ExitCode> {
+    let bytes = fs::read(dat).with_context(|| format!("cannot read {}", dat.display()))?;
+    let records = eleeye::read(&bytes).with_context(|| dat.display().to_string())?;
+    let started = Instant::now();
+    let (entries, found) = eleeye::import(&records, max_ply, !no_mirror, bridge);
+    let name = dat.file_name().map_or_else(
+        || dat.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let info = BuildInfo {
+        mirror: !no_mirror,
+        max_ply,
+        min_games: 0,
+        min_score_permille: 0,
+        games: 0,
+        metadata: format!(
+            "tool: book-builder {}\nsource: {name} (ElephantEye BOOK.DAT, {} records; weights only, no statistics)\nbridge: {bridge}",
+            env!("CARGO_PKG_VERSION"),
+            records.len()
+        ),
+    };
+    let n = entries.len();
+    let mut w = BookWriter::new(info);
+    for e in entries {
+        w.push(e);
+    }
+    w.write(out)?;
+    println!(
+        "{}: {n} entries from {found} positions of {} ({} records) [{:.2} s]",
+        out.display(),
+        dat.display(),
+        records.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `book-builder export-dat --book BOOK -o BOOK.DAT`.
+pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<ExitCode> {
+    let b = Book::open(book)?;
+    let records = eleeye::export(&b, max_ply);
+    write_atomically(out, &eleeye::to_bytes(&records))?;
+    println!(
+        "{}: {} records from {}",
+        out.display(),
+        records.len(),
+        book.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to a temporary file next to `path` and renames it into place.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let result = (|| -> io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", tmp.display()));
+    }
+    fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `book-builder build-default [--data DIR] [--db DB]`.
+pub fn build_default(data: &Path, db: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let bar = spinner("{spinner} [{elapsed}] {msg}");
+    let built = book_builder::defaults::build(data, db, &mut |file, n| {
+        bar.set_message(format!("{file}: {n} games"));
+    });
+    bar.finish_and_clear();
+    let built = built?;
+    for (path, r) in &built.imports {
+        print!("{}", file_report(&path.display().to_string(), r, 5));
+    }
+    let size = fs::metadata(&built.book).map_or(0, |m| m.len());
+    println!(
+        "{}: {} entries, {} positions, {size} bytes from {} games [{:.2} s]",
+        built.book.display(),
+        built.compile.entries,
+        built.compile.positions,
+        built.compile.games,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `book-builder bench --book FILE`.
+pub fn bench(book: &Path, positions: usize, rounds: usize) -> anyhow::Result<ExitCode> {
+    let b = Book::open(book)?;
+    let r = book_builder::bench::bench(&b, positions, rounds);
+    println!(
+        "{}: {} positions ({} with book moves) x {} rounds",
+        book.display(),
+        r.positions,
+        r.hits,
+        r.rounds
+    );
+    println!(
+        "probe (key lookup, all moves, legality checked): {:.0} ns",
+        r.probe_ns
+    );
+    println!(
+        "legal_move_list on the same positions:            {:.0} ns",
+        r.movegen_ns
+    );
+    println!(
+        "ratio probe / legal_move_list: {:.2}",
+        r.probe_ns / r.movegen_ns
+    );
+    Ok(ExitCode::SUCCESS)
+}

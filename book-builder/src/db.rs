@@ -1,0 +1,679 @@
+//! The game database: checked games in SQLite, the book compiler's input.
+//!
+//! The schema (`docs/formats/game-db.md`) keeps what a book and its filters need: players,
+//! events, dates, results, ratings, the start position and the moves as a BLOB of `u16`s
+//! (`Move::to_u16`, little-endian), plus the other header fields as a JSON object. Each game
+//! carries a content hash of its start position and moves, `UNIQUE`, so importing a game that
+//! is already there changes nothing (the `UNIQUE` hash is looked up first); see [`GameDb::insert_batch`] for what
+//! happens to the result when two copies disagree.
+//!
+//! Writes come in batches, each one transaction that also advances the counts of its
+//! `imports` row: an interrupted import keeps every batch it committed and can simply be run
+//! again. The database runs in WAL mode with `synchronous = NORMAL`: a crash loses at most the
+//! batch in flight, never the file's consistency.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use chariot::rules::Move;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::filter::Filter;
+use crate::game::{Game, Rejection};
+use crate::record::GameResult;
+
+/// The schema version this code reads and writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE players (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE
+);
+CREATE TABLE events (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE
+);
+CREATE TABLE imports (
+    id          INTEGER PRIMARY KEY,
+    path        TEXT NOT NULL,
+    bytes       INTEGER NOT NULL,
+    tool        TEXT NOT NULL,
+    started     TEXT NOT NULL DEFAULT (datetime('now')),
+    finished    TEXT,
+    games_read  INTEGER NOT NULL DEFAULT 0,
+    imported    INTEGER NOT NULL DEFAULT 0,
+    duplicates  INTEGER NOT NULL DEFAULT 0,
+    rejected    INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    hash        BLOB NOT NULL UNIQUE,
+    import_id   INTEGER NOT NULL REFERENCES imports(id),
+    game_number INTEGER NOT NULL,
+    event_id    INTEGER REFERENCES events(id),
+    red_id      INTEGER REFERENCES players(id),
+    black_id    INTEGER REFERENCES players(id),
+    red_elo     INTEGER,
+    black_elo   INTEGER,
+    date        TEXT,
+    date_raw    TEXT,
+    result      TEXT CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+    conflict    INTEGER NOT NULL DEFAULT 0,
+    start       TEXT,
+    plies       INTEGER NOT NULL,
+    moves       BLOB NOT NULL,
+    tags        TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX games_date ON games(date);
+CREATE INDEX games_red ON games(red_id);
+CREATE INDEX games_black ON games(black_id);
+CREATE INDEX games_event ON games(event_id);
+CREATE TABLE rejections (
+    id          INTEGER PRIMARY KEY,
+    import_id   INTEGER NOT NULL REFERENCES imports(id),
+    game_number INTEGER,
+    line        INTEGER,
+    ply         INTEGER,
+    reason      TEXT NOT NULL,
+    message     TEXT NOT NULL
+);
+";
+
+/// Header fields stored in their own columns, left out of the `tags` JSON.
+const COLUMN_TAGS: [&str; 8] = [
+    "Event", "Date", "Red", "Black", "RedElo", "BlackElo", "Result", "FEN",
+];
+
+/// Why the game database cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// SQLite failed (cannot open, disk full, locked, not a database...).
+    #[error("{path}: {source}")]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The file is a SQLite database of another schema or version.
+    #[error("{path}: {reason}")]
+    Schema {
+        /// The database file.
+        path: PathBuf,
+        /// What does not match.
+        reason: String,
+    },
+    /// A stored game cannot be decoded (its moves BLOB has an odd length or a bad move).
+    #[error("{path}: game {id}: {reason}")]
+    Corrupt {
+        /// The database file.
+        path: PathBuf,
+        /// The game's row id.
+        id: i64,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// What one batch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchOutcome {
+    /// New games stored.
+    pub imported: usize,
+    /// Games that were already there (same start position and moves).
+    pub duplicates: usize,
+    /// Of the duplicates, those whose result contradicts the stored copy's (the stored
+    /// result becomes unknown).
+    pub conflicts: usize,
+}
+
+/// Counts over a selection of games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games.
+    pub games: u64,
+    /// Won by Red.
+    pub red_wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Won by Black.
+    pub black_wins: u64,
+    /// Result unknown (including copies that disagreed).
+    pub unknown: u64,
+    /// Of those, games whose copies disagreed on the result.
+    pub conflicts: u64,
+    /// From a set-up position.
+    pub setups: u64,
+    /// Moves in all.
+    pub plies: u64,
+    /// Earliest normalised date.
+    pub first_date: Option<String>,
+    /// Latest normalised date.
+    pub last_date: Option<String>,
+}
+
+/// A stored game as the compiler reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The start position's board and side to move, `None` for the usual start.
+    pub start: Option<String>,
+    /// The moves (possibly only the first ones, see [`GameDb::games`]).
+    pub moves: Vec<Move>,
+    /// The result, `None` when unknown.
+    pub result: Option<GameResult>,
+    /// Red's rating.
+    pub red_elo: Option<u32>,
+    /// Black's rating.
+    pub black_elo: Option<u32>,
+}
+
+/// One recorded import run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportRow {
+    /// The file as given on the command line.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When the import started (UTC).
+    pub started: String,
+    /// When it finished, `None` when it was interrupted.
+    pub finished: Option<String>,
+    /// Games read.
+    pub games_read: u64,
+    /// New games stored.
+    pub imported: u64,
+    /// Games already stored.
+    pub duplicates: u64,
+    /// Games refused.
+    pub rejected: u64,
+}
+
+/// An open game database.
+pub struct GameDb {
+    conn: Connection,
+    path: PathBuf,
+    players: HashMap<String, i64>,
+    events: HashMap<String, i64>,
+}
+
+impl GameDb {
+    /// Opens the database at `path`, creating it (and its schema) when it does not exist.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] when it cannot be opened, [`DbError::Schema`] when it holds
+    /// something else.
+    pub fn create_or_open(path: impl AsRef<Path>) -> Result<GameDb, DbError> {
+        GameDb::open_with(path.as_ref(), true)
+    }
+
+    /// Opens an existing database, without creating anything.
+    ///
+    /// # Errors
+    /// As [`GameDb::create_or_open`], and [`DbError::Sqlite`] when the file does not exist.
+    pub fn open(path: impl AsRef<Path>) -> Result<GameDb, DbError> {
+        GameDb::open_with(path.as_ref(), false)
+    }
+
+    fn open_with(path: &Path, create: bool) -> Result<GameDb, DbError> {
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let conn = Connection::open_with_flags(path, flags).map_err(|source| DbError::Sqlite {
+            path: path.to_owned(),
+            source,
+        })?;
+        let mut db = GameDb {
+            conn,
+            path: path.to_owned(),
+            players: HashMap::new(),
+            events: HashMap::new(),
+        };
+        db.prepare()?;
+        Ok(db)
+    }
+
+    fn sql<T>(&self, r: rusqlite::Result<T>) -> Result<T, DbError> {
+        r.map_err(|source| DbError::Sqlite {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    /// Sets the pragmas and creates or checks the schema.
+    fn prepare(&mut self) -> Result<(), DbError> {
+        let r = self.conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        );
+        self.sql(r)?;
+        let r = self
+            .conn
+            .query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0));
+        let version = self.sql(r)?;
+        match version {
+            SCHEMA_VERSION => {
+                let r = self.conn.query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                    [],
+                    |row| row.get::<_, i64>(0),
+                );
+                if self.sql(r)? != 1 {
+                    return Err(self.schema_error("has schema version 1 but no games table"));
+                }
+                Ok(())
+            }
+            0 => {
+                let r = self.conn.query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                    [],
+                    |row| row.get::<_, i64>(0),
+                );
+                if self.sql(r)? != 0 {
+                    return Err(self.schema_error(
+                        "is a SQLite database with other tables, not a Chariot game database",
+                    ));
+                }
+                let r = self.conn.transaction().and_then(|tx| {
+                    tx.execute_batch(SCHEMA)?;
+                    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+                    tx.commit()
+                });
+                self.sql(r)
+            }
+            other => Err(self.schema_error(&format!(
+                "game database schema version {other}; this program reads version {SCHEMA_VERSION}"
+            ))),
+        }
+    }
+
+    fn schema_error(&self, reason: &str) -> DbError {
+        DbError::Schema {
+            path: self.path.clone(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// The database file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records the start of an import of `file` (`bytes` long) and returns its id.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn begin_import(&mut self, file: &str, bytes: u64) -> Result<i64, DbError> {
+        let tool = concat!("book-builder ", env!("CARGO_PKG_VERSION"));
+        let r = self.conn.execute(
+            "INSERT INTO imports (path, bytes, tool) VALUES (?1, ?2, ?3)",
+            params![file, bytes as i64, tool],
+        );
+        self.sql(r)?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Marks an import as finished.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn finish_import(&mut self, import: i64) -> Result<(), DbError> {
+        let r = self.conn.execute(
+            "UPDATE imports SET finished = datetime('now') WHERE id = ?1",
+            [import],
+        );
+        self.sql(r).map(drop)
+    }
+
+    fn name_id(
+        tx: &rusqlite::Transaction<'_>,
+        cache: &mut HashMap<String, i64>,
+        table: &str,
+        name: Option<&str>,
+    ) -> rusqlite::Result<Option<i64>> {
+        let Some(name) = name else { return Ok(None) };
+        if let Some(&id) = cache.get(name) {
+            return Ok(Some(id));
+        }
+        tx.prepare_cached(&format!("INSERT OR IGNORE INTO {table} (name) VALUES (?1)"))?
+            .execute([name])?;
+        let id = tx
+            .prepare_cached(&format!("SELECT id FROM {table} WHERE name = ?1"))?
+            .query_row([name], |row| row.get(0))?;
+        cache.insert(name.to_owned(), id);
+        Ok(Some(id))
+    }
+
+    /// Stores a batch of checked games and the rejections of the same stretch of the file in
+    /// one transaction, and adds `read` (games read) and the outcome to the import's counts.
+    ///
+    /// A game whose start position and moves are already stored is a duplicate and is not
+    /// stored again. Its result is merged into the stored copy's: an unknown result is filled
+    /// in, and two different known results make the stored result unknown (flagged
+    /// `conflict`), since one of the two records is wrong and nothing says which. The outcome
+    /// does not depend on the order the copies come in.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`]; the batch is then rolled back whole.
+    pub fn insert_batch(
+        &mut self,
+        import: i64,
+        read: usize,
+        games: &[Game],
+        rejections: &[Rejection],
+    ) -> Result<BatchOutcome, DbError> {
+        let path = self.path.clone();
+        let (players, events) = (&mut self.players, &mut self.events);
+        let mut outcome = BatchOutcome::default();
+        let r = (|| -> rusqlite::Result<()> {
+            let tx = self.conn.transaction()?;
+            // A failed transaction may have cached ids of rows it rolled back.
+            let (players_before, events_before) = (players.len(), events.len());
+            let result = (|| {
+                for g in games {
+                    let hash = g.content_hash();
+                    let stored: Option<(i64, Option<String>, bool)> = tx
+                        .prepare_cached("SELECT id, result, conflict FROM games WHERE hash = ?1")?
+                        .query_row([&hash[..]], |row| {
+                            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                        })
+                        .optional()?;
+                    if let Some((id, stored, conflict)) = stored {
+                        outcome.duplicates += 1;
+                        match (g.result, stored) {
+                            (_, _) if conflict => {}
+                            (None, _) => {}
+                            (Some(new), None) => {
+                                tx.prepare_cached("UPDATE games SET result = ?1 WHERE id = ?2")?
+                                    .execute(params![new.pgn(), id])?;
+                            }
+                            (Some(new), Some(s)) if s != new.pgn() => {
+                                outcome.conflicts += 1;
+                                tx.prepare_cached(
+                                    "UPDATE games SET result = NULL, conflict = 1 WHERE id = ?1",
+                                )?
+                                .execute([id])?;
+                            }
+                            (Some(_), Some(_)) => {}
+                        }
+                        continue;
+                    }
+                    // Names are stored with the first game that has them, so a duplicate's
+                    // spellings leave no players or events without games.
+                    let event = Self::name_id(&tx, events, "events", g.event.as_deref())?;
+                    let red = Self::name_id(&tx, players, "players", g.red.as_deref())?;
+                    let black = Self::name_id(&tx, players, "players", g.black.as_deref())?;
+                    tx.prepare_cached(
+                        "INSERT INTO games (hash, import_id, game_number, event_id, red_id, \
+                         black_id, red_elo, black_elo, date, date_raw, result, start, plies, \
+                         moves, tags) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                    )?
+                    .execute(params![
+                        &hash[..],
+                        import,
+                        g.number as i64,
+                        event,
+                        red,
+                        black,
+                        g.red_elo,
+                        g.black_elo,
+                        g.date,
+                        g.date_raw,
+                        g.result.map(GameResult::pgn),
+                        g.start,
+                        g.moves.len() as i64,
+                        g.move_bytes(),
+                        tags_json(&g.tags),
+                    ])?;
+                    outcome.imported += 1;
+                }
+                for r in rejections {
+                    tx.prepare_cached(
+                        "INSERT INTO rejections (import_id, game_number, line, ply, reason, message) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    )?
+                    .execute(params![
+                        import,
+                        r.game.map(|g| g as i64),
+                        r.line.map(|l| l as i64),
+                        r.ply.map(|p| p as i64),
+                        r.kind.name(),
+                        r.message,
+                    ])?;
+                }
+                tx.prepare_cached(
+                    "UPDATE imports SET games_read = games_read + ?1, imported = imported + ?2, \
+                     duplicates = duplicates + ?3, rejected = rejected + ?4 WHERE id = ?5",
+                )?
+                .execute(params![
+                    read as i64,
+                    outcome.imported as i64,
+                    outcome.duplicates as i64,
+                    rejections.len() as i64,
+                    import
+                ])?;
+                Ok(())
+            })();
+            match result {
+                Ok(()) => tx.commit(),
+                Err(e) => {
+                    if players.len() != players_before || events.len() != events_before {
+                        players.clear();
+                        events.clear();
+                    }
+                    Err(e)
+                }
+            }
+        })();
+        r.map_err(|source| DbError::Sqlite { path, source })?;
+        Ok(outcome)
+    }
+
+    /// Counts the games `filter` selects.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn summary(&self, filter: &Filter) -> Result<Summary, DbError> {
+        let (clause, args) = filter.sql();
+        let sql = format!(
+            "SELECT count(*), \
+               coalesce(sum(g.result = '1-0'), 0), coalesce(sum(g.result = '1/2-1/2'), 0), \
+               coalesce(sum(g.result = '0-1'), 0), coalesce(sum(g.result IS NULL), 0), \
+               coalesce(sum(g.conflict), 0), coalesce(sum(g.start IS NOT NULL), 0), \
+               coalesce(sum(g.plies), 0), min(g.date), max(g.date) \
+             FROM games g {JOINS} WHERE {clause}"
+        );
+        let r = self
+            .conn
+            .query_row(&sql, rusqlite::params_from_iter(args), |row| {
+                Ok(Summary {
+                    games: row.get::<_, i64>(0)? as u64,
+                    red_wins: row.get::<_, i64>(1)? as u64,
+                    draws: row.get::<_, i64>(2)? as u64,
+                    black_wins: row.get::<_, i64>(3)? as u64,
+                    unknown: row.get::<_, i64>(4)? as u64,
+                    conflicts: row.get::<_, i64>(5)? as u64,
+                    setups: row.get::<_, i64>(6)? as u64,
+                    plies: row.get::<_, i64>(7)? as u64,
+                    first_date: row.get(8)?,
+                    last_date: row.get(9)?,
+                })
+            });
+        self.sql(r)
+    }
+
+    /// The games `filter` selects, with at most their first `max_plies` moves.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`], or [`DbError::Corrupt`] for a moves BLOB that does not decode.
+    pub fn games(&self, filter: &Filter, max_plies: u32) -> Result<Vec<StoredGame>, DbError> {
+        let (clause, mut args) = filter.sql();
+        let sql = format!(
+            "SELECT g.id, g.start, substr(g.moves, 1, ?), g.result, g.red_elo, g.black_elo \
+             FROM games g {JOINS} WHERE {clause} ORDER BY g.id"
+        );
+        args.insert(0, rusqlite::types::Value::Integer(2 * i64::from(max_plies)));
+        let mut out = Vec::new();
+        let mut bad = None;
+        let r = (|| -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare(&sql)?;
+            let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+            while let Some(row) = rows.next()? {
+                let id: i64 = row.get(0)?;
+                let bytes = row.get_ref(2)?.as_blob()?;
+                let Some(moves) = decode_moves(bytes) else {
+                    bad = Some(id);
+                    return Ok(());
+                };
+                let result: Option<String> = row.get(3)?;
+                out.push(StoredGame {
+                    start: row.get(1)?,
+                    moves,
+                    result: result.as_deref().and_then(GameResult::parse),
+                    red_elo: row.get(4)?,
+                    black_elo: row.get(5)?,
+                });
+            }
+            Ok(())
+        })();
+        self.sql(r)?;
+        if let Some(id) = bad {
+            return Err(DbError::Corrupt {
+                path: self.path.clone(),
+                id,
+                reason: "the moves BLOB is not a list of moves".into(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The recorded imports, oldest first.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn imports(&self) -> Result<Vec<ImportRow>, DbError> {
+        let r = (|| -> rusqlite::Result<Vec<ImportRow>> {
+            let mut stmt = self.conn.prepare(
+                "SELECT path, bytes, started, finished, games_read, imported, duplicates, rejected \
+                 FROM imports ORDER BY id",
+            )?;
+            let rows = stmt.query_map([], |row| {
+                Ok(ImportRow {
+                    path: row.get(0)?,
+                    bytes: row.get::<_, i64>(1)? as u64,
+                    started: row.get(2)?,
+                    finished: row.get(3)?,
+                    games_read: row.get::<_, i64>(4)? as u64,
+                    imported: row.get::<_, i64>(5)? as u64,
+                    duplicates: row.get::<_, i64>(6)? as u64,
+                    rejected: row.get::<_, i64>(7)? as u64,
+                })
+            })?;
+            rows.collect()
+        })();
+        self.sql(r)
+    }
+
+    /// The number of players and of events stored.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn name_counts(&self) -> Result<(u64, u64), DbError> {
+        let r = self.conn.query_row(
+            "SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM events)",
+            [],
+            |row| Ok((row.get::<_, i64>(0)? as u64, row.get::<_, i64>(1)? as u64)),
+        );
+        self.sql(r)
+    }
+}
+
+/// The joins every filtered query uses (player and event names).
+const JOINS: &str = "LEFT JOIN players pr ON pr.id = g.red_id \
+                     LEFT JOIN players pb ON pb.id = g.black_id \
+                     LEFT JOIN events ev ON ev.id = g.event_id";
+
+/// Decodes a moves BLOB; `None` when its length is odd or a value is not a move.
+#[must_use]
+pub fn decode_moves(bytes: &[u8]) -> Option<Vec<Move>> {
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    bytes
+        .chunks_exact(2)
+        .map(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]])))
+        .collect()
+}
+
+/// The header fields not stored in columns, as a JSON object (first value of each name).
+fn tags_json(tags: &[(String, String)]) -> String {
+    let mut seen = Vec::new();
+    let mut out = String::from("{");
+    for (name, value) in tags {
+        if value.is_empty()
+            || COLUMN_TAGS.iter().any(|c| c.eq_ignore_ascii_case(name))
+            || seen.contains(&name)
+        {
+            continue;
+        }
+        seen.push(name);
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let _ = write!(out, "{}:{}", json_string(name), json_string(value));
+    }
+    out.push('}');
+    out
+}
+
+/// A JSON string literal (RFC 8259 escaping), shared by every JSON writer of the crate.
+#[must_use]
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_become_json() {
+        let tags = vec![
+            ("Event".to_owned(), "x".to_owned()),
+            ("ECCO".to_owned(), "C50".to_owned()),
+            ("Site".to_owned(), "a \"b\"\n".to_owned()),
+            ("ECCO".to_owned(), "C51".to_owned()),
+            ("Round".to_owned(), String::new()),
+        ];
+        assert_eq!(tags_json(&tags), r#"{"ECCO":"C50","Site":"a \"b\"\n"}"#);
+    }
+
+    #[test]
+    fn moves_decode() {
+        let m = chariot::notation::parse_iccs("h2e2").unwrap();
+        let bytes = m.to_u16().to_le_bytes();
+        assert_eq!(decode_moves(&bytes), Some(vec![m]));
+        assert_eq!(decode_moves(&bytes[..1]), None);
+        assert_eq!(decode_moves(&[0xff, 0xff]), None);
+    }
+}

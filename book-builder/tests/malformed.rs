@@ -1,0 +1,223 @@
+//! The malformed-input corpus (tests/data/malformed, described in tests/data/README.md): each file
+//! gives the expected, clearly worded problem, the good games around a bad one are still read,
+//! and nothing panics.
+
+use std::path::Path;
+
+use book_builder::{ProblemKind, Severity, read_all};
+
+/// (file, games read, expected problems as (game, line, severity, message fragment)).
+type Case = (
+    &'static str,
+    usize,
+    &'static [(Option<usize>, Option<usize>, Severity, &'static str)],
+);
+
+const CASES: &[Case] = &[
+    (
+        "empty.pgn",
+        0,
+        &[(None, None, Severity::Error, "empty file")],
+    ),
+    (
+        "truncated-tag.pgn",
+        0,
+        &[(Some(1), Some(1), Severity::Error, "tag not terminated")],
+    ),
+    (
+        "truncated-tags-then-game.pgn",
+        1,
+        &[(Some(1), Some(1), Severity::Error, "tag not terminated")],
+    ),
+    (
+        "unclosed-brace.pgn",
+        1,
+        &[(
+            Some(1),
+            Some(4),
+            Severity::Error,
+            "comment opened at line 3 is not closed",
+        )],
+    ),
+    (
+        "unbalanced-parentheses.pgn",
+        1,
+        &[
+            (
+                Some(1),
+                Some(4),
+                Severity::Error,
+                "variation opened at line 3 is not closed",
+            ),
+            (
+                Some(2),
+                Some(8),
+                Severity::Error,
+                "')' without a matching '('",
+            ),
+        ],
+    ),
+    (
+        "garbage.bin",
+        0,
+        &[(
+            None,
+            None,
+            Severity::Error,
+            "binary data, not a game file (NUL byte at offset",
+        )],
+    ),
+    (
+        "garbage-no-nul.txt",
+        0,
+        &[(
+            None,
+            None,
+            Severity::Error,
+            "binary data, not a game file (",
+        )],
+    ),
+    (
+        "header-only-short.xqf",
+        0,
+        &[(
+            Some(1),
+            None,
+            Severity::Error,
+            "600 bytes, shorter than its 1024-byte header",
+        )],
+    ),
+    (
+        "truncated.xqf",
+        0,
+        &[(
+            Some(1),
+            None,
+            Severity::Error,
+            "comment length 315 at byte 1028 does not fit",
+        )],
+    ),
+    (
+        "truncated-moves.xqf",
+        0,
+        &[(
+            Some(1),
+            None,
+            Severity::Error,
+            "XQF move data ends at byte 1050, inside record 6",
+        )],
+    ),
+    (
+        "unknown-version.xqf",
+        0,
+        &[(Some(1), None, Severity::Error, "unsupported XQF version 99")],
+    ),
+    (
+        "wrong-frame.zst",
+        0,
+        &[(
+            None,
+            None,
+            Severity::Error,
+            "corrupt or truncated zstd data",
+        )],
+    ),
+    (
+        "truncated.zst",
+        0,
+        &[(
+            None,
+            None,
+            Severity::Error,
+            "corrupt or truncated zstd data",
+        )],
+    ),
+    (
+        "bad-movelist.ubb",
+        0,
+        &[(
+            Some(1),
+            Some(1),
+            Severity::Error,
+            "move list has 9 digits, not a multiple of 4",
+        )],
+    ),
+    (
+        "bad-binit.ubb",
+        0,
+        &[(
+            Some(1),
+            Some(1),
+            Severity::Error,
+            "binit \"09192939\" is not 64 digits",
+        )],
+    ),
+];
+
+#[test]
+fn corpus_gives_clear_errors() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/malformed");
+    let mut listed: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "README.md")
+        .collect();
+    listed.sort();
+    let mut expected: Vec<String> = CASES.iter().map(|c| c.0.to_owned()).collect();
+    expected.sort();
+    assert_eq!(listed, expected, "every corpus file has an expectation");
+
+    for &(name, games, problems) in CASES {
+        let data = std::fs::read(dir.join(name)).unwrap();
+        let (summary, read) = read_all(&data);
+        assert_eq!(read.len(), games, "{name}");
+        let got: Vec<_> = summary
+            .problems
+            .iter()
+            .map(|p| (p.game, p.line, p.severity, p.kind.to_string()))
+            .collect();
+        assert_eq!(got.len(), problems.len(), "{name}: {got:?}");
+        for (g, w) in got.iter().zip(problems) {
+            assert_eq!((g.0, g.1, g.2), (w.0, w.1, w.2), "{name}: {got:?}");
+            assert!(
+                g.3.contains(w.3),
+                "{name}: {:?} does not contain {:?}",
+                g.3,
+                w.3
+            );
+        }
+        // Whole-file failures leave no format guess behind.
+        if summary.failed() {
+            assert_eq!(summary.games, 0, "{name}");
+        }
+    }
+}
+
+#[test]
+fn truncating_a_good_file_anywhere_never_panics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for rel in [
+        "xqf/SAMPLE.XQF",
+        "xqf/game_varations.xqf",
+        "pgn/gbk-ccgc/23.相眼竞技(先和)天机(D2-F2).PGN",
+        "dhtmlxq/game.ubb",
+    ] {
+        let data = std::fs::read(dir.join(rel)).unwrap();
+        for cut in 0..data.len() {
+            let (summary, games) = read_all(&data[..cut]);
+            assert_eq!(summary.games, games.len());
+            // A cut XQF file inside its move records is an error, never a shorter game.
+            if rel.ends_with(".XQF") && cut >= 1024 && cut < data.len() {
+                assert!(games.is_empty(), "{rel} cut at {cut} read as a game");
+                assert!(
+                    summary.problems.iter().any(|p| matches!(
+                        p.kind,
+                        ProblemKind::XqfTruncated { .. } | ProblemKind::XqfCommentLength { .. }
+                    )),
+                    "{rel} cut at {cut}: {:?}",
+                    summary.problems
+                );
+            }
+        }
+    }
+}

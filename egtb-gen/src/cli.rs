@@ -1,0 +1,190 @@
+//! Command-line arguments and dispatch. Plain arguments are parsed first; tables are opened and
+//! memory is taken only by the subcommand that needs them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Xiangqi endgame tablebases: generate, inspect, probe and verify.
+#[derive(Parser, Debug)]
+#[command(name = "egtb-gen", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate tables (and every smaller table they need) by retrograde analysis.
+    ///
+    /// Uses every core (rayon; set RAYON_NUM_THREADS to limit). Finished tables are written
+    /// atomically (a temporary file renamed into place), so the run can be interrupted at any
+    /// time; a re-run skips the tables that are already there and valid.
+    ///
+    /// Memory: about 3 bytes per entry of the table being generated (6 at the end of the first
+    /// pass) plus 2 bytes per entry of the tables its captures lead to (held in memory). The
+    /// largest table of the first set, KRAABBKAABB (357 M entries, 599 M in its capture tables),
+    /// peaks at about 3.1 GiB; `--max-memory` refuses a table whose estimate exceeds the limit
+    /// before starting it.
+    #[command(verbatim_doc_comment)]
+    Gen {
+        /// Table names, e.g. KRKAABB (any piece order; WXF's E and H accepted).
+        signatures: Vec<String>,
+        /// A named set: first (324 tables), second (90 tables), third, small (see `egtb-gen sets`).
+        #[arg(long)]
+        set: Option<String>,
+        /// Where tables are read from and written to.
+        #[arg(long, default_value = "data/egtb")]
+        dir: PathBuf,
+        /// zstd compression level of the blocks.
+        #[arg(long, default_value_t = 12)]
+        level: i32,
+        /// Entries per compressed block: smaller blocks make a cold probe cheaper, larger ones
+        /// compress better.
+        #[arg(long, default_value_t = chariot::egtb::file::DEFAULT_BLOCK_ENTRIES)]
+        block_entries: u32,
+        /// Refuse a table whose estimated memory exceeds this many GiB.
+        #[arg(long, default_value_t = 16.0)]
+        max_memory: f64,
+        /// Regenerate the named tables even if they exist (their dependencies are still reused).
+        #[arg(long)]
+        force: bool,
+        /// Report a table that cannot be generated and go on with the others.
+        #[arg(long)]
+        keep_going: bool,
+    },
+    /// Show a table's header: material, positions, results per side, longest mate, size.
+    Info {
+        /// Table files.
+        files: Vec<PathBuf>,
+    },
+    /// Probe positions: value, distance to mate, best move and the line to mate.
+    Probe {
+        /// Directories or files with tables.
+        #[arg(long, default_value = "data/egtb")]
+        dir: Vec<PathBuf>,
+        /// Positions in FEN; read from standard input, one per line, when none are given.
+        fens: Vec<String>,
+        /// One JSON object per line: fen, wdl, dtm, best, line.
+        #[arg(long)]
+        json: bool,
+        /// Leave out the line to mate (faster).
+        #[arg(long)]
+        no_line: bool,
+    },
+    /// Re-check tables through the reader: every position against its successors.
+    Verify {
+        /// Table files; the tables their captures lead to are looked up in the same directory.
+        files: Vec<PathBuf>,
+    },
+    /// Cross-check sampled positions against a plain depth-limited mate search.
+    Crosscheck {
+        /// Table files.
+        files: Vec<PathBuf>,
+        /// Positions per table (half of them with a stored mate within the depth).
+        #[arg(long, default_value_t = 40)]
+        samples: usize,
+        /// Search depth in plies.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
+    /// Measure probe speed: a probe that decompresses its block (cold) and one that finds it
+    /// cached (warm), on random legal positions of one table.
+    BenchProbe {
+        /// The table file (its directory must hold the tables it depends on).
+        file: PathBuf,
+        /// Positions to probe.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+    },
+    /// List the named sets.
+    Sets,
+}
+
+/// Runs the command line; errors are printed with their causes.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen {
+            signatures,
+            set,
+            dir,
+            level,
+            block_entries,
+            max_memory,
+            force,
+            keep_going,
+        } => crate::run::gen_command(
+            &signatures,
+            set.as_deref(),
+            &dir,
+            &crate::run::Options {
+                level,
+                block_entries,
+                max_memory_gib: max_memory,
+                force,
+                keep_going,
+            },
+        ),
+        Command::Info { files } => crate::tools::info(&files),
+        Command::Probe {
+            dir,
+            fens,
+            json,
+            no_line,
+        } => crate::tools::probe(&dir, &fens, json, !no_line),
+        Command::Verify { files } => crate::tools::verify(&files),
+        Command::Crosscheck {
+            files,
+            samples,
+            depth,
+        } => crosscheck(&files, samples, depth),
+        Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
+        Command::Sets => {
+            let mut out = std::io::stdout().lock();
+            for (name, what) in crate::sets::SETS {
+                let _ = writeln!(out, "{name:8} {what}");
+            }
+            Ok(true)
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("egtb-gen: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<bool> {
+    let mut ok = true;
+    let mut checked = 0;
+    for f in files {
+        match crate::crosscheck::crosscheck_table(f, samples, depth)? {
+            Ok(n) => checked += n,
+            Err(msg) => {
+                ok = false;
+                println!("MISMATCH {msg}");
+            }
+        }
+    }
+    println!(
+        "{checked} positions in {} tables agree with a {depth}-ply mate search{}",
+        files.len(),
+        if ok {
+            ""
+        } else {
+            " (except the mismatches above)"
+        }
+    );
+    Ok(ok)
+}

@@ -1,0 +1,423 @@
+//! Retrograde analysis of one table.
+//!
+//! 1. **First pass** (every index, both sides to move, in parallel): decode, reject what is no
+//!    legal position, generate the legal moves with the rules core. Captures leave the table and
+//!    are valued at once from the smaller tables (already generated, held in memory); quiet moves
+//!    stay inside and are counted. A position without legal moves is lost at distance 0.
+//! 2. **Levels** `n = 0, 1, 2, ...`: every position decided at distance `n` is visited once and
+//!    its predecessors (see [`crate::retro`]) are updated. If it is lost, they are won at
+//!    `n + 1`. If it is won, their count of unrefuted quiet moves drops; at zero every move loses,
+//!    and the predecessor is lost at `max(n + 1, its best capture's loss distance)`, or drawn if a
+//!    capture draws. A position whose best capture wins at `k` is won at `k` unless a quicker
+//!    quiet win was found first. Levels are processed in order, so every distance is minimal for
+//!    the winner and maximal for the loser.
+//! 3. Positions still undecided can be held by both sides forever: draws, except where one side
+//!    could avoid the loss only by checking forever ([`crate::perpetual`]).
+//!
+//! Each position needs 3 bytes while its table is built (a 16-bit state and an 8-bit count of
+//! quiet moves not yet refuted), plus 2 bytes per position of the tables its captures lead to.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+
+use chariot::egtb::file::HalfStats;
+use chariot::egtb::{Indexer, Signature, TableFile, Value};
+use chariot::rules::Waivers;
+use chariot::{Color, Position};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::retro;
+
+/// Why a table could not be generated.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    /// The table cannot be indexed.
+    #[error(transparent)]
+    Index(#[from] chariot::egtb::IndexError),
+    /// A table a capture leads to is missing.
+    #[error("table {needed} (reached by a capture from {table}) is missing")]
+    MissingSubtable {
+        /// The table being generated.
+        table: Signature,
+        /// The missing one.
+        needed: Signature,
+    },
+    /// A subtable gave an invalid value.
+    #[error("subtable {0} holds an invalid value")]
+    BadSubtable(Signature),
+    /// A distance too long for the in-memory state.
+    #[error("table {0}: a distance to mate exceeds {MAX_DISTANCE} plies")]
+    TooDeep(Signature),
+    /// The perpetual-check rule decides positions, which this version cannot store.
+    #[error(
+        "table {table}: the perpetual-check rule may decide up to {positions} positions, which this format version cannot store (docs/egtb.md)"
+    )]
+    PerpetualCheckDecides {
+        /// The table.
+        table: Signature,
+        /// How many positions.
+        positions: usize,
+    },
+}
+
+const TAG: u16 = 13;
+const MASK: u16 = (1 << TAG) - 1;
+/// The longest distance the state can hold.
+pub const MAX_DISTANCE: u32 = MASK as u32;
+/// Undecided, captures (if any) not valued: all moves stay in the table.
+const UNKNOWN: u16 = 0;
+/// Undecided; the best capture loses at the low bits.
+const CAP_LOSS: u16 = 1 << TAG;
+/// Undecided; a capture draws, so the position is not lost.
+const CAP_DRAW: u16 = 2 << TAG;
+/// A capture wins at the low bits; a quicker quiet win may still be found.
+const PEND_WIN: u16 = 3 << TAG;
+/// Won at the low bits (final).
+const WIN: u16 = 4 << TAG;
+/// Lost at the low bits (final).
+const LOSS: u16 = 5 << TAG;
+/// Drawn (final).
+const DRAW: u16 = 6 << TAG;
+/// No legal position.
+const ILLEGAL: u16 = 7 << TAG;
+
+#[inline]
+fn tag(v: u16) -> u16 {
+    v & !MASK
+}
+
+#[inline]
+fn dist(v: u16) -> u32 {
+    u32::from(v & MASK)
+}
+
+#[inline]
+fn undecided(v: u16) -> bool {
+    tag(v) <= CAP_DRAW
+}
+
+/// A finished table held in memory: its indexer and codes (both halves).
+pub struct Loaded {
+    /// The index.
+    pub indexer: Indexer,
+    /// The value codes, Red to move first.
+    pub codes: Vec<u16>,
+}
+
+impl Loaded {
+    /// Reads a whole table file into memory.
+    ///
+    /// # Errors
+    /// When the file is corrupt.
+    pub fn from_file(file: &TableFile) -> anyhow::Result<Loaded> {
+        Ok(Loaded {
+            indexer: Indexer::new(file.header().signature)?,
+            codes: file.all_codes()?,
+        })
+    }
+
+    /// The value of a legal position of this table.
+    fn value(&self, pos: &Position) -> Option<Value> {
+        let (turn, idx) = self.indexer.index_of(pos).ok()?;
+        let code = self.codes[(turn.index() as u64 * self.indexer.size() + idx) as usize];
+        Value::from_code(code).ok()
+    }
+}
+
+/// The tables a generation may read, by signature.
+pub type Subtables = HashMap<Signature, Arc<Loaded>>;
+
+/// A generated table, ready to be written.
+pub struct Generated {
+    /// Its material.
+    pub signature: Signature,
+    /// The value codes, Red to move first; unused indices hold the previous code (don't care).
+    pub codes: Vec<u16>,
+    /// Statistics per side to move.
+    pub stats: [HalfStats; 2],
+    /// Header flags (bit 0: perpetual check was judged).
+    pub flags: u8,
+}
+
+/// Everything the passes share.
+struct Work<'a> {
+    sig: Signature,
+    ix: Indexer,
+    size: u64,
+    val: Vec<AtomicU16>,
+    cnt: Vec<AtomicU8>,
+    subs: &'a Subtables,
+    max_level: AtomicU32,
+}
+
+const LEGAL_ONLY: Waivers = Waivers {
+    placement: true,
+    counts: true,
+    opposite_check: false,
+};
+
+impl Work<'_> {
+    fn turn_of(&self, e: u64) -> Color {
+        if e < self.size {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The position at entry `e`, or `None` when it is no legal position.
+    fn position(&self, e: u64) -> Option<Position> {
+        let turn = self.turn_of(e);
+        let p = self.ix.decode(e % self.size);
+        if p.has_overlap() {
+            return None;
+        }
+        Position::from_setup(&self.ix.setup(&p, turn), LEGAL_ONLY).ok()
+    }
+
+    fn schedule(&self, level: u32) {
+        self.max_level.fetch_max(level, Relaxed);
+    }
+
+    /// The first pass for entry `e`: its state and count of quiet moves.
+    fn first_pass(&self, e: u64) -> Result<(u16, u8), GenError> {
+        let Some(mut pos) = self.position(e) else {
+            return Ok((ILLEGAL, 0));
+        };
+        let moves = pos.legal_move_list();
+        if moves.is_empty() {
+            return Ok((LOSS, 0));
+        }
+        let mut quiet = 0u8;
+        let mut best: Option<Value> = None;
+        for &m in moves.iter() {
+            if !pos.is_capture(m) {
+                quiet += 1;
+                continue;
+            }
+            pos.make_move(m);
+            let needed = Signature::of(&pos).0;
+            let sub = self.subs.get(&needed).ok_or(GenError::MissingSubtable {
+                table: self.sig,
+                needed,
+            })?;
+            let v = sub.value(&pos).ok_or(GenError::BadSubtable(needed))?;
+            pos.unmake_move();
+            let v = v.before_move();
+            if best.is_none_or(|b| v > b) {
+                best = Some(v);
+            }
+        }
+        let capped = |d: u32| -> Result<u16, GenError> {
+            if d > MAX_DISTANCE {
+                Err(GenError::TooDeep(self.sig))
+            } else {
+                Ok(d as u16)
+            }
+        };
+        let state = match (best, quiet) {
+            (None, _) => UNKNOWN,
+            (Some(Value::Win(d)), 0) => WIN | capped(d)?,
+            (Some(Value::Loss(d)), 0) => LOSS | capped(d)?,
+            (Some(Value::Draw), 0) => DRAW,
+            (Some(Value::Win(d)), _) => PEND_WIN | capped(d)?,
+            (Some(Value::Loss(d)), _) => CAP_LOSS | capped(d)?,
+            (Some(Value::Draw), _) => CAP_DRAW,
+        };
+        if matches!(tag(state), WIN | LOSS | PEND_WIN) {
+            self.schedule(dist(state));
+        }
+        Ok((state, quiet))
+    }
+
+    /// Visits entry `e` at `level` if it is decided there, updating its predecessors.
+    fn visit(&self, e: u64, level: u32) -> Result<bool, GenError> {
+        let mut v = self.val[e as usize].load(Relaxed);
+        let odd = level % 2 == 1;
+        if odd && v == PEND_WIN | level as u16 {
+            self.val[e as usize].store(WIN | level as u16, Relaxed);
+            v = WIN | level as u16;
+        }
+        let want = if odd { WIN } else { LOSS } | level as u16;
+        if v != want {
+            return Ok(false);
+        }
+        if level + 1 > MAX_DISTANCE {
+            return Err(GenError::TooDeep(self.sig));
+        }
+        let next = (level + 1) as u16;
+        let turn = self.turn_of(e);
+        let mover = turn.opponent();
+        let base = mover.index() as u64 * self.size;
+        let p = self.ix.decode(e % self.size);
+        retro::predecessors(&self.ix, &p, mover, |q| {
+            let slot = &self.val[(base + q) as usize];
+            if !odd {
+                // Lost here: the predecessor wins by moving here (unless it already wins sooner).
+                let _ = slot.fetch_update(Relaxed, Relaxed, |s| {
+                    let better = undecided(s) || (tag(s) == PEND_WIN && dist(s) > u32::from(next));
+                    better.then_some(WIN | next)
+                });
+                self.schedule(u32::from(next));
+            } else {
+                let s = slot.load(Relaxed);
+                if !undecided(s) {
+                    return;
+                }
+                if self.cnt[(base + q) as usize].fetch_sub(1, Relaxed) == 1 {
+                    let lost = match tag(s) {
+                        CAP_DRAW => DRAW,
+                        CAP_LOSS => LOSS | (dist(s).max(u32::from(next)) as u16),
+                        _ => LOSS | next,
+                    };
+                    slot.store(lost, Relaxed);
+                    if tag(lost) == LOSS {
+                        self.schedule(dist(lost));
+                    }
+                }
+            }
+        });
+        Ok(true)
+    }
+}
+
+/// Generates one table. `subs` must hold every table a capture leads to.
+///
+/// # Errors
+/// [`GenError`] when a subtable is missing or invalid, or the table is not supported.
+pub fn generate(
+    sig: Signature,
+    subs: &Subtables,
+    bar: &ProgressBar,
+) -> Result<Generated, GenError> {
+    let ix = Indexer::new(sig)?;
+    let size = ix.size();
+    let total = 2 * size;
+    let mut work = Work {
+        sig,
+        ix,
+        size,
+        val: Vec::new(),
+        cnt: Vec::new(),
+        subs,
+        max_level: AtomicU32::new(0),
+    };
+    bar.set_length(total);
+    bar.set_position(0);
+    bar.set_message(format!("{sig}: first pass"));
+    const CHUNK: u64 = 1 << 14;
+    let chunks: Vec<(Vec<u16>, Vec<u8>)> = (0..total.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
+            let mut vals = Vec::with_capacity(CHUNK as usize);
+            let mut cnts = Vec::with_capacity(CHUNK as usize);
+            for e in range.clone() {
+                let (v, n) = work.first_pass(e)?;
+                vals.push(v);
+                cnts.push(n);
+            }
+            bar.inc(range.end - range.start);
+            Ok((vals, cnts))
+        })
+        .collect::<Result<_, GenError>>()?;
+    work.val = chunks
+        .iter()
+        .flat_map(|(v, _)| v.iter().map(|&x| AtomicU16::new(x)))
+        .collect();
+    work.cnt = chunks
+        .iter()
+        .flat_map(|(_, n)| n.iter().map(|&x| AtomicU8::new(x)))
+        .collect();
+    drop(chunks);
+
+    let mut level = 0u32;
+    while level <= work.max_level.load(Relaxed) {
+        bar.set_message(format!("{sig}: distance {level}"));
+        bar.set_position(0);
+        let w = &work;
+        (0..total.div_ceil(CHUNK))
+            .into_par_iter()
+            .try_for_each(|c| {
+                for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
+                    w.visit(e, level)?;
+                }
+                bar.inc(CHUNK.min(total - c * CHUNK));
+                Ok::<(), GenError>(())
+            })?;
+        level += 1;
+    }
+    drop(std::mem::take(&mut work.cnt));
+    for v in &work.val {
+        if undecided(v.load(Relaxed)) {
+            v.store(DRAW, Relaxed);
+        }
+    }
+    bar.set_message(format!("{sig}: perpetual check"));
+    let flags = crate::perpetual::check(&work.ix, sig, &work.val, subs)?;
+    let state: Vec<u16> = std::mem::take(&mut work.val)
+        .into_iter()
+        .map(AtomicU16::into_inner)
+        .collect();
+    let (codes, stats) = finish(&state, size);
+    Ok(Generated {
+        signature: sig,
+        codes,
+        stats,
+        flags,
+    })
+}
+
+/// Turns final states into file codes and statistics; unused indices repeat the previous code.
+fn finish(state: &[u16], size: u64) -> (Vec<u16>, [HalfStats; 2]) {
+    let mut stats = [HalfStats::default(); 2];
+    let mut codes = Vec::with_capacity(state.len());
+    let mut prev = 0u16;
+    for (e, &s) in state.iter().enumerate() {
+        let half = &mut stats[(e as u64 / size) as usize];
+        let code = match tag(s) {
+            WIN | LOSS => {
+                if tag(s) == WIN {
+                    half.wins += 1;
+                } else {
+                    half.losses += 1;
+                }
+                if dist(s) > half.max_dtm {
+                    half.max_dtm = dist(s);
+                    half.max_dtm_index = e as u64 % size;
+                }
+                (dist(s) + 2) as u16
+            }
+            DRAW => {
+                half.draws += 1;
+                0
+            }
+            _ => {
+                half.unused += 1;
+                prev
+            }
+        };
+        codes.push(code);
+        prev = code;
+    }
+    (codes, stats)
+}
+
+/// State helpers for [`crate::perpetual`].
+pub(crate) mod state {
+    /// `true` for a drawn position.
+    pub fn is_draw(v: u16) -> bool {
+        super::tag(v) == super::DRAW
+    }
+    /// `true` for a won position.
+    pub fn is_win(v: u16) -> bool {
+        super::tag(v) == super::WIN
+    }
+}
+
+/// The value of a legal position after a capture, from the tables in memory.
+pub(crate) fn sub_value(subs: &Subtables, pos: &Position) -> Option<Value> {
+    subs.get(&Signature::of(pos).0)?.value(pos)
+}

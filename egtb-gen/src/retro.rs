@@ -1,0 +1,153 @@
+//! Unmoves: the positions one quiet move before a given one (captures lead out of a table, so
+//! inside it every predecessor is reached by un-moving a piece without un-capturing).
+//!
+//! Works on [`Placement`]s in the table's frame. Each unmove is the exact reverse of one legal
+//! quiet move: the origin must be empty, rook and cannon slide back over empty squares, a horse's
+//! leg is next to its origin (so it is checked there, not next to its target), a soldier steps
+//! back towards its own side or, across the river, sideways. Origins a piece can never stand on
+//! are dropped by [`Indexer::encode`], and predecessors that are no legal position (the side not
+//! to move in check, generals facing) by the caller, which knows them from the first pass.
+
+use chariot::egtb::Indexer;
+use chariot::egtb::index::{Placement, mirror_square};
+use chariot::{Color, Kind};
+
+const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const HORSE: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+#[inline]
+fn at(file: i32, rank: i32) -> Option<u8> {
+    ((0..9).contains(&file) && (0..10).contains(&rank)).then(|| (file + 9 * rank) as u8)
+}
+
+/// Calls `emit(index)` once for every (predecessor, move) pair whose move leads from a position
+/// stored at `index` (with `mover` to move) to a position stored at the index of `p` (with the
+/// other side to move). `p` must be a decoded, canonical placement.
+pub fn predecessors(ix: &Indexer, p: &Placement, mover: Color, mut emit: impl FnMut(u64)) {
+    unmoves(ix, p, mover, &mut emit);
+    // A placement stands for its mirror image too, unless the mirror keeps the generals where
+    // they are (both on the e-file): then the image has its own index and its own predecessors.
+    if !Indexer::is_symmetric_kings(p.squares[0], p.squares[1]) {
+        let mut m = *p;
+        for s in &mut m.squares[..m.len as usize] {
+            *s = mirror_square(*s);
+        }
+        unmoves(ix, &m, mover, &mut emit);
+    }
+}
+
+/// The unmoves of `p` itself, keeping only predecessors that are stored without the mirror.
+fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)) {
+    let mut occupied = 0u128;
+    for &s in p.slots() {
+        occupied |= 1 << s;
+    }
+    let empty = |s: u8| occupied >> s & 1 == 0;
+    let pieces = ix.slot_pieces();
+    let mut q = *p;
+    let mut try_origin = |slot: usize, from: u8, q: &mut Placement| {
+        let old = q.squares[slot];
+        q.squares[slot] = from;
+        if Indexer::is_canonical_kings(q.squares[0], q.squares[1]) {
+            if let Some(i) = ix.encode(q) {
+                emit(i);
+            }
+        }
+        q.squares[slot] = old;
+    };
+    for (slot, piece) in pieces.iter().enumerate() {
+        if piece.color() != mover {
+            continue;
+        }
+        let t = p.squares[slot];
+        let (tf, tr) = (i32::from(t % 9), i32::from(t / 9));
+        match piece.kind() {
+            Kind::Rook | Kind::Cannon => {
+                for (df, dr) in ORTHO {
+                    let (mut f, mut r) = (tf + df, tr + dr);
+                    while let Some(s) = at(f, r) {
+                        if !empty(s) {
+                            break;
+                        }
+                        try_origin(slot, s, &mut q);
+                        f += df;
+                        r += dr;
+                    }
+                }
+            }
+            Kind::Horse => {
+                for (df, dr) in HORSE {
+                    let Some(s) = at(tf + df, tr + dr) else {
+                        continue;
+                    };
+                    // The leg is next to the origin, one step back towards the target along the
+                    // long side of the jump.
+                    let (lf, lr) = if df.abs() == 2 {
+                        (tf + df - df.signum(), tr + dr)
+                    } else {
+                        (tf + df, tr + dr - dr.signum())
+                    };
+                    let leg = at(lf, lr).unwrap_or(t);
+                    if empty(s) && empty(leg) {
+                        try_origin(slot, s, &mut q);
+                    }
+                }
+            }
+            Kind::King => {
+                for (df, dr) in ORTHO {
+                    if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
+                        try_origin(slot, s, &mut q);
+                    }
+                }
+            }
+            Kind::Advisor => {
+                for (df, dr) in DIAG {
+                    if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
+                        try_origin(slot, s, &mut q);
+                    }
+                }
+            }
+            Kind::Elephant => {
+                for (df, dr) in DIAG {
+                    let (Some(s), Some(eye)) = (at(tf + 2 * df, tr + 2 * dr), at(tf + df, tr + dr))
+                    else {
+                        continue;
+                    };
+                    // Elephants never cross the river: origin and target are on one half.
+                    let same_half = (tr <= 4) == (tr + 2 * dr <= 4);
+                    if same_half && empty(s) && empty(eye) {
+                        try_origin(slot, s, &mut q);
+                    }
+                }
+            }
+            Kind::Pawn => {
+                let back = if mover == Color::Red { -1 } else { 1 };
+                if let Some(s) = at(tf, tr + back).filter(|&s| empty(s)) {
+                    try_origin(slot, s, &mut q);
+                }
+                let crossed = if mover == Color::Red {
+                    tr >= 5
+                } else {
+                    tr <= 4
+                };
+                if crossed {
+                    for df in [-1, 1] {
+                        if let Some(s) = at(tf + df, tr).filter(|&s| empty(s)) {
+                            try_origin(slot, s, &mut q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

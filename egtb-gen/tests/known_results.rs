@@ -1,0 +1,263 @@
+//! Known endgame results, table consistency and tables against search, on small tables that
+//! are generated here (a few seconds in the test profile).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value, Wdl};
+use chariot::rules::Waivers;
+use chariot::{Color, Kind, Position};
+use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
+use egtb_gen::retro;
+use egtb_gen::run::{build_one, table_path};
+use indicatif::ProgressBar;
+
+/// Tables generated once for all tests of this file, with everything they depend on.
+const TABLES: [&str; 8] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP"];
+
+fn dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("chariot-egtb-known-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut order: Vec<Signature> = Vec::new();
+        for name in TABLES {
+            for s in name.parse::<Signature>().unwrap().closure() {
+                if !order.contains(&s) {
+                    order.push(s);
+                }
+            }
+        }
+        order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+        for s in order {
+            build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
+        }
+        dir
+    })
+}
+
+/// Every legal position of a table (in its frame), with its stored value.
+fn positions(name: &str) -> Vec<(Position, Value)> {
+    let sig: Signature = name.parse().unwrap();
+    let t = TableFile::open(&table_path(dir(), sig)).unwrap();
+    let ix = Indexer::new(sig).unwrap();
+    let mut out = Vec::new();
+    for turn in Color::ALL {
+        for i in 0..ix.size() {
+            let p = ix.decode(i);
+            if p.has_overlap() {
+                continue;
+            }
+            let w = Waivers {
+                placement: true,
+                counts: true,
+                opposite_check: false,
+            };
+            if let Ok(pos) = Position::from_setup(&ix.setup(&p, turn), w) {
+                out.push((pos, t.value(turn, i).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn king_can_take_attacker(pos: &Position) -> bool {
+    pos.legal_move_list().iter().any(|&m| {
+        pos.piece_at(m.to())
+            .is_some_and(|p| p.kind() != Kind::King && p.color() != pos.turn())
+    })
+}
+
+#[test]
+fn rook_against_bare_general_wins_unless_taken_at_once() {
+    let all = positions("KRK");
+    assert!(all.len() > 4000);
+    for (pos, v) in &all {
+        if pos.turn() == Color::Red {
+            assert_eq!(v.wdl(), Wdl::Win, "{}", pos.fen());
+        } else if king_can_take_attacker(pos) {
+            assert_eq!(*v, Value::Draw, "{}", pos.fen());
+        } else {
+            assert_eq!(v.wdl(), Wdl::Loss, "{}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn lone_cannon_cannot_win() {
+    for (pos, v) in positions("KCK") {
+        assert_eq!(v, Value::Draw, "{}", pos.fen());
+    }
+}
+
+#[test]
+fn soldier_on_the_last_rank_cannot_win_but_a_fresh_one_can() {
+    let all = positions("KPK");
+    for (pos, v) in &all {
+        let pawn = pos
+            .pieces(chariot::Piece::new(Color::Red, Kind::Pawn))
+            .first()
+            .unwrap();
+        if pawn.rank() == 9 {
+            assert_eq!(*v, Value::Draw, "{}", pos.fen());
+        }
+    }
+    // A soldier that has just crossed the river wins with the general's help.
+    let pos = Position::from_fen("4k4/9/9/9/4P4/9/9/9/9/3K5 w").unwrap();
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Win));
+}
+
+#[test]
+fn tables_agree_with_a_mate_search() {
+    // KRK mates within 4 plies everywhere, so a 5-ply search must agree on every position.
+    let all = positions("KRK");
+    for (mut pos, v) in all.into_iter().step_by(7) {
+        let found = mate_search(&mut pos, 5);
+        assert_eq!(found, expected_within(v, 5), "{}", pos.fen());
+    }
+    for name in TABLES {
+        let path = table_path(dir(), name.parse().unwrap());
+        let checked = crosscheck_table(&path, 30, 3).unwrap();
+        assert!(checked.is_ok(), "{}", checked.unwrap_err());
+    }
+}
+
+#[test]
+fn every_table_verifies_through_the_reader() {
+    for name in TABLES {
+        let path = table_path(dir(), name.parse().unwrap());
+        assert_eq!(
+            egtb_gen::tools::verify_table(&path).unwrap(),
+            None,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn prober_gives_the_shortest_win_and_a_line_to_mate() {
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    // Black (the weaker side) is Red here: the prober must flip colours.
+    let pos = Position::from_fen("4k3r/9/9/9/9/9/9/9/9/3K5 b").unwrap();
+    let v = tb.probe(&pos).unwrap().unwrap();
+    assert_eq!(v.wdl(), Wdl::Win);
+    let line = tb.line(&pos, 100).unwrap();
+    assert_eq!(line.len() as u32, v.dtm().unwrap());
+    let mut p = pos.clone();
+    for m in &line {
+        assert!(p.is_legal(*m));
+        p.make_move(*m);
+    }
+    assert!(!p.has_legal_move(), "the line ends in mate");
+    let (best, after) = tb.best_move(&pos).unwrap().unwrap();
+    assert_eq!(best, line[0]);
+    assert_eq!(after, v);
+    // No table for this material.
+    assert_eq!(tb.probe(&Position::start()).unwrap(), None);
+}
+
+/// Unmoves are the exact reverse of quiet legal moves: for every legal position, each quiet
+/// move's target lists the position among its predecessors exactly as often as it is reached.
+#[test]
+fn unmoves_reverse_quiet_moves() {
+    for name in ["KNKA", "KPKB", "KCBKA", "KRKAA"] {
+        let sig: Signature = name.parse().unwrap();
+        let ix = Indexer::new(sig).unwrap();
+        let w = Waivers {
+            placement: true,
+            counts: true,
+            opposite_check: false,
+        };
+        let legal = |turn: Color, i: u64| {
+            let p = ix.decode(i);
+            (!p.has_overlap())
+                .then(|| Position::from_setup(&ix.setup(&p, turn), w).ok())
+                .flatten()
+        };
+        let mut forward: HashMap<(Color, u64), Vec<u64>> = HashMap::new();
+        for turn in Color::ALL {
+            for q in 0..ix.size() {
+                let Some(mut pos) = legal(turn, q) else {
+                    continue;
+                };
+                for &m in pos.legal_move_list().iter() {
+                    if pos.is_capture(m) {
+                        continue;
+                    }
+                    pos.make_move(m);
+                    let (t, p) = ix.index_of(&pos).unwrap();
+                    pos.unmake_move();
+                    forward.entry((t, p)).or_default().push(q);
+                }
+            }
+        }
+        for turn in Color::ALL {
+            for p in 0..ix.size() {
+                if legal(turn, p).is_none() {
+                    continue;
+                }
+                let mut back = Vec::new();
+                retro::predecessors(&ix, &ix.decode(p), turn.opponent(), |q| {
+                    if legal(turn.opponent(), q).is_some() {
+                        back.push(q);
+                    }
+                });
+                let mut fwd = forward.remove(&(turn, p)).unwrap_or_default();
+                back.sort_unstable();
+                fwd.sort_unstable();
+                assert_eq!(back, fwd, "{name}: predecessors of {turn} to move at {p}");
+            }
+        }
+    }
+}
+
+/// The tables shipped in `data/egtb`.
+fn shipped() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb")
+}
+
+#[test]
+fn shipped_tables_open() {
+    let tb = Tablebases::open(&[shipped()]).unwrap();
+    assert!(tb.len() >= 150, "{} tables", tb.len());
+    assert_eq!(tb.max_pieces(), 7);
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    send_sync(&tb);
+}
+
+/// "A lone rook cannot break full advisors and elephants": with the defence set up, almost every
+/// placement of the rook and its general is a draw.
+#[test]
+fn rook_against_full_defence_is_a_draw_in_general() {
+    let tb = Tablebases::open(&[shipped()]).unwrap();
+    let (mut draws, mut total) = (0, 0);
+    for king in ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"] {
+        for rook in chariot::Square::all().filter(|s| s.rank() <= 6) {
+            let king: chariot::Square = king.parse().unwrap();
+            if rook == king {
+                continue;
+            }
+            let mut setup: chariot::Setup = "2bak4/4a4/4b4/9/9/9/9/9/9/9 w".parse().unwrap();
+            setup.board[king.index()] = Some(chariot::Piece::new(Color::Red, Kind::King));
+            setup.board[rook.index()] = Some(chariot::Piece::new(Color::Red, Kind::Rook));
+            let Ok(pos) = Position::from_setup(&setup, Waivers::NONE) else {
+                continue;
+            };
+            total += 1;
+            if tb.probe_wdl(&pos).unwrap() == Some(Wdl::Draw) {
+                draws += 1;
+            }
+        }
+    }
+    assert!(total > 500);
+    assert!(draws * 10 > total * 9, "{draws} draws of {total}");
+    // But the table does hold wins when the defence is scattered.
+    let sig: Signature = "KRKAABB".parse().unwrap();
+    let t = TableFile::open(&shipped().join("KRKAABB.egtb")).unwrap();
+    let h = t.header();
+    assert_eq!(h.signature, sig);
+    assert!(h.stats[0].wins > h.stats[0].draws);
+    assert!(h.stats[0].max_dtm > 30);
+}

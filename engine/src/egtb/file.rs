@@ -1,0 +1,777 @@
+//! The table file: header, block index and zstd-compressed blocks. Reader and writer together.
+//!
+//! The byte layout is documented in `docs/formats/egtb.md`; in short:
+//!
+//! ```text
+//! header (192 bytes, CRC-32 in its last 4)  magic, version, signature, key scheme, metric,
+//!                                           value width, entries, block size, statistics
+//! block index (16 bytes per block)          offset, compressed length, CRC-32 of the block
+//! blocks                                    zstd frames of `block_entries` values each
+//! ```
+//!
+//! Every entry is a value code ([`Value::to_code`]) of 1 or 2 bytes, little endian; the Red
+//! (strong side) to move half comes first, then the Black half. A file is untrusted: opening
+//! checks the magic, version, header checksum, sizes against the signature's index, the block
+//! index checksum and that every block lies inside the file; a block's checksum and size are
+//! checked when it is decompressed. Any fault is a [`FileError`], never a panic.
+//!
+//! Files are read through a memory map. The map is only valid while the file keeps its length:
+//! truncating a table that is open is the one fault that cannot be caught (the OS raises
+//! SIGBUS), as with every memory-mapped table format. Writers never truncate in place: they
+//! write a temporary file and rename it.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::index::Indexer;
+use super::signature::Signature;
+use super::{Value, ValueError};
+use crate::rules::Color;
+
+/// The file magic.
+pub const MAGIC: [u8; 8] = *b"CHXQEGTB";
+/// The format version this module reads and writes.
+pub const VERSION: u16 = 1;
+/// The header length in bytes.
+pub const HEADER_LEN: usize = 192;
+/// The key scheme of [`super::index`]: 45 king pairs with the mirror, groups in name order.
+pub const KEY_SCHEME: u8 = 1;
+/// The metric: win/draw/loss with distance to mate in plies.
+pub const METRIC_DTM: u8 = 1;
+/// Default number of entries per block.
+pub const DEFAULT_BLOCK_ENTRIES: u32 = 8 * 1024;
+/// Blocks kept decompressed per open table.
+const CACHE_BLOCKS: usize = 16;
+
+/// Why a table file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The file could not be opened, read or written.
+    #[error("cannot access {}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is shorter than its header or its block index says.
+    #[error("table file truncated: {len} bytes, at least {need} expected")]
+    Truncated {
+        /// The file's length.
+        len: u64,
+        /// The length it should have at least.
+        need: u64,
+    },
+    /// Not a table file.
+    #[error("not a Chariot table file (bad magic)")]
+    BadMagic,
+    /// A version this reader does not know.
+    #[error("table format version {0} is not supported (this reader knows version {VERSION})")]
+    UnsupportedVersion(u16),
+    /// The header's checksum does not match.
+    #[error("corrupted table header (checksum mismatch)")]
+    HeaderChecksum,
+    /// A header field is invalid.
+    #[error("corrupted table header: {0}")]
+    BadHeader(String),
+    /// The block index's checksum does not match.
+    #[error("corrupted block index (checksum mismatch)")]
+    BlockIndexChecksum,
+    /// A block lies outside the file.
+    #[error("corrupted block index: block {0} lies outside the file")]
+    BlockOutOfBounds(u32),
+    /// A block's checksum does not match.
+    #[error("corrupted block {0} (checksum mismatch)")]
+    BlockChecksum(u32),
+    /// A block does not decompress to its size.
+    #[error("corrupted block {block}: {reason}")]
+    BlockDecompress {
+        /// The block.
+        block: u32,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An entry holds a code that is no value.
+    #[error("corrupted entry {entry}: {source}")]
+    BadValue {
+        /// The entry.
+        entry: u64,
+        /// The cause.
+        source: ValueError,
+    },
+    /// An entry beyond the table.
+    #[error("entry {entry} is beyond the table's {entries} entries")]
+    OutOfRange {
+        /// The entry asked for.
+        entry: u64,
+        /// The number of entries.
+        entries: u64,
+    },
+    /// Compression failed while writing.
+    #[error("compressing block {block}: {reason}")]
+    Compress {
+        /// The block.
+        block: u32,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Counts for one half of a table (one side to move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HalfStats {
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// Indices that are no legal position (shared squares, generals facing, side not to move in check).
+    pub unused: u64,
+    /// The longest distance to mate in plies (won or lost), 0 when there is none.
+    pub max_dtm: u32,
+    /// An index whose distance is `max_dtm` (meaningful when `max_dtm > 0`).
+    pub max_dtm_index: u64,
+}
+
+/// What a table's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The table's material.
+    pub signature: Signature,
+    /// The key scheme ([`KEY_SCHEME`]).
+    pub key_scheme: u8,
+    /// The metric ([`METRIC_DTM`]).
+    pub metric: u8,
+    /// Bytes per entry: 1 or 2.
+    pub value_width: u8,
+    /// Flags; bit 0: the perpetual-check rule was checked for (see `docs/egtb.md`).
+    pub flags: u8,
+    /// Entries per half.
+    pub entries_per_half: u64,
+    /// Entries per block (the last block may be shorter).
+    pub block_entries: u32,
+    /// Number of blocks.
+    pub blocks: u32,
+    /// Statistics, Red (strong side) to move first.
+    pub stats: [HalfStats; 2],
+}
+
+impl Header {
+    /// The number of entries in the file (both halves).
+    #[must_use]
+    pub fn entries(&self) -> u64 {
+        2 * self.entries_per_half
+    }
+
+    /// The number of entries in block `b`.
+    #[must_use]
+    pub fn entries_in_block(&self, b: u32) -> usize {
+        let start = u64::from(b) * u64::from(self.block_entries);
+        (self.entries() - start).min(u64::from(self.block_entries)) as usize
+    }
+
+    fn to_bytes(&self, index_crc: u32) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[10..12].copy_from_slice(&(HEADER_LEN as u16).to_le_bytes());
+        h[12] = self.key_scheme;
+        h[13] = self.metric;
+        h[14] = self.value_width;
+        h[15] = self.flags;
+        let name = self.signature.to_string();
+        h[16..16 + name.len()].copy_from_slice(name.as_bytes());
+        h[48..56].copy_from_slice(&self.entries_per_half.to_le_bytes());
+        h[56..60].copy_from_slice(&self.block_entries.to_le_bytes());
+        h[60..64].copy_from_slice(&self.blocks.to_le_bytes());
+        for (i, s) in self.stats.iter().enumerate() {
+            let o = 64 + 48 * i;
+            h[o..o + 8].copy_from_slice(&s.wins.to_le_bytes());
+            h[o + 8..o + 16].copy_from_slice(&s.draws.to_le_bytes());
+            h[o + 16..o + 24].copy_from_slice(&s.losses.to_le_bytes());
+            h[o + 24..o + 32].copy_from_slice(&s.unused.to_le_bytes());
+            h[o + 32..o + 36].copy_from_slice(&s.max_dtm.to_le_bytes());
+            h[o + 40..o + 48].copy_from_slice(&s.max_dtm_index.to_le_bytes());
+        }
+        h[160..164].copy_from_slice(&index_crc.to_le_bytes());
+        let crc = crc32fast::hash(&h[..HEADER_LEN - 4]);
+        h[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    /// Reads and checks a header; returns it with the block index's checksum.
+    fn from_bytes(b: &[u8]) -> Result<(Header, u32), FileError> {
+        if b.len() < HEADER_LEN {
+            if b.len() >= 8 && b[..8] != MAGIC {
+                return Err(FileError::BadMagic);
+            }
+            return Err(FileError::Truncated {
+                len: b.len() as u64,
+                need: HEADER_LEN as u64,
+            });
+        }
+        let h = &b[..HEADER_LEN];
+        if h[..8] != MAGIC {
+            return Err(FileError::BadMagic);
+        }
+        let version = u16::from_le_bytes([h[8], h[9]]);
+        if version != VERSION {
+            return Err(FileError::UnsupportedVersion(version));
+        }
+        let crc = u32::from_le_bytes(h[HEADER_LEN - 4..].try_into().unwrap_or_default());
+        if crc32fast::hash(&h[..HEADER_LEN - 4]) != crc {
+            return Err(FileError::HeaderChecksum);
+        }
+        let bad = |what: String| Err(FileError::BadHeader(what));
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap_or_default());
+        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().unwrap_or_default());
+        if usize::from(u16::from_le_bytes([h[10], h[11]])) != HEADER_LEN {
+            return bad("header length".into());
+        }
+        let name_bytes: Vec<u8> = h[16..48].iter().copied().take_while(|&c| c != 0).collect();
+        let name = String::from_utf8_lossy(&name_bytes).into_owned();
+        let signature: Signature = match name.parse() {
+            Ok(s) => s,
+            Err(e) => return bad(format!("signature: {e}")),
+        };
+        if signature.to_string() != name {
+            return bad(format!("signature {name:?} is not in canonical form"));
+        }
+        let header = Header {
+            signature,
+            key_scheme: h[12],
+            metric: h[13],
+            value_width: h[14],
+            flags: h[15],
+            entries_per_half: u64_at(48),
+            block_entries: u32_at(56),
+            blocks: u32_at(60),
+            stats: [0, 1].map(|i| {
+                let o = 64 + 48 * i;
+                HalfStats {
+                    wins: u64_at(o),
+                    draws: u64_at(o + 8),
+                    losses: u64_at(o + 16),
+                    unused: u64_at(o + 24),
+                    max_dtm: u32_at(o + 32),
+                    max_dtm_index: u64_at(o + 40),
+                }
+            }),
+        };
+        if header.key_scheme != KEY_SCHEME {
+            return bad(format!("unknown key scheme {}", header.key_scheme));
+        }
+        if header.metric != METRIC_DTM {
+            return bad(format!("unknown metric {}", header.metric));
+        }
+        if !matches!(header.value_width, 1 | 2) {
+            return bad(format!("value width {}", header.value_width));
+        }
+        let size = Indexer::new(signature)
+            .map_err(|e| FileError::BadHeader(e.to_string()))?
+            .size();
+        if header.entries_per_half != size {
+            return bad(format!(
+                "{} entries per half, the index of {signature} has {size}",
+                header.entries_per_half
+            ));
+        }
+        if header.block_entries == 0 {
+            return bad("zero entries per block".into());
+        }
+        let blocks = header.entries().div_ceil(u64::from(header.block_entries));
+        if u64::from(header.blocks) != blocks {
+            return bad(format!("{} blocks, {blocks} expected", header.blocks));
+        }
+        Ok((header, u32_at(160)))
+    }
+}
+
+/// Where a block lies in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BlockEntry {
+    offset: u64,
+    len: u32,
+    crc: u32,
+}
+
+enum Data {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Data {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Owned(v) => v,
+        }
+    }
+}
+
+/// The last few blocks a table decompressed, replaced in turn (first in, first out).
+#[derive(Default)]
+struct BlockCache {
+    slots: Vec<(u32, Arc<[u8]>)>,
+    next: usize,
+}
+
+/// An open table file.
+pub struct TableFile {
+    data: Data,
+    header: Header,
+    index: Vec<BlockEntry>,
+    cache: Mutex<BlockCache>,
+    dctx: Mutex<Option<zstd::bulk::Decompressor<'static>>>,
+}
+
+impl std::fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableFile")
+            .field("header", &self.header)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TableFile {
+    /// Opens and checks a table file (memory-mapped).
+    ///
+    /// # Errors
+    /// [`FileError::Io`] when it cannot be read, otherwise the first fault found.
+    pub fn open(path: &Path) -> Result<TableFile, FileError> {
+        let io = |source| FileError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        // SAFETY: the map is read-only and the file is never written in place (writers rename a
+        // finished temporary file over it); every length is checked against the map's length
+        // before use. Truncation by another process remains undetectable (see the module notes).
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        TableFile::from_data(Data::Mapped(map))
+    }
+
+    /// Reads a table from bytes in memory (tests and fuzzing).
+    ///
+    /// # Errors
+    /// The first fault found, as for [`TableFile::open`].
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<TableFile, FileError> {
+        TableFile::from_data(Data::Owned(bytes))
+    }
+
+    fn from_data(data: Data) -> Result<TableFile, FileError> {
+        let b = data.bytes();
+        let (header, index_crc) = Header::from_bytes(b)?;
+        let index_len = 16 * header.blocks as usize;
+        let need = (HEADER_LEN + index_len) as u64;
+        if (b.len() as u64) < need {
+            return Err(FileError::Truncated {
+                len: b.len() as u64,
+                need,
+            });
+        }
+        let raw = &b[HEADER_LEN..HEADER_LEN + index_len];
+        if crc32fast::hash(raw) != index_crc {
+            return Err(FileError::BlockIndexChecksum);
+        }
+        let mut index = Vec::with_capacity(header.blocks as usize);
+        for (i, e) in raw.chunks_exact(16).enumerate() {
+            let entry = BlockEntry {
+                offset: u64::from_le_bytes(e[0..8].try_into().unwrap_or_default()),
+                len: u32::from_le_bytes(e[8..12].try_into().unwrap_or_default()),
+                crc: u32::from_le_bytes(e[12..16].try_into().unwrap_or_default()),
+            };
+            let end = entry.offset.checked_add(u64::from(entry.len));
+            if entry.offset < need || end.is_none_or(|end| end > b.len() as u64) {
+                return Err(FileError::BlockOutOfBounds(i as u32));
+            }
+            index.push(entry);
+        }
+        Ok(TableFile {
+            data,
+            header,
+            index,
+            cache: Mutex::new(BlockCache::default()),
+            dctx: Mutex::new(None),
+        })
+    }
+
+    /// The header.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's length in bytes.
+    #[must_use]
+    pub fn file_len(&self) -> u64 {
+        self.data.bytes().len() as u64
+    }
+
+    /// Decompresses block `b` (bypassing the cache) and checks it.
+    ///
+    /// # Errors
+    /// [`FileError::BlockChecksum`] or [`FileError::BlockDecompress`].
+    pub fn read_block(&self, b: u32) -> Result<Vec<u8>, FileError> {
+        let e = self
+            .index
+            .get(b as usize)
+            .ok_or(FileError::BlockOutOfBounds(b))?;
+        let start = e.offset as usize;
+        let raw = &self.data.bytes()[start..start + e.len as usize];
+        if crc32fast::hash(raw) != e.crc {
+            return Err(FileError::BlockChecksum(b));
+        }
+        let expected = self.header.entries_in_block(b) * usize::from(self.header.value_width);
+        let fault = |err: std::io::Error| FileError::BlockDecompress {
+            block: b,
+            reason: err.to_string(),
+        };
+        // A decompression context is costly to set up (more than a small block takes to
+        // decompress), so each table keeps one.
+        let out = {
+            let mut ctx = self.dctx.lock().unwrap_or_else(|p| p.into_inner());
+            if ctx.is_none() {
+                *ctx = Some(zstd::bulk::Decompressor::new().map_err(fault)?);
+            }
+            match ctx.as_mut() {
+                Some(d) => d.decompress(raw, expected).map_err(fault)?,
+                None => unreachable!("the context was just created"),
+            }
+        };
+        if out.len() != expected {
+            return Err(FileError::BlockDecompress {
+                block: b,
+                reason: format!("{} bytes, {expected} expected", out.len()),
+            });
+        }
+        Ok(out)
+    }
+
+    fn cached_block(&self, b: u32) -> Result<Arc<[u8]>, FileError> {
+        {
+            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, data)) = cache.slots.iter().find(|(n, _)| *n == b) {
+                return Ok(Arc::clone(data));
+            }
+        }
+        let data: Arc<[u8]> = self.read_block(b)?.into();
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.slots.len() < CACHE_BLOCKS {
+            cache.slots.push((b, Arc::clone(&data)));
+        } else {
+            let i = cache.next;
+            cache.slots[i] = (b, Arc::clone(&data));
+            cache.next = (i + 1) % CACHE_BLOCKS;
+        }
+        Ok(data)
+    }
+
+    /// The raw code of entry `entry` (0..[`Header::entries`]).
+    ///
+    /// # Errors
+    /// [`FileError::OutOfRange`] or a block fault.
+    pub fn code(&self, entry: u64) -> Result<u16, FileError> {
+        let entries = self.header.entries();
+        if entry >= entries {
+            return Err(FileError::OutOfRange { entry, entries });
+        }
+        let per = u64::from(self.header.block_entries);
+        let block = self.cached_block((entry / per) as u32)?;
+        let i = (entry % per) as usize;
+        Ok(code_at(&block, i, self.header.value_width))
+    }
+
+    /// The value of position `idx` with `turn` to move (in the table's frame).
+    ///
+    /// # Errors
+    /// As [`TableFile::code`], or [`FileError::BadValue`] for a code that is no value.
+    pub fn value(&self, turn: Color, idx: u64) -> Result<Value, FileError> {
+        let entry = turn.index() as u64 * self.header.entries_per_half + idx;
+        let code = self.code(entry)?;
+        Value::from_code(code).map_err(|source| FileError::BadValue { entry, source })
+    }
+
+    /// Every code of the table, decompressed (for the generator and `verify`).
+    ///
+    /// # Errors
+    /// The first block fault.
+    pub fn all_codes(&self) -> Result<Vec<u16>, FileError> {
+        let mut out = Vec::with_capacity(self.header.entries() as usize);
+        for b in 0..self.header.blocks {
+            let block = self.read_block(b)?;
+            let n = self.header.entries_in_block(b);
+            out.extend((0..n).map(|i| code_at(&block, i, self.header.value_width)));
+        }
+        Ok(out)
+    }
+
+    /// The compressed size of the blocks in bytes.
+    #[must_use]
+    pub fn compressed_len(&self) -> u64 {
+        self.index.iter().map(|e| u64::from(e.len)).sum()
+    }
+}
+
+#[inline]
+fn code_at(block: &[u8], i: usize, width: u8) -> u16 {
+    if width == 1 {
+        u16::from(block[i])
+    } else {
+        u16::from_le_bytes([block[2 * i], block[2 * i + 1]])
+    }
+}
+
+/// The value width a table needs: 1 byte when every code fits.
+#[must_use]
+pub fn value_width(codes: &[u16]) -> u8 {
+    if codes.iter().all(|&c| c <= 0xff) {
+        1
+    } else {
+        2
+    }
+}
+
+/// Compresses block `b` of `codes` (the whole table) for [`write_table`].
+///
+/// # Errors
+/// [`FileError::Compress`] when zstd fails.
+pub fn compress_block(
+    codes: &[u16],
+    b: u32,
+    block_entries: u32,
+    width: u8,
+    level: i32,
+) -> Result<Vec<u8>, FileError> {
+    let start = b as usize * block_entries as usize;
+    let end = (start + block_entries as usize).min(codes.len());
+    let mut raw = Vec::with_capacity((end - start) * usize::from(width));
+    for &c in &codes[start..end] {
+        if width == 1 {
+            raw.push(c as u8);
+        } else {
+            raw.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    zstd::bulk::compress(&raw, level).map_err(|e| FileError::Compress {
+        block: b,
+        reason: e.to_string(),
+    })
+}
+
+/// Writes a table: the header, the block index and the compressed blocks (from
+/// [`compress_block`], in order), to a temporary file in the same directory that is synced and
+/// then renamed to `path`, so that `path` never holds a partial table.
+///
+/// # Errors
+/// [`FileError::Io`] when writing fails (the temporary file is removed).
+pub fn write_table(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(), FileError> {
+    let mut index = Vec::with_capacity(16 * blocks.len());
+    let mut offset = (HEADER_LEN + 16 * blocks.len()) as u64;
+    for b in blocks {
+        index.extend_from_slice(&offset.to_le_bytes());
+        index.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        index.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        offset += b.len() as u64;
+    }
+    let head = header.to_bytes(crc32fast::hash(&index));
+    let file_name = path
+        .file_name()
+        .map_or_else(|| "table".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{file_name}.tmp{}", std::process::id()));
+    let io = |source| FileError::Io {
+        path: tmp.clone(),
+        source,
+    };
+    let result = (|| {
+        let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
+        f.write_all(&head).map_err(io)?;
+        f.write_all(&index).map_err(io)?;
+        for b in blocks {
+            f.write_all(b).map_err(io)?;
+        }
+        let f = f.into_inner().map_err(|e| io(e.into_error()))?;
+        f.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(|source| FileError::Io {
+            path: path.to_owned(),
+            source,
+        })
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Builds the header of a table whose codes are `codes` (both halves) and writes the file,
+/// compressing the blocks one after another. The generator compresses in parallel and calls
+/// [`write_table`] itself; this is the simple path for tests and small tables.
+///
+/// # Errors
+/// As [`write_table`] and [`compress_block`].
+pub fn write_codes(
+    path: &Path,
+    signature: Signature,
+    codes: &[u16],
+    stats: [HalfStats; 2],
+    flags: u8,
+) -> Result<Header, FileError> {
+    let header = make_header(signature, codes, stats, flags, DEFAULT_BLOCK_ENTRIES);
+    let blocks = (0..header.blocks)
+        .map(|b| compress_block(codes, b, header.block_entries, header.value_width, 9))
+        .collect::<Result<Vec<_>, _>>()?;
+    write_table(path, &header, &blocks)?;
+    Ok(header)
+}
+
+/// The header for a table with these codes (both halves, Red to move first).
+#[must_use]
+pub fn make_header(
+    signature: Signature,
+    codes: &[u16],
+    stats: [HalfStats; 2],
+    flags: u8,
+    block_entries: u32,
+) -> Header {
+    Header {
+        signature,
+        key_scheme: KEY_SCHEME,
+        metric: METRIC_DTM,
+        value_width: value_width(codes),
+        flags,
+        entries_per_half: codes.len() as u64 / 2,
+        block_entries,
+        blocks: (codes.len() as u64).div_ceil(u64::from(block_entries)) as u32,
+        stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> (Signature, Vec<u16>) {
+        let sig: Signature = "KRK".parse().unwrap();
+        let n = Indexer::new(sig).unwrap().size() as usize;
+        let codes = (0..2 * n).map(|i| (i % 7) as u16 * 2).collect();
+        (sig, codes)
+    }
+
+    fn bytes_of(sig: Signature, codes: &[u16]) -> Vec<u8> {
+        let dir = std::env::temp_dir().join(format!("chariot-egtb-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("{sig}-{n}.egtb"));
+        write_codes(&path, sig, codes, [HalfStats::default(); 2], 0).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        bytes
+    }
+
+    #[test]
+    fn round_trip() {
+        let (sig, codes) = sample();
+        let t = TableFile::from_bytes(bytes_of(sig, &codes)).unwrap();
+        assert_eq!(t.header().signature, sig);
+        assert_eq!(t.header().value_width, 1);
+        assert_eq!(t.all_codes().unwrap(), codes);
+        for e in [0u64, 1, 4049, 4050, 8099] {
+            assert_eq!(t.code(e).unwrap(), codes[e as usize]);
+        }
+        assert!(matches!(t.code(8100), Err(FileError::OutOfRange { .. })));
+    }
+
+    #[test]
+    fn wide_values_round_trip() {
+        let (sig, mut codes) = sample();
+        codes[17] = 700;
+        let t = TableFile::from_bytes(bytes_of(sig, &codes)).unwrap();
+        assert_eq!(t.header().value_width, 2);
+        assert_eq!(t.all_codes().unwrap(), codes);
+    }
+
+    #[test]
+    fn corruption_is_a_typed_error() {
+        let (sig, codes) = sample();
+        let good = bytes_of(sig, &codes);
+        for len in [0, 5, 100, HEADER_LEN, HEADER_LEN + 8, good.len() - 1] {
+            let r = TableFile::from_bytes(good[..len].to_vec()).and_then(|t| t.all_codes());
+            assert!(r.is_err(), "truncated to {len}");
+        }
+        let mut bad = good.clone();
+        bad[0] = b'X';
+        assert!(matches!(
+            TableFile::from_bytes(bad),
+            Err(FileError::BadMagic)
+        ));
+        let mut bad = good.clone();
+        bad[20] ^= 1;
+        assert!(matches!(
+            TableFile::from_bytes(bad),
+            Err(FileError::HeaderChecksum)
+        ));
+        let mut bad = good.clone();
+        bad[HEADER_LEN + 3] ^= 1;
+        assert!(matches!(
+            TableFile::from_bytes(bad),
+            Err(FileError::BlockIndexChecksum)
+        ));
+        let mut bad = good.clone();
+        let last = bad.len() - 2;
+        bad[last] ^= 0x55;
+        let t = TableFile::from_bytes(bad).unwrap();
+        assert!(matches!(t.all_codes(), Err(FileError::BlockChecksum(_))));
+    }
+
+    #[test]
+    fn every_single_byte_flip_is_caught() {
+        let (sig, codes) = sample();
+        let good = bytes_of(sig, &codes);
+        for i in 0..good.len() {
+            let mut bad = good.clone();
+            bad[i] ^= 0x10;
+            let r = TableFile::from_bytes(bad).and_then(|t| t.all_codes());
+            // Bytes in the unused tail of the header's signature field are covered by the CRC too.
+            assert!(
+                r.is_err() || r.as_ref().is_ok_and(|c| *c == codes),
+                "byte {i}"
+            );
+            assert!(r.is_err(), "flip of byte {i} went unnoticed");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// The reader never panics, whatever the bytes (the fuzz target does the same at scale).
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
+            if let Ok(t) = TableFile::from_bytes(bytes) {
+                let _ = t.all_codes();
+            }
+        }
+
+        /// Nor do damaged copies of a good table: changed bytes and truncations.
+        #[test]
+        fn damaged_tables_never_panic(
+            edits in proptest::collection::vec((0usize..2000, proptest::prelude::any::<u8>()), 0..6),
+            cut in 0usize..2000,
+        ) {
+            let (sig, codes) = sample();
+            let mut bytes = bytes_of(sig, &codes);
+            for (i, b) in edits {
+                let n = bytes.len();
+                bytes[i % n] = b;
+            }
+            bytes.truncate(bytes.len().saturating_sub(cut % 3 * cut));
+            if let Ok(t) = TableFile::from_bytes(bytes) {
+                let _ = t.all_codes();
+                let _ = t.value(Color::Black, 17);
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Probing: a set of open tables answers for any position whose material it covers.
+//!
+//! [`Tablebases::open`] takes directories (every `*.egtb` file in them) and files. Probes take
+//! a legal [`Position`], find its table by material, bring it into the table's frame (see
+//! [`super::index`]) and read one entry: at most one block decompression, and none when the
+//! block is in the table's cache.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::file::{FileError, TableFile};
+use super::index::{IndexError, Indexer};
+use super::signature::Signature;
+use super::{Value, Wdl};
+use crate::rules::{Move, Position};
+
+/// The file name extension of table files.
+pub const EXTENSION: &str = "egtb";
+
+/// Why a probe or opening failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// A table file is unreadable or corrupt.
+    #[error("table file {}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: FileError,
+    },
+    /// A directory could not be listed.
+    #[error("cannot list {}", path.display())]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The position cannot be indexed in its table.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A table needed to answer (a capture's) is not available.
+    #[error("table {0} is needed but was not found")]
+    MissingTable(Signature),
+}
+
+struct Table {
+    file: TableFile,
+    indexer: Indexer,
+    path: PathBuf,
+}
+
+/// A set of open tables.
+#[derive(Default)]
+pub struct Tablebases {
+    tables: HashMap<Signature, Table>,
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("tables", &self.tables.len())
+            .finish()
+    }
+}
+
+impl Tablebases {
+    /// Opens every table in the given directories and files. A later file of the same
+    /// signature replaces an earlier one.
+    ///
+    /// # Errors
+    /// The first directory that cannot be listed or file that cannot be opened or is corrupt.
+    pub fn open<P: AsRef<Path>>(paths: &[P]) -> Result<Tablebases, ProbeError> {
+        let mut tb = Tablebases::default();
+        for p in paths {
+            for file in table_files(p.as_ref())? {
+                tb.add(&file)?;
+            }
+        }
+        Ok(tb)
+    }
+
+    /// Like [`Tablebases::open`], but skips what cannot be opened and returns those errors.
+    #[must_use]
+    pub fn open_skipping<P: AsRef<Path>>(paths: &[P]) -> (Tablebases, Vec<ProbeError>) {
+        let mut tb = Tablebases::default();
+        let mut errors = Vec::new();
+        for p in paths {
+            match table_files(p.as_ref()) {
+                Ok(files) => {
+                    for file in files {
+                        if let Err(e) = tb.add(&file) {
+                            errors.push(e);
+                        }
+                    }
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        (tb, errors)
+    }
+
+    /// Opens one table file and adds it.
+    ///
+    /// # Errors
+    /// [`ProbeError::File`] when it cannot be opened or is corrupt.
+    pub fn add(&mut self, path: &Path) -> Result<Signature, ProbeError> {
+        let err = |source| ProbeError::File {
+            path: path.to_owned(),
+            source,
+        };
+        let file = TableFile::open(path).map_err(err)?;
+        let sig = file.header().signature;
+        let indexer = Indexer::new(sig).map_err(|e| err(FileError::BadHeader(e.to_string())))?;
+        self.tables.insert(
+            sig,
+            Table {
+                file,
+                indexer,
+                path: path.to_owned(),
+            },
+        );
+        Ok(sig)
+    }
+
+    /// The number of open tables.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// `true` when no table is open.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The signatures of the open tables, sorted by size then name.
+    #[must_use]
+    pub fn signatures(&self) -> Vec<Signature> {
+        let mut v: Vec<Signature> = self.tables.keys().copied().collect();
+        v.sort_by_key(|s| (s.piece_count(), s.to_string()));
+        v
+    }
+
+    /// The most pieces (generals included) in any open table, 0 when none is open.
+    #[must_use]
+    pub fn max_pieces(&self) -> u32 {
+        self.tables
+            .keys()
+            .map(Signature::piece_count)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The file a table was opened from.
+    #[must_use]
+    pub fn path_of(&self, sig: Signature) -> Option<&Path> {
+        self.tables.get(&sig).map(|t| t.path.as_path())
+    }
+
+    /// `true` when a table for the position's material is open.
+    #[must_use]
+    pub fn covers(&self, pos: &Position) -> bool {
+        self.tables.contains_key(&Signature::of(pos).0)
+    }
+
+    /// The exact value of the position, or `None` when no table covers its material.
+    ///
+    /// # Errors
+    /// A corrupt table, or a position with a piece where the table has no entry for it.
+    pub fn probe(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
+        let sig = Signature::of(pos).0;
+        let Some(t) = self.tables.get(&sig) else {
+            return Ok(None);
+        };
+        let (turn, idx) = t.indexer.index_of(pos)?;
+        t.file
+            .value(turn, idx)
+            .map(Some)
+            .map_err(|source| ProbeError::File {
+                path: t.path.clone(),
+                source,
+            })
+    }
+
+    /// Win, draw or loss for the side to move, or `None` when no table covers the position.
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`].
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, ProbeError> {
+        Ok(self.probe(pos)?.map(Value::wdl))
+    }
+
+    /// The value with its distance to mate (same as [`Tablebases::probe`]).
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`].
+    pub fn probe_dtm(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
+        self.probe(pos)
+    }
+
+    /// The value of every legal move (the value after it, for the side to move now), or `None`
+    /// when no table covers the position.
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`]; [`ProbeError::MissingTable`] when a capture leads to a table
+    /// that is not open.
+    pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, Value)>>, ProbeError> {
+        if !self.covers(pos) {
+            return Ok(None);
+        }
+        let mut p = pos.clone();
+        let mut out = Vec::new();
+        for &m in pos.legal_move_list().iter() {
+            p.make_move(m);
+            let v = self.probe(&p);
+            p.unmake_move();
+            match v? {
+                Some(v) => out.push((m, v.before_move())),
+                None => {
+                    p.make_move(m);
+                    let sig = Signature::of(&p).0;
+                    p.unmake_move();
+                    return Err(ProbeError::MissingTable(sig));
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// The best move: the quickest mate when winning, the longest defence when losing, a
+    /// drawing move when drawn. `None` when no table covers the position or there is no legal move.
+    ///
+    /// # Errors
+    /// As [`Tablebases::move_values`].
+    pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Value)>, ProbeError> {
+        let Some(moves) = self.move_values(pos)? else {
+            return Ok(None);
+        };
+        // The first of the best keeps the choice deterministic (generation order).
+        Ok(moves
+            .into_iter()
+            .fold(None, |best: Option<(Move, Value)>, (m, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((m, v)),
+            }))
+    }
+
+    /// The line of best moves from the position until mate (or `max_plies` moves, for draws).
+    ///
+    /// # Errors
+    /// As [`Tablebases::best_move`].
+    pub fn line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, ProbeError> {
+        let mut p = pos.clone();
+        let mut line = Vec::new();
+        while line.len() < max_plies {
+            match self.best_move(&p)? {
+                Some((m, _)) => {
+                    p.make_move(m);
+                    line.push(m);
+                }
+                None => break,
+            }
+        }
+        Ok(line)
+    }
+}
+
+/// The table files a path names: the file itself, or the `*.egtb` files of a directory, sorted.
+fn table_files(path: &Path) -> Result<Vec<PathBuf>, ProbeError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_owned()]);
+    }
+    let dir_err = |source| ProbeError::Dir {
+        path: path.to_owned(),
+        source,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(path).map_err(dir_err)? {
+        let p = entry.map_err(dir_err)?.path();
+        if p.extension().is_some_and(|e| e == EXTENSION) && p.is_file() {
+            files.push(p);
+        }
+    }
+    files.sort();
+    Ok(files)
+}

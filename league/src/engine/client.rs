@@ -1,0 +1,751 @@
+//! The UCCI/UCI client: one engine's side of a game.
+//!
+//! # Handshake
+//!
+//! With `proto=auto` the runner writes `ucci` first, because UCCI engines may exit on any other
+//! first command (the specification allows it) while UCI engines answer an unknown command with a
+//! complaint and go on. If `ucciok` does not come within [`PROBE`] (or the engine complains
+//! about an unknown command, or exits, in which case it is started again), the runner writes
+//! `uci` and waits for `uciok`. A late `ucciok` is still taken as UCCI.
+//!
+//! After the handshake: UCCI engines that list `usemillisec` get `setoption usemillisec true`
+//! (times are then sent in milliseconds, otherwise in whole seconds, as the specification's
+//! league simulator does); UCI engines that list `UCI_Variant` with `xiangqi` get it set (see
+//! [`VariantChoice`](super::VariantChoice)). Then the configuration file's lines, then the
+//! `option.NAME=VALUE` settings. UCI engines must answer `isready`; UCCI engines are not asked,
+//! since the specification's league needs only `ucci`, `position`, `banmoves`, `go` and `quit`.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use chariot::Move;
+use chariot::notation::parse_iccs;
+use chariot::rules::Square;
+
+use super::process::{Process, RecvError};
+use super::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};
+use crate::clock::Clock;
+
+/// How long a `ucci` probe waits for `ucciok` before `uci` is tried.
+pub const PROBE: Duration = Duration::from_secs(2);
+
+/// Why an engine failed. Every failure loses the game for that engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The program could not be started.
+    Spawn(String),
+    /// No `ucciok`/`uciok`/`readyok` in time.
+    Handshake(String),
+    /// The engine exited or closed its output.
+    Disconnected {
+        /// `exit code N` or `signal N` when known.
+        status: Option<String>,
+        /// The last lines of its standard error.
+        stderr: String,
+    },
+    /// The flag fell: no answer within the time left plus the grace, `stop` included.
+    Timeout,
+    /// A `bestmove` line without a readable move.
+    Garbage(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Spawn(e) => write!(f, "could not be started: {e}"),
+            Failure::Handshake(e) => write!(f, "failed the handshake: {e}"),
+            Failure::Disconnected { status, stderr } => {
+                f.write_str("crashed or exited")?;
+                if let Some(s) = status {
+                    write!(f, " ({s})")?;
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; stderr: {stderr}")?;
+                }
+                Ok(())
+            }
+            Failure::Timeout => f.write_str("lost on time"),
+            Failure::Garbage(line) => write!(f, "sent a malformed answer {line:?}"),
+        }
+    }
+}
+
+/// An evaluation from an `info` line, from the engine's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (UCCI: the engine's own units, a horse or cannon being about 100).
+    Cp(i32),
+    /// Mate in this many moves (negative: the engine is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The score as centipawns, a mate counting as ±(30000 − distance).
+    #[must_use]
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+0.28`, `-1.50`, `+M5`, `-M3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let a = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Mate(n) if n < 0 => write!(f, "-M{}", -n),
+            Score::Mate(n) => write!(f, "+M{n}"),
+        }
+    }
+}
+
+/// A position as the engine is to be told it: a FEN and the moves after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    /// The FEN.
+    pub fen: &'a str,
+    /// The moves played from it.
+    pub moves: &'a [Move],
+}
+
+/// One request to think.
+#[derive(Clone, Copy, Debug)]
+pub struct Think<'a> {
+    /// The position from the last capture on (what UCCI engines are sent).
+    pub since_capture: Line<'a>,
+    /// The position from the game's start (what UCI engines are sent).
+    pub from_start: Line<'a>,
+    /// Moves that would commit a forbidden repetition (sent with UCCI `banmoves`).
+    pub banned: &'a [Move],
+    /// The clock of the side to move.
+    pub own: &'a Clock,
+    /// The opponent's clock.
+    pub opp: &'a Clock,
+    /// Red is to move.
+    pub red_to_move: bool,
+    /// The opponent offered a draw with its last move (UCCI `go draw`).
+    pub draw_offered: bool,
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move, `None` for `nobestmove` or a null move (`0000`, `(none)`).
+    pub mv: Option<Move>,
+    /// The move text as the engine wrote it.
+    pub text: String,
+    /// `draw` after the move: an offer, or the acceptance of one.
+    pub draw: bool,
+    /// `resign` after the move.
+    pub resign: bool,
+    /// Time from `go` to the answer.
+    pub elapsed: Duration,
+    /// The last score the engine reported.
+    pub score: Option<Score>,
+    /// The last depth the engine reported.
+    pub depth: Option<u32>,
+}
+
+/// A started engine, ready for `position` and `go`.
+pub struct Engine {
+    process: Process,
+    config: EngineConfig,
+    protocol: Protocol,
+    /// The engine's `id name`.
+    id_name: Option<String>,
+    /// UCCI: times in milliseconds.
+    millisec: bool,
+    /// UCI: squares named with ranks 1-10 (Fairy-Stockfish).
+    ranks1: bool,
+}
+
+/// What the handshake learned.
+#[derive(Default)]
+struct Hello {
+    id_name: Option<String>,
+    /// Option names as listed (UCCI: the word after `option`; UCI: after `option name`).
+    options: Vec<String>,
+    /// UCI only: the `UCI_Variant` option offers `xiangqi`.
+    xiangqi_variant: bool,
+}
+
+impl Engine {
+    /// Starts an engine, runs the handshake and sends its settings.
+    ///
+    /// `trace` labels the engine's traffic on standard error (`--debug`).
+    ///
+    /// # Errors
+    /// [`Failure::Spawn`], [`Failure::Handshake`] or [`Failure::Disconnected`].
+    pub fn start(config: &EngineConfig, trace: Option<String>) -> Result<Engine, Failure> {
+        let spawn = || {
+            Process::spawn(&config.launch, trace.clone())
+                .map_err(|e| Failure::Spawn(format!("{}: {e}", config.launch.command.display())))
+        };
+        let mut process = spawn()?;
+        let deadline = Instant::now() + config.handshake;
+        let (protocol, hello) = match config.protocol {
+            ProtocolChoice::Fixed(p) => {
+                let hello = handshake(&mut process, p, deadline, false)?;
+                (p, hello)
+            }
+            ProtocolChoice::Auto => {
+                let probe = (Instant::now() + PROBE).min(deadline);
+                match handshake(&mut process, Protocol::Ucci, probe, true) {
+                    Ok(hello) => (Protocol::Ucci, hello),
+                    Err(Failure::Disconnected { .. }) => {
+                        // It left on `ucci`: start it again and speak UCI.
+                        drop(process);
+                        process = spawn()?;
+                        (
+                            Protocol::Uci,
+                            handshake(&mut process, Protocol::Uci, deadline, false)?,
+                        )
+                    }
+                    Err(_) => {
+                        let hello = handshake(&mut process, Protocol::Uci, deadline, false)?;
+                        let p = if hello.options.iter().any(|o| o == "\0ucci") {
+                            Protocol::Ucci
+                        } else {
+                            Protocol::Uci
+                        };
+                        (p, hello)
+                    }
+                }
+            }
+        };
+        let mut engine = Engine {
+            process,
+            config: config.clone(),
+            protocol,
+            id_name: hello.id_name.clone(),
+            millisec: false,
+            ranks1: false,
+        };
+        engine.configure(&hello)?;
+        Ok(engine)
+    }
+
+    /// Sends the settings after the handshake and, for UCI, waits for `readyok`.
+    fn configure(&mut self, hello: &Hello) -> Result<(), Failure> {
+        let listed = |name: &str| hello.options.iter().any(|o| o.eq_ignore_ascii_case(name));
+        match self.protocol {
+            Protocol::Ucci => {
+                if listed("usemillisec") {
+                    self.send("setoption usemillisec true")?;
+                    self.millisec = true;
+                }
+            }
+            Protocol::Uci => {
+                let variant = match self.config.variant {
+                    VariantChoice::Auto => hello.xiangqi_variant,
+                    VariantChoice::Xiangqi => true,
+                    VariantChoice::None => false,
+                };
+                if variant {
+                    self.send("setoption name UCI_Variant value xiangqi")?;
+                    self.ranks1 = true;
+                }
+            }
+        }
+        for line in self.config.conf_lines.clone() {
+            self.send(&line)?;
+        }
+        for (name, value) in self.config.options.clone() {
+            let line = match (self.protocol, value.is_empty()) {
+                (Protocol::Ucci, true) => format!("setoption {name}"),
+                (Protocol::Ucci, false) => format!("setoption {name} {value}"),
+                (Protocol::Uci, true) => format!("setoption name {name}"),
+                (Protocol::Uci, false) => format!("setoption name {name} value {value}"),
+            };
+            self.send(&line)?;
+        }
+        if self.protocol == Protocol::Uci {
+            self.send("isready")?;
+            let deadline = Instant::now() + self.config.handshake;
+            self.wait_for("readyok", deadline)?;
+        }
+        Ok(())
+    }
+
+    /// The protocol in use.
+    #[must_use]
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// The engine's `id name`, if it gave one.
+    #[must_use]
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// `true` when squares are named with ranks 1-10 (a UCI multi-variant engine).
+    #[must_use]
+    pub fn ranks1(&self) -> bool {
+        self.ranks1
+    }
+
+    /// `true` when UCCI times are sent in milliseconds.
+    #[must_use]
+    pub fn millisec(&self) -> bool {
+        self.millisec
+    }
+
+    /// The engine's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Writes a line; a broken pipe is a disconnection.
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        match self.process.send(line) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.disconnected()),
+        }
+    }
+
+    /// The failure for an engine that has gone, with its exit status if it can be had soon.
+    fn disconnected(&mut self) -> Failure {
+        let mut status = self.process.exit_status();
+        let until = Instant::now() + Duration::from_millis(100);
+        while status.is_none() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+            status = self.process.exit_status();
+        }
+        Failure::Disconnected {
+            status,
+            stderr: self.process.stderr_tail(),
+        }
+    }
+
+    /// Reads lines until one equals `word` (after trimming).
+    fn wait_for(&mut self, word: &str, deadline: Instant) -> Result<(), Failure> {
+        loop {
+            match self.process.recv_until(deadline) {
+                Ok((line, _)) if line.trim() == word => return Ok(()),
+                Ok(_) => {}
+                Err(RecvError::Timeout) => {
+                    return Err(Failure::Handshake(format!("no {word} in time")));
+                }
+                Err(RecvError::Disconnected) => return Err(self.disconnected()),
+            }
+        }
+    }
+
+    /// Tells the engine a new game starts (UCCI `setoption newgame`, UCI `ucinewgame` and
+    /// `isready`).
+    ///
+    /// # Errors
+    /// [`Failure::Disconnected`], or [`Failure::Handshake`] when a UCI engine does not answer
+    /// `isready` in time.
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        self.process.drain();
+        match self.protocol {
+            Protocol::Ucci => self.send("setoption newgame"),
+            Protocol::Uci => {
+                self.send("ucinewgame")?;
+                self.send("isready")?;
+                let deadline = Instant::now() + self.config.handshake;
+                self.wait_for("readyok", deadline)
+            }
+        }
+    }
+
+    /// A move as this engine writes squares.
+    #[must_use]
+    pub fn move_text(&self, m: Move) -> String {
+        if self.ranks1 {
+            let sq = |s: Square| format!("{}{}", char::from(b'a' + s.file()), s.rank() + 1);
+            format!("{}{}", sq(m.from()), sq(m.to()))
+        } else {
+            m.to_string()
+        }
+    }
+
+    /// The `position` command for a line.
+    fn position_command(&self, line: Line<'_>) -> String {
+        let mut cmd = format!("position fen {}", line.fen);
+        if !line.moves.is_empty() {
+            cmd.push_str(" moves");
+            for &m in line.moves {
+                cmd.push(' ');
+                cmd.push_str(&self.move_text(m));
+            }
+        }
+        cmd
+    }
+
+    /// The `go` command with the clocks in this engine's protocol and units.
+    fn go_command(&self, req: &Think<'_>) -> String {
+        go_command(self.protocol, self.millisec, req)
+    }
+
+    /// Sends the position (and banned moves) and `go`, and waits for the answer: `stop` when
+    /// the clock runs out, [`Failure::Timeout`] when the grace runs out too.
+    ///
+    /// # Errors
+    /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Garbage`].
+    pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
+        self.process.drain();
+        let position = match self.protocol {
+            Protocol::Ucci => self.position_command(req.since_capture),
+            Protocol::Uci => self.position_command(req.from_start),
+        };
+        self.send(&position)?;
+        if self.protocol == Protocol::Ucci && !req.banned.is_empty() {
+            let list: Vec<String> = req.banned.iter().map(|&m| self.move_text(m)).collect();
+            self.send(&format!("banmoves {}", list.join(" ")))?;
+        }
+        let go = self.go_command(req);
+        let grace = u64::try_from(self.config.grace.as_millis()).unwrap_or(u64::MAX);
+        let started = Instant::now();
+        self.send(&go)?;
+        let stop_at = started + Duration::from_millis(req.own.shown_ms());
+        let flag_at = started + Duration::from_millis(req.own.budget_ms(grace));
+        let mut stopped = false;
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let wait_until = if stopped {
+                flag_at
+            } else {
+                stop_at.min(flag_at)
+            };
+            match self.process.recv_until(wait_until) {
+                Ok((line, at)) => {
+                    let mut words = line.split_whitespace();
+                    match words.next() {
+                        Some("info") => read_info(&line, &mut score, &mut depth),
+                        Some("bestmove") => {
+                            let elapsed = at.saturating_duration_since(started);
+                            return self.read_bestmove(&line, elapsed, score, depth);
+                        }
+                        Some("nobestmove") => {
+                            return Ok(Reply {
+                                mv: None,
+                                text: "nobestmove".to_owned(),
+                                draw: false,
+                                resign: false,
+                                elapsed: at.saturating_duration_since(started),
+                                score,
+                                depth,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                Err(RecvError::Timeout) if !stopped && Instant::now() < flag_at => {
+                    self.send("stop")?;
+                    stopped = true;
+                }
+                Err(RecvError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvError::Disconnected) => return Err(self.disconnected()),
+            }
+        }
+    }
+
+    /// Reads `bestmove MOVE [ponder MOVE] [draw|resign]`.
+    fn read_bestmove(
+        &self,
+        line: &str,
+        elapsed: Duration,
+        score: Option<Score>,
+        depth: Option<u32>,
+    ) -> Result<Reply, Failure> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let text = words.get(1).copied().unwrap_or("");
+        let draw = words.iter().skip(2).any(|&w| w == "draw");
+        let resign = words.iter().skip(1).any(|&w| w == "resign");
+        let mv = if matches!(text, "0000" | "(none)" | "none" | "resign" | "") {
+            None
+        } else {
+            match parse_engine_move(text, self.ranks1) {
+                Some(m) => Some(m),
+                None if resign => None,
+                None => return Err(Failure::Garbage(line.to_owned())),
+            }
+        };
+        if text.is_empty() && !resign {
+            return Err(Failure::Garbage(line.to_owned()));
+        }
+        Ok(Reply {
+            mv,
+            text: text.to_owned(),
+            draw,
+            resign,
+            elapsed,
+            score,
+            depth,
+        })
+    }
+}
+
+/// Sends `ucci` or `uci` and reads `id` and `option` lines until `ucciok`/`uciok`.
+///
+/// In `probe` mode a line that complains about an unknown command ends the wait early.
+/// Outside probe mode (the UCI attempt after a UCCI probe) a late `ucciok` is accepted; it is
+/// reported with the marker option `"\0ucci"`.
+fn handshake(
+    process: &mut Process,
+    protocol: Protocol,
+    deadline: Instant,
+    probe: bool,
+) -> Result<Hello, Failure> {
+    let (hello_cmd, ok) = match protocol {
+        Protocol::Ucci => ("ucci", "ucciok"),
+        Protocol::Uci => ("uci", "uciok"),
+    };
+    let gone = |process: &mut Process| Failure::Disconnected {
+        status: process.exit_status(),
+        stderr: process.stderr_tail(),
+    };
+    if process.send(hello_cmd).is_err() {
+        return Err(gone(process));
+    }
+    let mut hello = Hello::default();
+    loop {
+        match process.recv_until(deadline) {
+            Ok((line, _)) => {
+                let line = line.trim();
+                let mut words = line.split_whitespace();
+                match words.next() {
+                    Some(w) if w == ok => return Ok(hello),
+                    Some("ucciok") if !probe => {
+                        hello.options.push("\0ucci".to_owned());
+                        return Ok(hello);
+                    }
+                    Some("id") if words.next() == Some("name") => {
+                        let name = words.collect::<Vec<_>>().join(" ");
+                        if !name.is_empty() {
+                            hello.id_name = Some(name);
+                        }
+                    }
+                    Some("option") => read_option(line, &mut hello),
+                    _ if probe && line.to_ascii_lowercase().contains("unknown") => {
+                        return Err(Failure::Handshake(format!("{hello_cmd}: {line}")));
+                    }
+                    _ => {}
+                }
+            }
+            Err(RecvError::Timeout) => {
+                return Err(Failure::Handshake(format!("no {ok} in time")));
+            }
+            Err(RecvError::Disconnected) => return Err(gone(process)),
+        }
+    }
+}
+
+/// The `go` command for `protocol`: UCCI `go [draw] time T increment I|movestogo M opptime T
+/// oppincrement I|oppmovestogo M` (milliseconds with `millisec`, whole seconds without), UCI
+/// `go wtime T btime T winc I binc I [movestogo M]`.
+#[must_use]
+pub fn go_command(protocol: Protocol, millisec: bool, req: &Think<'_>) -> String {
+    let (own, opp) = (req.own, req.opp);
+    match protocol {
+        Protocol::Ucci => {
+            // Whole seconds for engines without usemillisec, as the specification says
+            // the simulator does ("only roughly").
+            let t = |ms: u64| if millisec { ms } else { ms / 1000 };
+            let mut cmd = String::from("go");
+            if req.draw_offered {
+                cmd.push_str(" draw");
+            }
+            cmd.push_str(&format!(" time {}", t(own.shown_ms())));
+            match own.moves_to_go() {
+                Some(n) => cmd.push_str(&format!(" movestogo {n}")),
+                None => cmd.push_str(&format!(" increment {}", t(own.increment_ms()))),
+            }
+            cmd.push_str(&format!(" opptime {}", t(opp.shown_ms())));
+            match opp.moves_to_go() {
+                Some(n) => cmd.push_str(&format!(" oppmovestogo {n}")),
+                None => cmd.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
+            }
+            cmd
+        }
+        Protocol::Uci => {
+            let (red, black) = if req.red_to_move {
+                (own, opp)
+            } else {
+                (opp, own)
+            };
+            let mut cmd = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                red.shown_ms(),
+                black.shown_ms(),
+                red.increment_ms(),
+                black.increment_ms()
+            );
+            if let Some(n) = own.moves_to_go() {
+                cmd.push_str(&format!(" movestogo {n}"));
+            }
+            cmd
+        }
+    }
+}
+
+/// Records an `option` line: UCCI `option NAME type ...`, UCI `option name NAME type ...`.
+fn read_option(line: &str, hello: &mut Hello) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.get(1) == Some(&"name") {
+        let end = words
+            .iter()
+            .position(|&w| w == "type")
+            .unwrap_or(words.len());
+        let name = words[2..end.max(2)].join(" ");
+        if name.eq_ignore_ascii_case("UCI_Variant")
+            && words
+                .windows(2)
+                .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case("xiangqi"))
+        {
+            hello.xiangqi_variant = true;
+        }
+        hello.options.push(name);
+    } else if let Some(name) = words.get(1) {
+        hello.options.push((*name).to_owned());
+    }
+}
+
+/// Takes `depth` and `score` from an `info` line: UCCI `score N`, UCI `score cp N` or
+/// `score mate N`. Bound scores (UCI `lowerbound`/`upperbound`) are skipped.
+fn read_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words
+        .iter()
+        .any(|&w| w == "lowerbound" || w == "upperbound")
+    {
+        return;
+    }
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => {
+                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    *depth = Some(d);
+                }
+                i += 2;
+            }
+            "score" => match words.get(i + 1).copied() {
+                Some("cp") => {
+                    if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
+                        *score = Some(Score::Cp(v));
+                    }
+                    i += 3;
+                }
+                Some("mate") => {
+                    if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
+                        *score = Some(Score::Mate(v));
+                    }
+                    i += 3;
+                }
+                Some(w) => {
+                    if let Ok(v) = w.parse() {
+                        *score = Some(Score::Cp(v));
+                    }
+                    i += 2;
+                }
+                None => i += 1,
+            },
+            // Everything after `pv` or `string` is free text.
+            "pv" | "string" | "message" => break,
+            _ => i += 1,
+        }
+    }
+}
+
+/// Reads a move as an engine writes it: ICCS `h2e2` (also `H2-E2`), or with `ranks1` the
+/// Fairy-Stockfish form with ranks 1-10 (`h3e3`, `b10c8`).
+#[must_use]
+pub fn parse_engine_move(text: &str, ranks1: bool) -> Option<Move> {
+    if !ranks1 {
+        return parse_iccs(text).ok();
+    }
+    let bytes = text.as_bytes();
+    let square = |i: usize| -> Option<(Square, usize)> {
+        let file = bytes.get(i)?.wrapping_sub(b'a');
+        if file > 8 {
+            return None;
+        }
+        let digits = bytes[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > 2 {
+            return None;
+        }
+        let rank: u8 = text[i + 1..i + 1 + digits].parse().ok()?;
+        if !(1..=10).contains(&rank) || (digits == 2 && bytes[i + 1] == b'0') {
+            return None;
+        }
+        Some((Square::new(file, rank - 1), i + 1 + digits))
+    };
+    let (from, next) = square(0)?;
+    let (to, end) = square(next)?;
+    (end == bytes.len() && from != to).then(|| Move::new(from, to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_square_namings() {
+        let m = parse_engine_move("h2e2", false).unwrap();
+        assert_eq!(m.to_string(), "h2e2");
+        assert_eq!(parse_engine_move("h3e3", true), Some(m));
+        assert_eq!(
+            parse_engine_move("b10c8", true).map(|m| m.to_string()),
+            Some("b9c7".to_owned())
+        );
+        for bad in ["", "h2", "h0e0", "j1a1", "a11a1", "a01a2", "a1a1", "b10c8x"] {
+            assert_eq!(parse_engine_move(bad, true), None, "{bad}");
+        }
+        assert_eq!(parse_engine_move("x9z9", false), None);
+    }
+
+    #[test]
+    fn reads_scores_from_both_protocols() {
+        let (mut s, mut d) = (None, None);
+        read_info("info depth 6 score 4 pv c3c4 b9c7", &mut s, &mut d);
+        assert_eq!((s, d), (Some(Score::Cp(4)), Some(6)));
+        read_info(
+            "info depth 9 seldepth 12 multipv 1 score mate -3 nodes 5 pv a0a1",
+            &mut s,
+            &mut d,
+        );
+        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        read_info(
+            "info depth 10 score cp 20 lowerbound nodes 5",
+            &mut s,
+            &mut d,
+        );
+        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        read_info("info string depth 99 score 5", &mut s, &mut d);
+        assert_eq!(d, Some(9));
+        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
+        assert_eq!(Score::Cp(7).to_string(), "+0.07");
+        assert_eq!(Score::Mate(-3).as_cp(), -29_997);
+    }
+
+    #[test]
+    fn reads_uci_options() {
+        let mut hello = Hello::default();
+        read_option(
+            "option name UCI_Variant type combo default chess var chess var xiangqi",
+            &mut hello,
+        );
+        read_option("option name Move Overhead type spin default 10", &mut hello);
+        read_option("option usemillisec type check default true", &mut hello);
+        assert!(hello.xiangqi_variant);
+        assert_eq!(
+            hello.options,
+            ["UCI_Variant", "Move Overhead", "usemillisec"]
+        );
+    }
+}

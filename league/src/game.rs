@@ -1,0 +1,513 @@
+//! One game between two engines, refereed.
+//!
+//! The loop: ask the referee whether the game is over; apply the score adjudication rules if
+//! any were asked for; end the game as the endgame tablebases say if they cover the position
+//! (`--egtb`); otherwise ask the side to move's engine for a move (with the moves the
+//! referee forbids, as UCCI `banmoves`), charge its clock, and check the move. Everything an
+//! engine can do wrong ends the game against it with the reason recorded: no answer in time,
+//! a crash, garbage, an illegal move, `nobestmove` with moves left. Nothing an engine does can
+//! make the loop wait longer than its clock plus the grace, and its process is gone when the
+//! game returns.
+
+use std::fmt;
+use std::time::{Duration, SystemTime};
+
+use chariot::egtb::{Tablebases, Value};
+use chariot::rules::{Color, Move, Position};
+
+use crate::clock::{Clock, TimeControl};
+use crate::engine::client::Line;
+use crate::engine::{Engine, EngineConfig, Failure, Protocol, Score, Think};
+use crate::openings::Opening;
+use crate::referee::{Referee, RuleReason};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Win(Color),
+    /// A draw.
+    Draw,
+    /// No result (both engines failed to start).
+    Unfinished,
+}
+
+impl Outcome {
+    /// The PGN result: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    #[must_use]
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Red) => "1-0",
+            Outcome::Win(Color::Black) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unfinished => "*",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// By the rules: mate, stalemate, repetition, move limit.
+    Rules(RuleReason),
+    /// `bestmove ... resign`.
+    Resignation,
+    /// A draw offered with `bestmove ... draw` and accepted the same way.
+    Agreement,
+    /// The flag fell.
+    TimeForfeit,
+    /// The engine played a move that is not legal here (the text it sent).
+    IllegalMove(String),
+    /// `nobestmove` (or a null move) while legal moves were left.
+    NoMove,
+    /// The engine failed: crashed, sent garbage, failed its handshake.
+    EngineFailure(String),
+    /// Adjudicated a draw: both engines' scores stayed near zero (`--draw`).
+    DrawAdjudication,
+    /// Adjudicated a loss: the engine's score stayed very low (`--resign`).
+    ResignAdjudication,
+    /// Adjudicated a draw: the game reached `--maxmoves`.
+    MaxMoves,
+    /// Adjudicated by the endgame tablebases (`--egtb`): the side to move wins or loses in
+    /// this many plies, or `None` for a draw.
+    TablebaseAdjudication(Option<u32>),
+}
+
+/// A finished game's ending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The result.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: Reason,
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for Ending {
+    /// A sentence for people: `Red mates`, `Black loses on time`, `Red checks perpetually`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let loser = match self.outcome {
+            Outcome::Win(w) => Some(w.opponent()),
+            _ => None,
+        };
+        let (w, l) = match loser {
+            Some(l) => (side(l.opponent()), side(l)),
+            None => ("?", "?"),
+        };
+        match (&self.reason, loser) {
+            (Reason::Rules(RuleReason::Checkmate), Some(_)) => write!(f, "{w} mates"),
+            (Reason::Rules(RuleReason::Stalemate), Some(_)) => {
+                write!(f, "{l} is stalemated (no legal move)")
+            }
+            (Reason::Rules(RuleReason::PerpetualCheck), Some(_)) => {
+                write!(f, "{l} loses by perpetual check")
+            }
+            (Reason::Rules(RuleReason::PerpetualChase), Some(_)) => {
+                write!(f, "{l} loses by perpetual chase")
+            }
+            (Reason::Rules(RuleReason::Repetition), _) => f.write_str("draw by repetition"),
+            (Reason::Rules(RuleReason::MoveLimit), _) => {
+                f.write_str("draw by the 60-move rule (no capture)")
+            }
+            (Reason::Rules(r), _) => write!(f, "{r}"),
+            (Reason::Resignation, _) => write!(f, "{l} resigns"),
+            (Reason::Agreement, _) => f.write_str("draw by agreement"),
+            (Reason::TimeForfeit, _) => write!(f, "{l} loses on time"),
+            (Reason::IllegalMove(m), _) => write!(f, "{l} plays an illegal move {m}"),
+            (Reason::NoMove, _) => write!(f, "{l} gives no move (nobestmove)"),
+            (Reason::EngineFailure(e), Some(_)) => write!(f, "{l}'s engine {e}"),
+            (Reason::EngineFailure(e), None) => write!(f, "both engines failed: {e}"),
+            (Reason::DrawAdjudication, _) => f.write_str("draw by adjudication (scores)"),
+            (Reason::ResignAdjudication, _) => write!(f, "{l} loses by adjudication (score)"),
+            (Reason::MaxMoves, _) => f.write_str("draw by adjudication (move count)"),
+            (Reason::TablebaseAdjudication(Some(plies)), Some(_)) => write!(
+                f,
+                "adjudicated by tablebase: {} wins (mate in {plies} plies)",
+                w.to_lowercase()
+            ),
+            (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
+        }
+    }
+}
+
+impl Ending {
+    /// The PGN `Termination` tag value (the standard's words).
+    #[must_use]
+    pub fn pgn_termination(&self) -> &'static str {
+        match self.reason {
+            Reason::Rules(_) | Reason::Resignation | Reason::Agreement => "normal",
+            Reason::TimeForfeit => "time forfeit",
+            Reason::IllegalMove(_) | Reason::NoMove => "rules infraction",
+            Reason::EngineFailure(_) => "abandoned",
+            Reason::DrawAdjudication
+            | Reason::ResignAdjudication
+            | Reason::MaxMoves
+            | Reason::TablebaseAdjudication(_) => "adjudication",
+        }
+    }
+}
+
+/// Score-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// `--draw`: a draw once both engines' scores stay within the threshold.
+    pub draw: Option<DrawRule>,
+    /// `--resign`: a loss once an engine's score stays below minus the threshold.
+    pub resign: Option<ResignRule>,
+    /// `--maxmoves N`: a draw after N moves (each side), opening included.
+    pub max_moves: Option<u32>,
+}
+
+/// Draw adjudication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// Not before this many moves (full moves, opening included).
+    pub move_number: u32,
+    /// For this many consecutive moves of each engine.
+    pub move_count: u32,
+    /// Both scores within ± this many centipawns.
+    pub score: i32,
+}
+
+/// Resignation adjudication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    /// For this many consecutive moves of the losing engine.
+    pub move_count: u32,
+    /// Its score at or below minus this many centipawns.
+    pub score: i32,
+    /// And the winner's score at or above the threshold over its last moves too.
+    pub two_sided: bool,
+}
+
+/// A move of the game with what the engine said about it (nothing for opening moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The move.
+    pub mv: Move,
+    /// The engine's last score, from its side.
+    pub score: Option<Score>,
+    /// The engine's last depth.
+    pub depth: Option<u32>,
+    /// Thinking time; `None` for an opening move.
+    pub elapsed: Option<Duration>,
+}
+
+/// A played game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Red's name.
+    pub red: String,
+    /// Black's name.
+    pub black: String,
+    /// Red's time control.
+    pub red_tc: TimeControl,
+    /// Black's time control.
+    pub black_tc: TimeControl,
+    /// The FEN the game (and its opening) starts from.
+    pub start_fen: String,
+    /// The opening's name, if it has one.
+    pub opening_name: Option<String>,
+    /// How many of the moves are the opening's.
+    pub opening_plies: usize,
+    /// All moves, the opening's first.
+    pub moves: Vec<PlayedMove>,
+    /// How it ended.
+    pub ending: Ending,
+    /// When it started.
+    pub started: SystemTime,
+}
+
+/// What a game needs.
+pub struct GameSpec<'a> {
+    /// Red's engine and name.
+    pub red: (&'a EngineConfig, &'a str),
+    /// Black's engine and name.
+    pub black: (&'a EngineConfig, &'a str),
+    /// The opening.
+    pub opening: &'a Opening,
+    /// The rules.
+    pub referee: &'a dyn Referee,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// Endgame tablebases: a position they cover ends the game as they say (`--egtb`).
+    pub tablebases: Option<&'a Tablebases>,
+    /// Print engine traffic to standard error with this label prefix.
+    pub trace: Option<String>,
+}
+
+/// Scores seen so far, for adjudication.
+#[derive(Default)]
+struct Streaks {
+    /// Consecutive plies (either side) with |score| within the draw threshold.
+    draw: u32,
+    /// Per side: consecutive own moves at or below minus the resign threshold.
+    losing: [u32; 2],
+    /// Per side: consecutive own moves at or above the resign threshold.
+    winning: [u32; 2],
+}
+
+impl Streaks {
+    fn update(&mut self, adj: &Adjudication, mover: Color, score: Option<Score>) {
+        let cp = score.map(Score::as_cp);
+        if let Some(rule) = adj.draw {
+            match cp {
+                Some(cp) if cp.abs() <= rule.score => self.draw += 1,
+                _ => self.draw = 0,
+            }
+        }
+        if let Some(rule) = adj.resign {
+            let i = mover.index();
+            match cp {
+                Some(cp) if cp <= -rule.score => self.losing[i] += 1,
+                _ => self.losing[i] = 0,
+            }
+            match cp {
+                Some(cp) if cp >= rule.score => self.winning[i] += 1,
+                _ => self.winning[i] = 0,
+            }
+        }
+    }
+
+    /// The adjudicated ending, if a rule applies now (`plies` played in all).
+    fn verdict(&self, adj: &Adjudication, plies: usize) -> Option<Ending> {
+        let full_moves = u32::try_from(plies / 2).unwrap_or(u32::MAX);
+        if let Some(rule) = adj.resign {
+            for c in [Color::Red, Color::Black] {
+                let (i, o) = (c.index(), c.opponent().index());
+                if self.losing[i] >= rule.move_count
+                    && (!rule.two_sided || self.winning[o] >= rule.move_count)
+                {
+                    return Some(Ending {
+                        outcome: Outcome::Win(c.opponent()),
+                        reason: Reason::ResignAdjudication,
+                    });
+                }
+            }
+        }
+        if let Some(rule) = adj.draw
+            && full_moves >= rule.move_number
+            && self.draw >= 2 * rule.move_count
+        {
+            return Some(Ending {
+                outcome: Outcome::Draw,
+                reason: Reason::DrawAdjudication,
+            });
+        }
+        if let Some(max) = adj.max_moves
+            && full_moves >= max
+        {
+            return Some(Ending {
+                outcome: Outcome::Draw,
+                reason: Reason::MaxMoves,
+            });
+        }
+        None
+    }
+}
+
+/// The game as engines are told it: from the start, and from the last capture.
+struct Lines {
+    start_fen: String,
+    all: Vec<Move>,
+    capture_fen: String,
+    since_capture: Vec<Move>,
+}
+
+impl Lines {
+    fn push(&mut self, pos: &Position, m: Move, capture: bool) {
+        self.all.push(m);
+        if capture {
+            self.capture_fen = pos.fen();
+            self.since_capture.clear();
+        } else {
+            self.since_capture.push(m);
+        }
+    }
+}
+
+/// Plays one game to its end.
+///
+/// Both engines are started for this game and are gone when it returns. An engine that cannot
+/// be started loses; if neither can, the game is [`Outcome::Unfinished`].
+#[must_use]
+pub fn play(spec: &GameSpec<'_>) -> GameRecord {
+    let started = SystemTime::now();
+    let opening = spec.opening;
+    let mut pos = opening.start.clone();
+    let start_fen = pos.fen();
+    let mut lines = Lines {
+        start_fen: start_fen.clone(),
+        all: Vec::new(),
+        capture_fen: start_fen.clone(),
+        since_capture: Vec::new(),
+    };
+    let mut moves = Vec::new();
+    for &m in &opening.moves {
+        let capture = pos.is_capture(m);
+        pos.make_move(m);
+        lines.push(&pos, m, capture);
+        moves.push(PlayedMove {
+            mv: m,
+            score: None,
+            depth: None,
+            elapsed: None,
+        });
+    }
+    let mut record = GameRecord {
+        red: spec.red.1.to_owned(),
+        black: spec.black.1.to_owned(),
+        red_tc: spec.red.0.tc,
+        black_tc: spec.black.0.tc,
+        start_fen,
+        opening_name: opening.name.clone(),
+        opening_plies: opening.moves.len(),
+        moves,
+        ending: Ending {
+            outcome: Outcome::Unfinished,
+            reason: Reason::NoMove,
+        },
+        started,
+    };
+    let label = |c: Color| {
+        spec.trace
+            .as_ref()
+            .map(|t| format!("{t} {}", side(c).to_lowercase()))
+    };
+    let red = Engine::start(spec.red.0, label(Color::Red));
+    let black = Engine::start(spec.black.0, label(Color::Black));
+    let mut engines = match (red, black) {
+        (Ok(r), Ok(b)) => [r, b],
+        (Err(e), Ok(_)) => return finish(record, lost(Color::Red, failure_reason(e))),
+        (Ok(_), Err(e)) => return finish(record, lost(Color::Black, failure_reason(e))),
+        (Err(e), Err(_)) => {
+            record.ending = Ending {
+                outcome: Outcome::Unfinished,
+                reason: Reason::EngineFailure(e.to_string()),
+            };
+            return record;
+        }
+    };
+    let mut clocks = [Clock::new(spec.red.0.tc), Clock::new(spec.black.0.tc)];
+    let graces = [spec.red.0.grace, spec.black.0.grace]
+        .map(|g| u64::try_from(g.as_millis()).unwrap_or(u64::MAX));
+    let mut streaks = Streaks::default();
+    let mut draw_offer: Option<Color> = None;
+    let ending = loop {
+        if let Some(v) = spec.referee.judge(&pos) {
+            break Ending {
+                outcome: v.winner.map_or(Outcome::Draw, Outcome::Win),
+                reason: Reason::Rules(v.reason),
+            };
+        }
+        if let Some(e) = streaks.verdict(&spec.adjudication, pos.history().len()) {
+            break e;
+        }
+        if let Some(e) = spec.tablebases.and_then(|tb| tablebase_verdict(tb, &pos)) {
+            break e;
+        }
+        let us = pos.turn();
+        let i = us.index();
+        let banned = if engines[i].protocol() == Protocol::Ucci {
+            spec.referee.forbidden_moves(&mut pos)
+        } else {
+            Vec::new()
+        };
+        let request = Think {
+            since_capture: Line {
+                fen: &lines.capture_fen,
+                moves: &lines.since_capture,
+            },
+            from_start: Line {
+                fen: &lines.start_fen,
+                moves: &lines.all,
+            },
+            banned: &banned,
+            own: &clocks[i],
+            opp: &clocks[1 - i],
+            red_to_move: us == Color::Red,
+            draw_offered: draw_offer == Some(us.opponent()),
+        };
+        let reply = match engines[i].think(&request) {
+            Ok(r) => r,
+            Err(e) => break lost(us, failure_reason(e)),
+        };
+        if !clocks[i].punch(reply.elapsed, graces[i]) {
+            break lost(us, Reason::TimeForfeit);
+        }
+        if reply.resign {
+            break lost(us, Reason::Resignation);
+        }
+        if reply.draw && draw_offer == Some(us.opponent()) {
+            break Ending {
+                outcome: Outcome::Draw,
+                reason: Reason::Agreement,
+            };
+        }
+        let Some(m) = reply.mv else {
+            break lost(us, Reason::NoMove);
+        };
+        if !pos.is_legal(m) {
+            break lost(us, Reason::IllegalMove(reply.text));
+        }
+        let capture = pos.is_capture(m);
+        pos.make_move(m);
+        lines.push(&pos, m, capture);
+        record.moves.push(PlayedMove {
+            mv: m,
+            score: reply.score,
+            depth: reply.depth,
+            elapsed: Some(reply.elapsed),
+        });
+        streaks.update(&spec.adjudication, us, reply.score);
+        draw_offer = reply.draw.then_some(us);
+    };
+    drop(engines);
+    finish(record, ending)
+}
+
+/// The ending the tablebases give a position they cover. A table that fails to answer (a
+/// capture's table missing, a read error) adjudicates nothing: the engines play on, since
+/// neither is at fault.
+fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
+    if !tables.covers(pos) {
+        return None;
+    }
+    let us = pos.turn();
+    Some(match tables.probe(pos).ok()?? {
+        Value::Win(plies) => Ending {
+            outcome: Outcome::Win(us),
+            reason: Reason::TablebaseAdjudication(Some(plies)),
+        },
+        Value::Loss(plies) => lost(us, Reason::TablebaseAdjudication(Some(plies))),
+        Value::Draw => Ending {
+            outcome: Outcome::Draw,
+            reason: Reason::TablebaseAdjudication(None),
+        },
+    })
+}
+
+fn finish(mut record: GameRecord, ending: Ending) -> GameRecord {
+    record.ending = ending;
+    record
+}
+
+fn lost(loser: Color, reason: Reason) -> Ending {
+    Ending {
+        outcome: Outcome::Win(loser.opponent()),
+        reason,
+    }
+}
+
+fn failure_reason(f: Failure) -> Reason {
+    match f {
+        Failure::Timeout => Reason::TimeForfeit,
+        other => Reason::EngineFailure(other.to_string()),
+    }
+}

@@ -1,0 +1,504 @@
+//! Tournaments: who plays whom, with which opening and colours, and running the games on
+//! `concurrency` threads.
+//!
+//! - **Round robin** (two engines: a match): every pair of engines meets once a round, for
+//!   `games` games; the colours alternate within the encounter and each opening is played
+//!   twice in a row with the colours swapped. The default of two games per encounter makes the
+//!   league's double round robin.
+//! - **Swiss**: before each round the engines are ranked by points (then by their order on the
+//!   command line) and paired top-down with the best-ranked opponent not met yet (backtracking
+//!   if a later pairing would be impossible; rematches only when no pairing without them
+//!   exists). With an odd number, the lowest-ranked engine that has not had a bye sits out and
+//!   scores as if it had won its encounter. A round starts when the previous one has finished.
+//!
+//! Openings are used in turn, one per game pair, over the whole tournament (cycling when they
+//! run out).
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+
+use chariot::egtb::Tablebases;
+use chariot::rules::Color;
+
+use crate::engine::EngineConfig;
+use crate::game::{self, Adjudication, GameRecord, GameSpec, Outcome};
+use crate::openings::Opening;
+use crate::referee::Referee;
+use crate::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
+
+/// The kind of tournament.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kind {
+    /// Everyone against everyone (two engines: a match).
+    #[default]
+    RoundRobin,
+    /// Swiss system.
+    Swiss,
+}
+
+impl std::str::FromStr for Kind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Kind, String> {
+        match s {
+            "round-robin" | "roundrobin" | "match" => Ok(Kind::RoundRobin),
+            "swiss" => Ok(Kind::Swiss),
+            _ => Err(format!(
+                "unknown tournament {s:?} (expected round-robin or swiss)"
+            )),
+        }
+    }
+}
+
+/// An engine in the tournament.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// Its unique name.
+    pub name: String,
+    /// How to run it.
+    pub config: EngineConfig,
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// 1-based game number in the tournament.
+    pub number: usize,
+    /// 1-based round.
+    pub round: u32,
+    /// Red's player index.
+    pub red: usize,
+    /// Black's player index.
+    pub black: usize,
+    /// Index into the openings.
+    pub opening: usize,
+    /// Games sharing an opening with swapped colours share this id.
+    pub pair: usize,
+}
+
+/// Tournament settings.
+pub struct Settings {
+    /// The kind.
+    pub kind: Kind,
+    /// Games per encounter per round.
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings (at least one).
+    pub openings: Vec<Opening>,
+    /// The rules.
+    pub referee: Arc<dyn Referee>,
+    /// Adjudication.
+    pub adjudication: Adjudication,
+    /// Endgame tablebases for adjudication (`--egtb`).
+    pub tablebases: Option<Tablebases>,
+    /// Stop a two-engine match when this test decides.
+    pub sprt: Option<Sprt>,
+    /// Print engine traffic to standard error.
+    pub debug: bool,
+}
+
+/// A finished game with its place in the tournament.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The job.
+    pub job: Job,
+    /// The game.
+    pub record: GameRecord,
+}
+
+/// What the tournament knows so far.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    /// Per player: results against everyone.
+    pub players: Vec<Wdl>,
+    /// Per player: bye points (Swiss).
+    pub byes: Vec<u32>,
+    /// Two-engine matches: results of player 0 against player 1.
+    pub first: Wdl,
+    /// Two-engine matches: complete game pairs from player 0's side.
+    pub pairs: Pentanomial,
+    /// Games finished.
+    pub finished: usize,
+    /// Games without a result (both engines failed).
+    pub unfinished: usize,
+    /// Player 0's half-points in pairs waiting for their second game, by pair id.
+    open_pairs: Vec<(usize, usize)>,
+}
+
+impl Standings {
+    fn new(n: usize) -> Standings {
+        Standings {
+            players: vec![Wdl::default(); n],
+            byes: vec![0; n],
+            ..Standings::default()
+        }
+    }
+
+    /// Points of a player, byes included.
+    #[must_use]
+    pub fn points(&self, p: usize) -> f64 {
+        self.players[p].points() + f64::from(self.byes[p])
+    }
+
+    fn record(&mut self, job: &Job, outcome: Outcome) {
+        self.finished += 1;
+        let (red, black) = (job.red, job.black);
+        let half_red = match outcome {
+            Outcome::Win(Color::Red) => {
+                self.players[red].wins += 1;
+                self.players[black].losses += 1;
+                2
+            }
+            Outcome::Win(Color::Black) => {
+                self.players[black].wins += 1;
+                self.players[red].losses += 1;
+                0
+            }
+            Outcome::Draw => {
+                self.players[red].draws += 1;
+                self.players[black].draws += 1;
+                1
+            }
+            Outcome::Unfinished => {
+                self.unfinished += 1;
+                return;
+            }
+        };
+        if self.players.len() == 2 {
+            let half_first = if red == 0 { half_red } else { 2 - half_red };
+            match half_first {
+                2 => self.first.wins += 1,
+                1 => self.first.draws += 1,
+                _ => self.first.losses += 1,
+            }
+            if let Some(i) = self.open_pairs.iter().position(|&(id, _)| id == job.pair) {
+                let (_, earlier) = self.open_pairs.swap_remove(i);
+                self.pairs.add(earlier + half_first);
+            } else {
+                self.open_pairs.push((job.pair, half_first));
+            }
+        }
+    }
+}
+
+/// The schedule and its state, shared by the worker threads.
+struct State {
+    queue: VecDeque<Job>,
+    running: usize,
+    next_number: usize,
+    next_pair: usize,
+    round: u32,
+    stop: bool,
+    standings: Standings,
+    /// Swiss: pairs that have met.
+    met: HashSet<(usize, usize)>,
+    /// Swiss: games each player had as Red.
+    reds: Vec<u32>,
+    /// Swiss: players who had a bye.
+    had_bye: Vec<bool>,
+}
+
+/// Runs a tournament. `on_game` is called (under the tournament's lock, one call at a time,
+/// in the order games finish) with each finished game and the standings after it; it writes
+/// the PGN and the live table.
+///
+/// # Panics
+/// When there are fewer than two players or no openings (the command line checks both).
+pub fn run(
+    players: &[Player],
+    settings: &Settings,
+    mut on_game: impl FnMut(&Finished, &Standings) + Send,
+) -> Standings {
+    assert!(players.len() >= 2 && !settings.openings.is_empty());
+    let n = players.len();
+    let mut state = State {
+        queue: VecDeque::new(),
+        running: 0,
+        next_number: 1,
+        next_pair: 0,
+        round: 0,
+        stop: false,
+        standings: Standings::new(n),
+        met: HashSet::new(),
+        reds: vec![0; n],
+        had_bye: vec![false; n],
+    };
+    if settings.kind == Kind::RoundRobin {
+        for round in 1..=settings.rounds {
+            for (a, b) in round_robin_pairs(n) {
+                let (a, b) = if round % 2 == 0 { (b, a) } else { (a, b) };
+                schedule_encounter(&mut state, settings, round, a, b);
+            }
+        }
+    }
+    let shared = (Mutex::new(state), Condvar::new());
+    let on_game = Mutex::new(&mut on_game);
+    thread::scope(|scope| {
+        for _ in 0..settings.concurrency.max(1) {
+            scope.spawn(|| worker(players, settings, &shared, &on_game));
+        }
+    });
+    let (state, _) = shared;
+    state
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .standings
+}
+
+/// A worker: takes jobs until there are none left, plays them, records them.
+fn worker(
+    players: &[Player],
+    settings: &Settings,
+    shared: &(Mutex<State>, Condvar),
+    on_game: &Mutex<&mut (impl FnMut(&Finished, &Standings) + Send)>,
+) {
+    let (lock, cvar) = shared;
+    loop {
+        let job = {
+            let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if st.stop {
+                    break None;
+                }
+                if let Some(job) = st.queue.pop_front() {
+                    st.running += 1;
+                    break Some(job);
+                }
+                if settings.kind == Kind::Swiss && st.round < settings.rounds {
+                    if st.running == 0 {
+                        next_swiss_round(&mut st, settings, players.len());
+                        continue;
+                    }
+                } else if st.running == 0 {
+                    break None;
+                }
+                st = cvar.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let Some(job) = job else {
+            cvar.notify_all();
+            return;
+        };
+        let (red, black) = (&players[job.red], &players[job.black]);
+        let spec = GameSpec {
+            red: (&red.config, &red.name),
+            black: (&black.config, &black.name),
+            opening: &settings.openings[job.opening],
+            referee: settings.referee.as_ref(),
+            adjudication: settings.adjudication,
+            tablebases: settings.tablebases.as_ref(),
+            trace: settings.debug.then(|| format!("[game {}]", job.number)),
+        };
+        let record = game::play(&spec);
+        let finished = Finished { job, record };
+        let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
+        st.running -= 1;
+        st.standings.record(&job, finished.record.ending.outcome);
+        if let Some(sprt) = settings.sprt
+            && players.len() == 2
+            && sprt.status_pentanomial_or_trinomial(&st.standings).decision
+                != SprtDecision::Continue
+        {
+            st.stop = true;
+            st.queue.clear();
+        }
+        {
+            let mut f = on_game.lock().unwrap_or_else(|e| e.into_inner());
+            (*f)(&finished, &st.standings);
+        }
+        drop(st);
+        cvar.notify_all();
+    }
+}
+
+impl Sprt {
+    /// The test on a match: on game pairs when every finished game belongs to a complete pair,
+    /// otherwise on games.
+    #[must_use]
+    pub fn status_pentanomial_or_trinomial(&self, s: &Standings) -> crate::stats::SprtStatus {
+        if s.pairs.pairs() > 0 && s.pairs.pairs() * 2 == s.first.games() {
+            self.status_pentanomial(&s.pairs)
+        } else {
+            self.status_trinomial(&s.first)
+        }
+    }
+}
+
+/// Queues the games of one encounter: `a` has Red in the first game, colours alternate, one
+/// opening per two games.
+fn schedule_encounter(st: &mut State, settings: &Settings, round: u32, a: usize, b: usize) {
+    let mut pair = st.next_pair;
+    for g in 0..settings.games {
+        if g % 2 == 0 {
+            pair = st.next_pair;
+            st.next_pair += 1;
+        }
+        let (red, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+        st.queue.push_back(Job {
+            number: st.next_number,
+            round,
+            red,
+            black,
+            opening: pair % settings.openings.len(),
+            pair,
+        });
+        st.next_number += 1;
+    }
+}
+
+/// All pairs of `n` players in the order of the circle method, so that consecutive
+/// encounters mostly involve different engines.
+#[must_use]
+pub fn round_robin_pairs(n: usize) -> Vec<(usize, usize)> {
+    let m = if n % 2 == 0 { n } else { n + 1 };
+    let mut ring: Vec<usize> = (0..m).collect();
+    let mut out = Vec::new();
+    for _ in 0..m - 1 {
+        for i in 0..m / 2 {
+            let (a, b) = (ring[i], ring[m - 1 - i]);
+            if a < n && b < n {
+                out.push((a.min(b), a.max(b)));
+            }
+        }
+        // Keep the first fixed and rotate the rest.
+        let last = ring.pop().unwrap_or(0);
+        ring.insert(1, last);
+    }
+    out
+}
+
+/// Pairs the next Swiss round and queues its games.
+fn next_swiss_round(st: &mut State, settings: &Settings, n: usize) {
+    st.round += 1;
+    let round = st.round;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        st.standings
+            .points(b)
+            .total_cmp(&st.standings.points(a))
+            .then(a.cmp(&b))
+    });
+    if n % 2 == 1 {
+        let bye = order
+            .iter()
+            .rev()
+            .copied()
+            .find(|&p| !st.had_bye[p])
+            .unwrap_or(order[n - 1]);
+        st.had_bye[bye] = true;
+        st.standings.byes[bye] += settings.games;
+        order.retain(|&p| p != bye);
+    }
+    let pairs = swiss_pairs(&order, &st.met)
+        .unwrap_or_else(|| swiss_pairs(&order, &HashSet::new()).unwrap_or_default());
+    for (a, b) in pairs {
+        st.met.insert((a.min(b), a.max(b)));
+        // The one who had Red less often gets Red first.
+        let (first, second) = if st.reds[b] < st.reds[a] {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let games = settings.games;
+        st.reds[first] += games.div_ceil(2);
+        st.reds[second] += games / 2;
+        schedule_encounter(st, settings, round, first, second);
+    }
+}
+
+/// Pairs `order` (best first) top-down, each with the best-placed player it has not met;
+/// `None` if no such pairing exists (or the search is too long).
+#[must_use]
+pub fn swiss_pairs(order: &[usize], met: &HashSet<(usize, usize)>) -> Option<Vec<(usize, usize)>> {
+    fn search(
+        left: &mut Vec<usize>,
+        met: &HashSet<(usize, usize)>,
+        out: &mut Vec<(usize, usize)>,
+        budget: &mut u32,
+    ) -> bool {
+        if left.is_empty() {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let a = left.remove(0);
+        for i in 0..left.len() {
+            let b = left[i];
+            if met.contains(&(a.min(b), a.max(b))) {
+                continue;
+            }
+            left.remove(i);
+            out.push((a, b));
+            if search(left, met, out, budget) {
+                return true;
+            }
+            out.pop();
+            left.insert(i, b);
+        }
+        left.insert(0, a);
+        false
+    }
+    let mut left = order.to_vec();
+    let mut out = Vec::new();
+    let mut budget = 100_000;
+    search(&mut left, met, &mut out, &mut budget).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_covers_every_pair_once() {
+        for n in 2..9 {
+            let pairs = round_robin_pairs(n);
+            assert_eq!(pairs.len(), n * (n - 1) / 2, "n = {n}");
+            let set: HashSet<_> = pairs.iter().copied().collect();
+            assert_eq!(set.len(), pairs.len());
+        }
+    }
+
+    #[test]
+    fn swiss_avoids_rematches_by_backtracking() {
+        let met: HashSet<_> = [(0, 1), (2, 3)].into_iter().collect();
+        assert_eq!(swiss_pairs(&[0, 1, 2, 3], &met), Some(vec![(0, 2), (1, 3)]));
+        // 0 has met 1 and 2, so 0-3; then 1-2.
+        let met: HashSet<_> = [(0, 1), (0, 2)].into_iter().collect();
+        assert_eq!(swiss_pairs(&[0, 1, 2, 3], &met), Some(vec![(0, 3), (1, 2)]));
+        // Everyone met everyone: no pairing.
+        let met: HashSet<_> = round_robin_pairs(4).into_iter().collect();
+        assert_eq!(swiss_pairs(&[0, 1, 2, 3], &met), None);
+    }
+
+    #[test]
+    fn standings_count_pairs_for_matches() {
+        let mut s = Standings::new(2);
+        let job = |red, black, pair| Job {
+            number: 0,
+            round: 1,
+            red,
+            black,
+            opening: 0,
+            pair,
+        };
+        s.record(&job(0, 1, 0), Outcome::Win(Color::Red));
+        s.record(&job(1, 0, 0), Outcome::Draw);
+        s.record(&job(0, 1, 1), Outcome::Win(Color::Black));
+        assert_eq!(s.pairs.0, [0, 0, 0, 1, 0]);
+        assert_eq!(
+            s.first,
+            Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(s.players[1].wins, 1);
+    }
+}

@@ -1,0 +1,84 @@
+//! Games with the real `chariot` engine, over UCCI and over UCI with Fairy-Stockfish's square
+//! names, against the test engine.
+//!
+//! The `chariot` binary belongs to another package of the workspace, so it is not in this
+//! package's `CARGO_BIN_EXE_*`. It is looked for next to this test's own target directory
+//! (where `cargo test --workspace` puts it) and built with the same cargo when it is missing.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use chariot::rules::Color;
+use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
+use chariot_league::game::{self, Adjudication, GameSpec, Outcome, Reason};
+use chariot_league::openings::Opening;
+use chariot_league::referee::JudgeReferee;
+
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
+
+/// The `chariot` binary of this build profile, built if missing.
+fn chariot_binary() -> PathBuf {
+    // target/<profile>/deps/<this test> -> target/<profile>
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap().to_owned();
+    let bin = profile_dir.join(format!("chariot{}", std::env::consts::EXE_SUFFIX));
+    if !bin.exists() {
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "-p", "chariot", "--bin", "chariot"]);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "cargo build -p chariot failed");
+    }
+    assert!(bin.exists(), "no chariot binary at {}", bin.display());
+    bin
+}
+
+fn play(red: &EngineConfig, black: &EngineConfig) -> game::GameRecord {
+    let referee = JudgeReferee::default();
+    let opening = Opening::start_position();
+    game::play(&GameSpec {
+        red: (red, "red"),
+        black: (black, "black"),
+        opening: &opening,
+        referee: &referee,
+        adjudication: Adjudication {
+            max_moves: Some(150),
+            ..Adjudication::default()
+        },
+        tablebases: None,
+        trace: None,
+    })
+}
+
+#[test]
+fn chariot_beats_the_test_engine_over_ucci_and_uci() {
+    let bin = chariot_binary();
+    let tc = "4+0.05".parse().unwrap();
+    let mut ucci = EngineConfig::new(&bin, tc);
+    ucci.options.push(("hashsize".into(), "8".into()));
+    let mut uci = EngineConfig::new(&bin, tc);
+    uci.protocol = ProtocolChoice::Fixed(Protocol::Uci);
+    uci.variant = VariantChoice::Xiangqi;
+    uci.options.push(("Hash".into(), "8".into()));
+    let e = Engine::start(&uci, None).unwrap();
+    assert!(e.ranks1(), "UCI_Variant xiangqi means ranks 1-10");
+    drop(e);
+    let e = Engine::start(&ucci, None).unwrap();
+    assert_eq!((e.protocol(), e.millisec()), (Protocol::Ucci, true));
+    drop(e);
+    let mut weak = EngineConfig::new(TEST_ENGINE, tc);
+    weak.launch.args = vec!["good".into()];
+    weak.handshake = Duration::from_secs(5);
+
+    let r = play(&ucci, &weak);
+    assert_eq!(r.ending.outcome, Outcome::Win(Color::Red), "{}", r.ending);
+    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    // Over UCI with ranks 1-10 every move is read right: a misread would be an illegal move.
+    let r = play(&weak, &uci);
+    assert_eq!(r.ending.outcome, Outcome::Win(Color::Black), "{}", r.ending);
+    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(r.moves.iter().skip(1).step_by(2).all(|m| m.depth.is_some()));
+}

@@ -1,0 +1,394 @@
+//! The `chariot-league` command line end to end, against the test engine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const LEAGUE: &str = env!("CARGO_BIN_EXE_chariot-league");
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-league-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn engine(mode: &str, name: &str) -> Vec<String> {
+    [
+        "--engine",
+        &format!("cmd={TEST_ENGINE}"),
+        &format!("arg={mode}"),
+        &format!("name={name}"),
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+fn run(args: &[String], pids: Option<&Path>) -> (Output, String) {
+    let mut cmd = Command::new(LEAGUE);
+    cmd.args(args);
+    if let Some(dir) = pids {
+        cmd.env("CHARIOT_TEST_ENGINE_PIDS", dir);
+    }
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, text)
+}
+
+fn args(parts: &[&[String]], rest: &str) -> Vec<String> {
+    let mut v: Vec<String> = parts.iter().flat_map(|p| p.iter().cloned()).collect();
+    v.extend(rest.split_whitespace().map(str::to_owned));
+    v
+}
+
+#[test]
+fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
+    let dir = scratch("openings");
+    let openings = dir.join("openings.pgn");
+    std::fs::write(
+        &openings,
+        "[Opening \"central cannon\"]\n1. 炮二平五 马8进7 *\n\n[Opening \"elephant\"]\n1. c3c4 *\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let a = args(
+        &[&engine("good", "Alpha"), &engine("noise", "Beta")],
+        &format!(
+            "--tc 5+0.1 --games 4 --openings file={} --pgnout {} --pgn-notation chinese --event Test",
+            openings.display(),
+            pgn.display()
+        ),
+    );
+    let (out, text) = run(&a, None);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.matches("Finished game").count(), 4, "{text}");
+    assert!(text.contains("Score of Alpha vs Beta:"), "{text}");
+    assert!(text.contains("Elo difference (Alpha vs Beta):"), "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Game \"Chinese Chess\"]").count(), 4);
+    assert_eq!(games.matches("[Opening \"central cannon\"]").count(), 2);
+    assert_eq!(games.matches("[Opening \"elephant\"]").count(), 2);
+    assert_eq!(games.matches("[Red \"Alpha\"]").count(), 2);
+    assert_eq!(games.matches("[Red \"Beta\"]").count(), 2);
+    assert_eq!(
+        games.matches("1. 炮二平五 马８进７ {book}").count(),
+        2,
+        "{games}"
+    );
+    for tag in [
+        "[Event \"Test\"]",
+        "[Format \"Chinese\"]",
+        "[TimeControl \"5+0.1\"]",
+        "[Termination ",
+        "[PlyCount ",
+    ] {
+        assert_eq!(games.matches(tag).count(), 4, "{tag}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn failing_engines_lose_and_leave_no_process_behind() {
+    let dir = scratch("cleanup");
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let t = Instant::now();
+    let a = args(
+        &[
+            &engine("good", "Good"),
+            &engine("hang", "Hang"),
+            &engine("crash", "Crash"),
+        ],
+        "--tc 0.3 --games 2 --concurrency 2",
+    );
+    let (out, text) = run(&a, Some(&pids));
+    assert!(out.status.success(), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert_eq!(text.matches("Finished game").count(), 6, "{text}");
+    // Hang loses on time whenever it is Red or meets Good; Crash crashes whenever it moves.
+    assert_eq!(text.matches("loses on time").count(), 3, "{text}");
+    assert_eq!(
+        text.matches("crashed or exited (exit code 3)").count(),
+        3,
+        "{text}"
+    );
+    assert!(text.contains("Rank"), "{text}");
+    let started: Vec<u32> = std::fs::read_dir(&pids)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().parse().unwrap())
+        .collect();
+    // Three start-up checks and two engines in each of six games.
+    assert_eq!(started.len(), 15, "{started:?}");
+    for pid in started {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        assert!(
+            status.is_empty() || status.contains("State:\tZ"),
+            "engine {pid} is still running"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_a_match_once_decided() {
+    let a = args(
+        &[&engine("good", "Good"), &engine("illegal", "Bad")],
+        "--tc 5 --games 200 --sprt elo0=0 elo1=20",
+    );
+    let (out, text) = run(&a, None);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("H1 was accepted"), "{text}");
+    let played = text.matches("Finished game").count();
+    assert!((5..40).contains(&played), "{played} games\n{text}");
+}
+
+#[test]
+fn swiss_pairs_rounds_and_gives_a_bye() {
+    let a = args(
+        &[
+            &engine("good", "A"),
+            &engine("good", "B"),
+            &engine("resign", "C"),
+            &engine("illegal", "D"),
+            &engine("noise", "E"),
+        ],
+        "--tc 5 --tournament swiss --rounds 3 --games 2 --concurrency 2 --ratinginterval 0",
+    );
+    let (out, text) = run(&a, None);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Three rounds of two encounters (one engine sits out) of two games.
+    assert_eq!(text.matches("Finished game").count(), 12, "{text}");
+    let table = &text[text.find("Rank").unwrap()..];
+    assert_eq!(
+        table
+            .lines()
+            .filter(|l| l.trim_start().starts_with(char::is_numeric))
+            .count(),
+        5,
+        "{table}"
+    );
+}
+
+#[test]
+fn command_line_mistakes_exit_with_a_message() {
+    let (out, _) = run(&["--engine".into(), "cmd=x".into()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two --engine"));
+    let a = args(
+        &[&engine("good", "A")],
+        "--engine cmd=/nonexistent/engine --tc 5",
+    );
+    let (out, _) = run(&a, None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/engine") && err.contains("could not be started"),
+        "{err}"
+    );
+    let (out, text) = run(&["--help".into()], None);
+    assert!(out.status.success() && text.contains("--openings"));
+    for option in ["--book FILE", "--book-ply N", "--egtb DIR"] {
+        assert!(text.contains(option), "{option}");
+    }
+}
+
+/// A small Chariot book: 1. h2e2 (then h9g7 or b9c7) or 1. c3c4 (then g6g5).
+fn write_book(path: &Path) {
+    use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+    use chariot::rules::Position;
+    let mut w = BookWriter::new(BuildInfo::default());
+    let mut seen = std::collections::HashSet::new();
+    for line in [["h2e2", "h9g7"], ["h2e2", "b9c7"], ["c3c4", "g6g5"]] {
+        let mut pos = Position::start();
+        for text in line {
+            let m = chariot::notation::parse_iccs(text).unwrap();
+            let (key, mv) = canonical(&pos, m, false);
+            if seen.insert((key, mv)) {
+                let stats = MoveStats {
+                    games: 4,
+                    red_wins: 2,
+                    draws: 0,
+                    black_wins: 2,
+                    mean_elo: 0,
+                };
+                w.push(Entry {
+                    key,
+                    mv,
+                    stats,
+                    weight: 4,
+                });
+            }
+            pos.make_move(m);
+        }
+    }
+    w.write(path).unwrap();
+}
+
+#[test]
+fn book_openings_are_played_with_both_colours_and_named_by_their_moves() {
+    let dir = scratch("book");
+    let book = dir.join("test.xqb");
+    write_book(&book);
+    let run_with_seed = |seed: u32, pgn: &Path| {
+        let a = args(
+            &[&engine("good", "Alpha"), &engine("good", "Beta")],
+            &format!(
+                "--tc 5+0.1 --games 6 --book {} --book-ply 4 --srand {seed} --maxmoves 3 --pgnout {}",
+                book.display(),
+                pgn.display()
+            ),
+        );
+        let (out, text) = run(&a, None);
+        assert!(
+            out.status.success(),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("Book: 3 distinct openings of up to 4 plies"),
+            "{text}"
+        );
+        std::fs::read_to_string(pgn).unwrap()
+    };
+    let games = run_with_seed(7, &dir.join("a.pgn"));
+    assert_eq!(games.matches("[Game \"Chinese Chess\"]").count(), 6);
+    // Three distinct lines (the book holds exactly three), each played with both colours.
+    for line in ["h2e2 h9g7", "h2e2 b9c7", "c3c4 g6g5"] {
+        assert_eq!(
+            games.matches(&format!("[Opening \"{line}\"]")).count(),
+            2,
+            "{line}\n{games}"
+        );
+        let moves: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            games
+                .matches(&format!("1. {} {} {{book}}", moves[0], moves[1]))
+                .count(),
+            2,
+            "{games}"
+        );
+    }
+    // The same seed plays the same openings in the same order.
+    let tags = |pgn: &str| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| l.starts_with("[Opening "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(tags(&run_with_seed(7, &dir.join("b.pgn"))), tags(&games));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_mistakes_are_named() {
+    let dir = scratch("book-mistakes");
+    let book = dir.join("test.xqb");
+    write_book(&book);
+    let openings = dir.join("o.epd");
+    std::fs::write(&openings, "3k5/9/9/9/9/9/9/9/9/R3K4 w\n").unwrap();
+    let two = [engine("good", "A"), engine("good", "B")];
+    let a = args(
+        &[&two[0], &two[1]],
+        &format!(
+            "--tc 5 --book {} --openings file={}",
+            book.display(),
+            openings.display()
+        ),
+    );
+    let (out, _) = run(&a, None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--book") && err.contains("--openings"),
+        "{err}"
+    );
+    let missing = dir.join("missing.xqb");
+    let (out, _) = run(
+        &args(
+            &[&two[0], &two[1]],
+            &format!("--tc 5 --book {}", missing.display()),
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing.xqb"), "{err}");
+    // Not a book at all.
+    let (out, _) = run(
+        &args(
+            &[&two[0], &two[1]],
+            &format!("--tc 5 --book {}", openings.display()),
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("o.epd"), "{err}");
+    let (out, _) = run(&args(&[&two[0], &two[1]], "--tc 5 --book-ply 4"), None);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn egtb_adjudicates_games_from_the_command_line() {
+    let dir = scratch("egtb");
+    let openings = dir.join("o.epd");
+    std::fs::write(
+        &openings,
+        "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1 id \"KRK\";\n3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1 id \"KCK\";\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
+    let a = args(
+        &[&engine("good", "A"), &engine("good", "B")],
+        &format!(
+            "--tc 5 --games 4 --openings file={} --egtb {tables} --pgnout {}",
+            openings.display(),
+            pgn.display()
+        ),
+    );
+    let (out, text) = run(&a, None);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Tablebases: "), "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        games
+            .matches("{adjudicated by tablebase: red wins (mate in ")
+            .count(),
+        2,
+        "{games}"
+    );
+    assert_eq!(
+        games
+            .matches("{adjudicated by tablebase: draw} 1/2-1/2")
+            .count(),
+        2,
+        "{games}"
+    );
+    let (out, _) = run(
+        &args(
+            &[&engine("good", "A"), &engine("good", "B")],
+            "--tc 5 --egtb /nonexistent/tables",
+        ),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/tables"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
