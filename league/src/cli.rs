@@ -49,6 +49,8 @@ ENGINE SETTINGS (after --engine, or after --each for every engine):
   option.NAME=VALUE   an option, sent as UCCI setoption NAME VALUE or UCI setoption name NAME
                       value VALUE
   tc=TC               time control, [MOVES/]TIME[+INC] in seconds: 10+0.1, 40/60, 1:30+1
+  nodes=N             search N nodes per move (`go nodes N`) instead of using the clock;
+                      the clock of tc= still runs as a safety limit, so make it generous
   timemargin=MS       grace after the clock runs out before a loss on time (default 200)
   handshake=SECONDS   time to answer ucci/uci and isready (default 10)
 
@@ -458,6 +460,13 @@ fn engine_config(index: usize, each: &EngineArgs, own: &EngineArgs) -> Result<En
             }
             "conf" => conf = Some(v.clone()),
             "tc" => tc = Some(v.parse().with_context(ctx)?),
+            "nodes" => {
+                let n: u64 =
+                    v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        anyhow!("{}: nodes={v:?} is not a positive number", ctx())
+                    })?;
+                c.nodes = Some(n);
+            }
             "timemargin" => {
                 let ms: u64 = v
                     .parse()

@@ -82,3 +82,36 @@ fn chariot_beats_the_test_engine_over_ucci_and_uci() {
     assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
     assert!(r.moves.iter().skip(1).step_by(2).all(|m| m.depth.is_some()));
 }
+
+#[test]
+fn node_limited_games_are_reproducible() {
+    // With `nodes=` the engines are sent `go nodes N`: a single-threaded search to a node
+    // limit does not depend on the clock, so the same game comes out twice. (With the clock,
+    // timing noise makes two games differ almost at once.)
+    let bin = chariot_binary();
+    let mut config = EngineConfig::new(&bin, "60+1".parse().unwrap());
+    config.options.push(("hashsize".into(), "8".into()));
+    config.options.push(("usebook".into(), "false".into()));
+    config.nodes = Some(3000);
+    let referee = JudgeReferee::default();
+    let opening = Opening::start_position();
+    let spec = GameSpec {
+        red: (&config, "red"),
+        black: (&config, "black"),
+        opening: &opening,
+        referee: &referee,
+        adjudication: Adjudication {
+            max_moves: Some(30),
+            ..Adjudication::default()
+        },
+        tablebases: None,
+        trace: None,
+    };
+    let first = game::play(&spec);
+    let second = game::play(&spec);
+    assert!(first.moves.len() >= 20, "{}", first.ending);
+    let line = |r: &game::GameRecord| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(line(&first), line(&second));
+    // Every move was searched (no book), and to the node limit rather than the clock.
+    assert!(first.moves.iter().all(|m| m.depth.is_some_and(|d| d > 0)));
+}

@@ -385,7 +385,13 @@ impl Engine {
 
     /// The `go` command with the clocks in this engine's protocol and units.
     fn go_command(&self, req: &Think<'_>) -> String {
-        go_command(self.protocol, self.millisec, req)
+        match self.config.nodes {
+            Some(n) if self.protocol == Protocol::Ucci && req.draw_offered => {
+                format!("go draw nodes {n}")
+            }
+            Some(n) => format!("go nodes {n}"),
+            None => go_command(self.protocol, self.millisec, req),
+        }
     }
 
     /// Sends the position (and banned moves) and `go`, and waits for the answer: `stop` when

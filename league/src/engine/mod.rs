@@ -104,6 +104,11 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// The time control.
     pub tc: TimeControl,
+    /// A node limit per move (`nodes=`): the engine is sent `go nodes N` instead of its clock.
+    /// The clock of `tc` still runs and still flags an engine that does not answer in time,
+    /// so it should be generous. Node-limited games are cheap and nearly reproducible, which
+    /// suits testing changes that do not affect speed.
+    pub nodes: Option<u64>,
     /// Grace after the clock runs out before the loss on time (`timemargin=`, milliseconds).
     pub grace: Duration,
     /// Time allowed for the handshake (`handshake=`, seconds).
@@ -132,6 +137,7 @@ impl EngineConfig {
             conf_lines: Vec::new(),
             options: Vec::new(),
             tc,
+            nodes: None,
             grace: DEFAULT_GRACE,
             handshake: DEFAULT_HANDSHAKE,
         }
