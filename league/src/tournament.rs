@@ -130,6 +130,12 @@ pub struct Standings {
 }
 
 impl Standings {
+    /// `true` when no finished game waits for its partner (the other colour of its opening).
+    #[must_use]
+    pub fn pairs_complete(&self) -> bool {
+        self.open_pairs.is_empty()
+    }
+
     fn new(n: usize) -> Standings {
         Standings {
             players: vec![Wdl::default(); n],
@@ -298,8 +304,13 @@ fn worker(
         let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
         st.running -= 1;
         st.standings.record(&job, finished.record.ending.outcome);
+        // The test is decided only between pairs (or when no game has a partner), so that
+        // the statistic that stops the match is the one the final report shows: with games in
+        // parallel an odd count would otherwise be judged on single games, which with lopsided
+        // results can cross a bound that the pairs do not.
         if let Some(sprt) = settings.sprt
             && players.len() == 2
+            && st.standings.pairs_complete()
             && sprt.status_pentanomial_or_trinomial(&st.standings).decision
                 != SprtDecision::Continue
         {
