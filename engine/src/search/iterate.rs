@@ -159,10 +159,10 @@ impl Worker<'_> {
         {
             return true;
         }
-        // The next iteration costs about twice the time spent so far: stop once half the budget
-        // is gone, stretched while the best move keeps changing.
+        // The next iteration costs about twice the time spent so far: stop once three quarters
+        // of the budget are gone, stretched while the best move keeps changing.
         let scale = (0.7 + instability).min(2.5);
-        self.time.soft_stop(0.5 * scale)
+        self.time.soft_stop(0.75 * scale)
     }
 
     /// One line of one iteration, with an aspiration window around the previous score.

@@ -60,19 +60,81 @@ pub(crate) struct History {
     butterfly: Vec<i16>,
     /// Counter moves: `[piece that moved][its target]` -> the quiet reply that refuted it.
     counter: Vec<Move>,
+    /// Continuation history: `[earlier piece][its target][piece][target]`, how good a quiet move
+    /// was as a reply (one ply later) or a follow-up (two plies later) to an earlier move. One
+    /// table serves both distances, as in Stockfish.
+    continuation: Vec<i16>,
 }
+
+/// Entries of one continuation-history sub-table: `[piece byte][target]`.
+const CONT_SIZE: usize = 16 * 90;
+
+/// Where the continuation history of one earlier move starts (see [`History::continuation`]);
+/// `None` for no earlier move (a null move or before the root).
+pub(crate) type ContBase = Option<u32>;
 
 impl History {
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * 90 * 90],
             counter: vec![Move::NONE; 16 * 90],
+            continuation: vec![0; CONT_SIZE * CONT_SIZE],
         }
     }
 
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.counter.fill(Move::NONE);
+        self.continuation.fill(0);
+    }
+
+    /// The continuation sub-table of an earlier move `prev` of the piece `piece` (raw byte).
+    #[inline]
+    pub fn cont_base(piece: u8, prev: Move) -> ContBase {
+        if prev.is_none() {
+            None
+        } else {
+            Some(((usize::from(piece) * 90 + prev.to().index()) * CONT_SIZE) as u32)
+        }
+    }
+
+    /// The continuation score of moving `piece` (raw byte) with `m` after the earlier move of
+    /// `base`.
+    #[inline]
+    fn cont_score(&self, base: ContBase, piece: u8, m: Move) -> i32 {
+        base.map_or(0, |b| {
+            i32::from(self.continuation[b as usize + usize::from(piece) * 90 + m.to().index()])
+        })
+    }
+
+    /// The ordering score of a quiet move: butterfly history plus both continuation scores,
+    /// within ±[`HISTORY_MAX`].
+    #[inline]
+    pub fn quiet_score(&self, color: Color, piece: u8, m: Move, conts: &[ContBase; 2]) -> i32 {
+        (self.score(color, m)
+            + self.cont_score(conts[0], piece, m)
+            + self.cont_score(conts[1], piece, m))
+        .clamp(-HISTORY_MAX, HISTORY_MAX)
+    }
+
+    /// Rewards or punishes a quiet move in the butterfly and both continuation histories.
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        piece: u8,
+        m: Move,
+        conts: &[ContBase; 2],
+        bonus: i32,
+    ) {
+        self.update(color, m, bonus);
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        for base in conts.iter().flatten() {
+            let slot =
+                &mut self.continuation[*base as usize + usize::from(piece) * 90 + m.to().index()];
+            let h = i32::from(*slot);
+            *slot = (h + b - h * b.abs() / HISTORY_MAX) as i16;
+        }
     }
 
     #[inline]
@@ -156,6 +218,8 @@ pub(crate) struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The continuation histories of the two previous moves.
+    conts: [ContBase; 2],
     /// Quiescence: captures only (unless in check, when all evasions are generated).
     captures_only: bool,
     /// The side to move is in check.
@@ -196,6 +260,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            conts: [None; 2],
             captures_only: false,
             in_check,
             skip_quiets: false,
@@ -204,6 +269,12 @@ impl MovePicker {
             end: 0,
             legality: None,
         }
+    }
+
+    /// Orders quiet moves also by the continuation histories of the two previous moves.
+    pub fn with_continuations(mut self, conts: [ContBase; 2]) -> MovePicker {
+        self.conts = conts;
+        self
     }
 
     /// The picker of a quiescence node: captures only, or every evasion when in check.
@@ -297,7 +368,7 @@ impl MovePicker {
             } else if m == self.counter {
                 SCORE_COUNTER
             } else {
-                history.score(us, m) as Score
+                history.quiet_score(us, board[from], m, &self.conts) as Score
             };
         }
         let n = buf.moves.len();

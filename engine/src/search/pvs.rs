@@ -14,7 +14,7 @@
 use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
-use super::ordering::{MovePicker, is_quiet, moving_piece, victim_value};
+use super::ordering::{History, MovePicker, is_quiet, moving_piece, victim_value};
 use super::score::tb_win_in;
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::see::{SEE_VALUE, see};
@@ -205,7 +205,17 @@ impl Worker<'_> {
 
         let prev = self.data.stack[ply - 1];
         let counter = self.data.history.counter(prev.moved, prev.current);
-        let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter, in_check);
+        let conts = [
+            History::cont_base(prev.moved, prev.current),
+            if ply >= 2 {
+                let p2 = self.data.stack[ply - 2];
+                History::cont_base(p2.moved, p2.current)
+            } else {
+                None
+            },
+        ];
+        let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter, in_check)
+            .with_continuations(conts);
         let us = pos.turn();
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
@@ -297,11 +307,15 @@ impl Worker<'_> {
                     if killer {
                         r -= 1;
                     }
+                    r -= self
+                        .data
+                        .history
+                        .quiet_score(us, self.data.stack[ply].moved, m, &conts)
+                        / 6000;
                     if pos.in_check() {
                         // The move gives check (the opponent is in check now).
                         r -= 1;
                     }
-                    r -= self.data.history.score(us, m) / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search::<false>(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -351,9 +365,9 @@ impl Worker<'_> {
         if best >= beta && is_quiet(pos, best_move) {
             let bonus = (depth * depth).min(400) * 8;
             let history = &mut self.data.history;
-            history.update(us, best_move, bonus);
+            history.update_quiet(us, moving_piece(pos, best_move), best_move, &conts, bonus);
             for &q in &quiets[..quiet_count] {
-                history.update(us, q, -bonus);
+                history.update_quiet(us, moving_piece(pos, q), q, &conts, -bonus);
             }
             history.set_counter(prev.moved, prev.current, best_move);
             let killers = &mut self.data.stack[ply].killers;
