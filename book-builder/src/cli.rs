@@ -191,6 +191,13 @@ enum Command {
         /// Seed of the choice within a game (the same seed gives the same file).
         #[arg(long, default_value_t = 0, value_name = "S")]
         seed: u64,
+        /// Write the positions of one game in --held-out-every (chosen by the game's moves)
+        /// to this file instead, for measuring the tuner on games it has not seen.
+        #[arg(long, value_name = "FILE")]
+        held_out: Option<PathBuf>,
+        /// With --held-out: hold out one game in N.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        held_out_every: u64,
         /// Game filters; with game files only --setups applies.
         #[command(flatten)]
         filters: crate::commands::FilterArgs,
@@ -314,6 +321,8 @@ fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
             skip_plies,
             per_game,
             seed,
+            held_out,
+            held_out_every,
             filters,
         } => {
             let source = match db {
@@ -324,8 +333,13 @@ fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
                 skip_plies,
                 per_game,
                 seed,
+                held_out_every: if held_out.is_some() {
+                    held_out_every
+                } else {
+                    0
+                },
             };
-            crate::commands::positions(&source, &filters, &output, options)
+            crate::commands::positions(&source, &filters, &output, held_out.as_deref(), options)
         }
     }
 }

@@ -475,11 +475,12 @@ pub enum GameSource {
     Db(PathBuf),
 }
 
-/// `book-builder positions (FILES... | --db DB) -o FILE`.
+/// `book-builder positions (FILES... | --db DB) -o FILE [--held-out FILE]`.
 pub fn positions(
     source: &GameSource,
     filters: &FilterArgs,
     output: &Path,
+    held_out: Option<&Path>,
     options: ExtractOptions,
 ) -> anyhow::Result<ExitCode> {
     let filter = filters.filter()?;
@@ -507,45 +508,59 @@ pub fn positions(
             s
         }
     };
-    let comments = vec![
+    let mut comments = vec![
         format!("chariot positions: FEN;result (Red's view) from {sources}"),
         format!(
             "skip-plies {}, per-game {}, seed {}, quiet: not in check, no capture beats the static evaluation",
             options.skip_plies, options.per_game, options.seed
         ),
     ];
+    if held_out.is_some() {
+        comments.push(format!(
+            "held-out games (one in {}) in a separate file",
+            options.held_out_every
+        ));
+    }
     let mut writer = FileWriter::create(output, &comments)?;
+    let mut held_writer = match held_out {
+        Some(path) => {
+            let mut c = comments.clone();
+            c.push("this file: the held-out games".into());
+            Some(FileWriter::create(path, &c)?)
+        }
+        None => None,
+    };
     let mut extractor = Extractor::new(options);
     let bar = spinner("{spinner} [{elapsed}] {msg}");
     let mut rejected = 0usize;
     let mut failure = None;
-    let mut take = |extractor: &mut Extractor,
-                    writer: &mut FileWriter,
-                    start: Option<&str>,
-                    moves: &[chariot::Move],
-                    result| {
-        for (pos, outcome) in extractor.game(start, moves, result) {
-            if let Err(e) = writer.write(&pos, outcome) {
-                failure.get_or_insert(e);
+    let mut take =
+        |extractor: &mut Extractor, start: Option<&str>, moves: &[chariot::Move], result| {
+            let chosen = extractor.game(start, moves, result);
+            let target = match &mut held_writer {
+                Some(w) if chosen.held_out => w,
+                _ => &mut writer,
+            };
+            for (pos, outcome) in chosen.positions {
+                if let Err(e) = target.write(&pos, outcome) {
+                    failure.get_or_insert(e);
+                }
             }
-        }
-        let s = extractor.stats();
-        if s.games % 256 == 0 {
-            bar.set_message(format!("{} games, {} positions", s.games, writer.count()));
-        }
-    };
+            let s = extractor.stats();
+            if s.games % 256 == 0 {
+                bar.set_message(format!(
+                    "{} games, {} positions",
+                    s.games,
+                    s.taken.iter().sum::<usize>()
+                ));
+            }
+        };
     match source {
         GameSource::Files(files) => {
             for path in files {
                 let summary = read_file(path, &mut |record| match check(&record) {
                     Ok(g) if g.start.is_none() || filter.setups => {
-                        take(
-                            &mut extractor,
-                            &mut writer,
-                            g.start.as_deref(),
-                            &g.moves,
-                            g.result,
-                        );
+                        take(&mut extractor, g.start.as_deref(), &g.moves, g.result);
                     }
                     Ok(_) => {}
                     Err(_) => rejected += 1,
@@ -558,13 +573,7 @@ pub fn positions(
         GameSource::Db(db) => {
             let gdb = GameDb::open(db)?;
             for g in gdb.games(&filter, u32::MAX)? {
-                take(
-                    &mut extractor,
-                    &mut writer,
-                    g.start.as_deref(),
-                    &g.moves,
-                    g.result,
-                );
+                take(&mut extractor, g.start.as_deref(), &g.moves, g.result);
             }
         }
     }
@@ -575,13 +584,22 @@ pub fn positions(
     let written = writer.finish()?;
     let s = extractor.stats();
     println!(
-        "{}: {written} positions (Red won {}, draw {}, Black won {}) from {} games [{:.2} s]",
+        "{}: {written} positions from {} games [{:.2} s]",
         output.display(),
-        s.taken[2],
-        s.taken[1],
-        s.taken[0],
-        s.used,
+        s.used - s.held_out_games,
         started.elapsed().as_secs_f64()
+    );
+    if let (Some(w), Some(path)) = (held_writer, held_out) {
+        let n = w.finish()?;
+        println!(
+            "{}: {n} positions from {} held-out games",
+            path.display(),
+            s.held_out_games
+        );
+    }
+    println!(
+        "results of the positions: Red won {}, draw {}, Black won {}",
+        s.taken[2], s.taken[1], s.taken[0]
     );
     println!(
         "games: {} read, {} without a result, {} duplicates, {} with an illegal move or start{}",

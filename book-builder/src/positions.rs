@@ -14,6 +14,11 @@
 //! Games are deduplicated by their moves (the same game in two files counts once). Sampling a
 //! few positions per game rather than all keeps neighbouring, nearly identical positions of one
 //! game from dominating. The output is `chariot::tune::positions`' text format.
+//!
+//! One game in [`ExtractOptions::held_out_every`] (chosen by the game's moves) is marked held
+//! out, for a separate file that the tuner only measures on. Holding out whole games rather
+//! than single positions matters: positions of one game share its result, so a weight fitted to
+//! one game's positions would look good on the same game's other positions.
 
 use std::collections::HashSet;
 
@@ -33,6 +38,8 @@ pub struct ExtractOptions {
     pub per_game: usize,
     /// Varies the pseudo-random choice; the same seed gives the same positions.
     pub seed: u64,
+    /// Mark one game in this many as held out (0: none).
+    pub held_out_every: u64,
 }
 
 impl Default for ExtractOptions {
@@ -41,8 +48,18 @@ impl Default for ExtractOptions {
             skip_plies: 16,
             per_game: 40,
             seed: 0,
+            held_out_every: 0,
         }
     }
+}
+
+/// The positions taken from one game.
+#[derive(Clone, Debug, Default)]
+pub struct Chosen {
+    /// The positions with the game's outcome, in ply order.
+    pub positions: Vec<(Position, Outcome)>,
+    /// Whether the game is held out (see [`ExtractOptions::held_out_every`]).
+    pub held_out: bool,
 }
 
 /// What an extraction saw.
@@ -68,6 +85,10 @@ pub struct ExtractStats {
     pub repeated: usize,
     /// Positions taken, by result: Black won, draw, Red won.
     pub taken: [usize; 3],
+    /// Games marked held out.
+    pub held_out_games: usize,
+    /// Positions taken from them (included in `taken`).
+    pub held_out: usize,
 }
 
 /// Chooses positions game by game; see the module documentation.
@@ -99,14 +120,14 @@ impl Extractor {
     /// The positions to take from one game: `start` is the start position's FEN (at least its
     /// board and side to move; `None` for the usual start), `moves` the game's moves.
     ///
-    /// Returns the chosen positions with the game's outcome, in ply order; none for a game
-    /// without a result, a duplicate, or one whose moves are not legal.
+    /// Returns the chosen positions; none for a game without a result, a duplicate, or one
+    /// whose moves are not legal.
     pub fn game(
         &mut self,
         start: Option<&str>,
         moves: &[Move],
         result: Option<GameResult>,
-    ) -> Vec<(Position, Outcome)> {
+    ) -> Chosen {
         self.stats.games += 1;
         let outcome = match result {
             Some(GameResult::RedWins) => Outcome::RedWins,
@@ -114,7 +135,7 @@ impl Extractor {
             Some(GameResult::Draw) => Outcome::Draw,
             Some(GameResult::Unfinished) | None => {
                 self.stats.no_result += 1;
-                return Vec::new();
+                return Chosen::default();
             }
         };
         let mut hash = ContentHash::new();
@@ -125,11 +146,11 @@ impl Extractor {
         }
         if !self.games.insert(hash.finish()) {
             self.stats.duplicates += 1;
-            return Vec::new();
+            return Chosen::default();
         }
         let Some(line) = replay(start, moves, self.options.skip_plies) else {
             self.stats.invalid += 1;
-            return Vec::new();
+            return Chosen::default();
         };
         self.stats.used += 1;
 
@@ -138,6 +159,10 @@ impl Extractor {
         let mut state = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
             ^ self.options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             | 1;
+        // Another part of the hash, so that the choice of games does not follow the seed.
+        let number = u64::from_le_bytes(digest[8..].try_into().unwrap_or_default());
+        let every = self.options.held_out_every;
+        let held_out = every != 0 && number % every == 0;
         let mut order: Vec<usize> = (0..line.len()).collect();
         for i in (1..order.len()).rev() {
             let j = (next(&mut state) % (i as u64 + 1)) as usize;
@@ -171,10 +196,17 @@ impl Extractor {
             Outcome::RedWins => 2,
         };
         self.stats.taken[slot] += chosen.len();
-        chosen
-            .into_iter()
-            .map(|i| (line[i].clone(), outcome))
-            .collect()
+        if held_out {
+            self.stats.held_out_games += 1;
+            self.stats.held_out += chosen.len();
+        }
+        Chosen {
+            positions: chosen
+                .into_iter()
+                .map(|i| (line[i].clone(), outcome))
+                .collect(),
+            held_out,
+        }
     }
 }
 
@@ -247,8 +279,10 @@ mod tests {
         let mut ex = Extractor::new(options);
         let mut lines = Vec::new();
         for g in games {
-            for (pos, o) in ex.game(g.start.as_deref(), &g.moves, g.result) {
-                lines.push(format!("{};{o}", pos.fen()));
+            let chosen = ex.game(g.start.as_deref(), &g.moves, g.result);
+            let mark = if chosen.held_out { "#" } else { "" };
+            for (pos, o) in chosen.positions {
+                lines.push(format!("{mark}{};{o}", pos.fen()));
             }
         }
         (lines, ex.stats().clone())
@@ -262,6 +296,7 @@ mod tests {
             skip_plies: 10,
             per_game: 5,
             seed: 1,
+            held_out_every: 3,
         };
         let (lines, stats) = extract(options, &games);
         assert!(!lines.is_empty());
@@ -269,7 +304,9 @@ mod tests {
         assert!(stats.used * 5 >= lines.len());
         let mut keys = HashSet::new();
         for line in &lines {
-            let p = chariot::tune::positions::parse_line(line).unwrap().unwrap();
+            let p = chariot::tune::positions::parse_line(line.trim_start_matches('#'))
+                .unwrap()
+                .unwrap();
             let mut pos = p.position;
             assert!(!pos.in_check() && is_quiet(&mut pos), "{line}");
             assert!(keys.insert(pos.key()), "duplicate {line}");
@@ -278,6 +315,26 @@ mod tests {
         assert_eq!(extract(options, &games).0, lines);
         let other = extract(ExtractOptions { seed: 2, ..options }, &games).0;
         assert_ne!(other, lines);
+        // Held out are whole games, the same ones whatever the seed; about one in three.
+        let held = |lines: &[String]| -> HashSet<String> {
+            lines
+                .iter()
+                .filter(|l| l.starts_with('#'))
+                .cloned()
+                .collect()
+        };
+        assert!(!held(&lines).is_empty());
+        assert!(held(&lines).len() < lines.len());
+        assert_eq!(stats.held_out, held(&lines).len());
+        assert!(stats.held_out_games > 0 && stats.held_out_games < stats.used);
+        let none = extract(
+            ExtractOptions {
+                held_out_every: 0,
+                ..options
+            },
+            &games,
+        );
+        assert_eq!(none.1.held_out_games, 0);
         // A game offered twice counts once.
         let mut twice = games.clone();
         twice.extend(games.iter().cloned());
@@ -291,14 +348,19 @@ mod tests {
         let games = sample_games();
         let g = &games[0];
         let mut ex = Extractor::new(ExtractOptions::default());
-        assert!(ex.game(None, &g.moves, None).is_empty());
+        assert!(ex.game(None, &g.moves, None).positions.is_empty());
         assert!(
             ex.game(None, &g.moves, Some(GameResult::Unfinished))
+                .positions
                 .is_empty()
         );
         let mut bad = g.moves.clone();
         bad.insert(3, bad[0]);
-        assert!(ex.game(None, &bad, Some(GameResult::Draw)).is_empty());
+        assert!(
+            ex.game(None, &bad, Some(GameResult::Draw))
+                .positions
+                .is_empty()
+        );
         let s = ex.stats();
         assert_eq!((s.no_result, s.invalid, s.used), (2, 1, 0));
     }
@@ -311,10 +373,10 @@ mod tests {
         let mut ex = Extractor::new(ExtractOptions {
             skip_plies: skip,
             per_game: 100,
-            seed: 0,
+            ..ExtractOptions::default()
         });
         // Only the positions after `skip`, `skip + 1` and all plies are candidates.
-        let taken = ex.game(None, &g.moves, Some(GameResult::Draw));
+        let taken = ex.game(None, &g.moves, Some(GameResult::Draw)).positions;
         assert!(taken.len() <= 3);
         assert!(ex.stats().examined == 3);
     }

@@ -98,9 +98,25 @@ enum Command {
         /// cannons, king-safety, soldiers, tempo; or all.
         #[arg(long, default_value = "all", value_name = "LIST")]
         groups: String,
-        /// Hold out the positions whose Zobrist key is divisible by N (0: none).
-        #[arg(long, default_value_t = 10, value_name = "N")]
+        /// Measure on the positions of this file (e.g. from held-out games, see `book-builder
+        /// positions --held-out`) instead of holding out part of POSITIONS.
+        #[arg(long, value_name = "FILE")]
+        held_out: Option<std::path::PathBuf>,
+        /// Without --held-out: hold out the positions whose Zobrist key is divisible by N (0:
+        /// none).
+        #[arg(
+            long,
+            default_value_t = 10,
+            value_name = "N",
+            conflicts_with = "held_out"
+        )]
         holdout: u64,
+        /// Leave table cells alone on which fewer than N pieces stood in the training positions.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        min_uses: u64,
+        /// Keep every piece-square table cell within -CP..=CP.
+        #[arg(long, default_value_t = 150, value_name = "CP")]
+        table_bound: u32,
         /// Read at most N positions.
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
@@ -197,7 +213,10 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             iterations,
             learning_rate,
             groups,
+            held_out,
             holdout,
+            min_uses,
+            table_bound,
             max_positions,
             threads,
             out,
@@ -208,12 +227,15 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             let args = crate::tuning::TuneArgs {
                 positions,
                 max_positions: max_positions.unwrap_or(usize::MAX),
+                held_out,
                 holdout,
                 settings: chariot::tune::optimize::Settings {
                     iterations,
                     learning_rate,
                     groups: crate::tuning::parse_groups(&groups)?,
                     threads: threads.max(1),
+                    min_uses,
+                    table_bound: f64::from(table_bound),
                 },
                 out,
             };

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use chariot::eval::Params;
 use chariot::eval::trace::{WEIGHTS, default_weights, table_of, weight_name};
-use chariot::tune::dataset::load;
+use chariot::tune::dataset::{Split, load, load_all};
 use chariot::tune::model::{error, evaluations, fit_k};
 use chariot::tune::optimize::{Group, Settings, at_bounds, round, tune};
 use chariot::tune::source::{PARAMS_RS, PST_RS, params_source, pst_source};
@@ -20,7 +20,9 @@ pub struct TuneArgs {
     pub positions: PathBuf,
     /// Read at most this many positions.
     pub max_positions: usize,
-    /// One position in this many (by key) is held out.
+    /// A file of positions to measure on; without it, part of `positions` is held out.
+    pub held_out: Option<PathBuf>,
+    /// Without `held_out`: one position in this many (by key) is held out.
     pub holdout: u64,
     /// The descent's settings.
     pub settings: Settings,
@@ -35,19 +37,29 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let started = Instant::now();
-    let split = load(&args.positions, args.max_positions, args.holdout)?;
+    let (split, how) = match &args.held_out {
+        Some(path) => (
+            Split {
+                train: load_all(&args.positions, args.max_positions)?,
+                held_out: load_all(path, usize::MAX)?,
+            },
+            format!("from {}", path.display()),
+        ),
+        None => (
+            load(&args.positions, args.max_positions, args.holdout)?,
+            format!("positions with key mod {} = 0", args.holdout),
+        ),
+    };
     let (train, held) = (&split.train, &split.held_out);
     if train.is_empty() {
         bail!("{}: no training positions", args.positions.display());
     }
     writeln!(
         out,
-        "positions: {} from {} ({} training, {} held out: key mod {} = 0) [{:.1} s]",
-        train.len() + held.len(),
-        args.positions.display(),
+        "positions: {} training from {}, {} held out ({how}) [{:.1} s]",
         train.len(),
+        args.positions.display(),
         held.len(),
-        args.holdout,
         started.elapsed().as_secs_f64()
     )?;
 
@@ -63,10 +75,15 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         "before: training error {train0:.6}, held-out error {held0:.6}"
     )?;
     let groups: Vec<&str> = args.settings.groups.iter().map(|g| g.name()).collect();
+    let tuned = args.settings.tuned(train);
     writeln!(
         out,
-        "tuning {} for {} iterations, learning rate {} decaying to a tenth, {} thread(s)",
+        "tuning {} ({} weights; table cells used fewer than {} times left alone, the others \
+         within +-{}) for {} iterations, learning rate {} decaying to a tenth, {} thread(s)",
         groups.join(", "),
+        tuned.iter().filter(|&&t| t).count(),
+        args.settings.min_uses,
+        args.settings.table_bound,
         args.settings.iterations,
         args.settings.learning_rate,
         args.settings.threads
@@ -91,8 +108,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     if let Some(e) = failure {
         return Err(e.into());
     }
-    let tuned = round(&w);
-    let (train1, held1) = (error(train, &tuned, k), error(held, &tuned, k));
+    let result = round(&w);
+    let (train1, held1) = (error(train, &result, k), error(held, &result, k));
     writeln!(
         out,
         "after (rounded weights): training error {train1:.6}, held-out error {held1:.6}"
@@ -104,7 +121,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     )?;
 
     writeln!(out, "\nweights (before -> after):")?;
-    let (p0, p1) = (w0.iter().take(Params::COUNT), tuned.iter());
+    let (p0, p1) = (w0.iter().take(Params::COUNT), result.iter());
     for (i, (a, b)) in p0.zip(p1).enumerate() {
         let mark = if a == b { "" } else { " *" };
         writeln!(out, "  {:<22} {a:>5} -> {b:>5}{mark}", Params::NAMES[i])?;
@@ -112,7 +129,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let mut cells: Vec<usize> = (Params::COUNT..WEIGHTS)
         .filter(|&i| train.uses(i) > 0)
         .collect();
-    cells.sort_by_key(|&i| std::cmp::Reverse((tuned[i] - w0[i]).abs()));
+    cells.sort_by_key(|&i| std::cmp::Reverse((result[i] - w0[i]).abs()));
     writeln!(
         out,
         "\ntable cells that moved most (of {} used; pieces seen there in training):",
@@ -124,23 +141,23 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             "  {:<16} {:>5} -> {:>5}  ({} times)",
             weight_name(i),
             w0[i],
-            tuned[i],
+            result[i],
             train.uses(i)
         )?;
     }
     let rare: Vec<String> = cells
         .iter()
-        .filter(|&&i| train.uses(i) < 1000)
+        .filter(|&&i| !tuned[i])
         .map(|&i| format!("{} ({})", weight_name(i), train.uses(i)))
         .collect();
     if !rare.is_empty() {
         writeln!(
             out,
-            "cells seen fewer than 1000 times (their values are uncertain): {}",
+            "cells used too rarely to tune (kept relative to their table): {}",
             rare.join(", ")
         )?;
     }
-    let bounded = at_bounds(&w, &args.settings.groups);
+    let bounded = at_bounds(&w, &tuned, args.settings.table_bound);
     if !bounded.is_empty() {
         let names: Vec<String> = bounded
             .iter()
@@ -150,8 +167,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     }
 
     if let Some(dir) = &args.out {
-        let params = chariot::eval::trace::params_of(&tuned);
-        let tables = std::array::from_fn(|t| table_of(&tuned, t));
+        let params = chariot::eval::trace::params_of(&result);
+        let tables = std::array::from_fn(|t| table_of(&result, t));
         write(&dir.join("params.rs"), &params_source(PARAMS_RS, &params)?)?;
         write(&dir.join("pst.rs"), &pst_source(PST_RS, &tables)?)?;
         writeln!(

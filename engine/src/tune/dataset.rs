@@ -151,6 +151,14 @@ pub fn load(path: &Path, max: usize, holdout: u64) -> Result<Split, PositionsErr
     Ok(split)
 }
 
+/// Reads a whole positions file into one set (at most `max` positions, in file order).
+///
+/// # Errors
+/// The first [`PositionsError`] of the file.
+pub fn load_all(path: &Path, max: usize) -> Result<Dataset, PositionsError> {
+    Ok(load(path, max, 0)?.train)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +189,7 @@ mod tests {
 
         let all = load(&path, usize::MAX, 0).unwrap();
         assert_eq!((all.train.len(), all.held_out.len()), (4, 0));
+        assert_eq!(load_all(&path, 3).unwrap().len(), 3);
         let weights = default_weights();
         for (i, p) in positions.iter().enumerate() {
             assert_eq!(all.train.trace(i), Trace::new(p));

@@ -13,9 +13,15 @@
 //! subtracting it from the piece's value, and adding a constant to a general's table (each
 //! side always has one general, so it cancels). The gradient along them is zero, but Adam's
 //! per-weight normalisation can still drift along them; after each step the tables are
-//! therefore re-centred: each table's average over the points pieces actually stood on
-//! (weighted by how often) is put back to its starting value, and the difference moved into the
-//! piece's value. The evaluation of every training position is unchanged by this.
+//! therefore re-centred: each table's average over the tuned points (weighted by how often
+//! pieces stood there) is put back to its starting value, and the difference moved into the
+//! piece's value. Without bounds and untuned cells this leaves the evaluation of every training
+//! position unchanged; with them it is what keeps the bounds meaningful: a table cell's bound
+//! then limits its value relative to the rest of its table, the level being the piece's value.
+//!
+//! Table cells on which pieces stood only rarely in the training positions
+//! ([`Settings::min_uses`]) are not tuned: a few hundred positions from a few dozen games say
+//! more about those games than about the point.
 //!
 //! Each weight is kept within bounds ([`bounds`]) that keep the evaluation sensible: values
 //! positive, mobility not negative, blocked legs not a bonus, tables within two pawns or so.
@@ -121,11 +127,11 @@ impl FromStr for Group {
     }
 }
 
-/// The range weight `i` is kept in.
+/// The range weight `i` is kept in, table cells in `-table_bound..=table_bound`.
 #[must_use]
-pub fn bounds(i: usize) -> (f64, f64) {
+pub fn bounds(i: usize, table_bound: f64) -> (f64, f64) {
     let Some(name) = Params::NAMES.get(i) else {
-        return (-200.0, 200.0);
+        return (-table_bound, table_bound);
     };
     let base = name.trim_end_matches("_mg").trim_end_matches("_eg");
     match base {
@@ -155,6 +161,24 @@ pub struct Settings {
     pub groups: Vec<Group>,
     /// Threads for the gradient.
     pub threads: usize,
+    /// Table cells on which fewer pieces than this stood in the training positions keep their
+    /// starting values: too few positions to say anything about them.
+    pub min_uses: u64,
+    /// Table cells are kept within this many centipawns of zero.
+    pub table_bound: f64,
+}
+
+impl Settings {
+    /// Which weights are tuned on `train`: those of the chosen groups, except rarely used cells.
+    #[must_use]
+    pub fn tuned(&self, train: &Dataset) -> Vec<bool> {
+        (0..WEIGHTS)
+            .map(|i| {
+                self.groups.contains(&Group::of(i))
+                    && (i < Params::COUNT || train.uses(i) >= self.min_uses)
+            })
+            .collect()
+    }
 }
 
 impl Default for Settings {
@@ -164,6 +188,8 @@ impl Default for Settings {
             learning_rate: 1.0,
             groups: Group::ALL.to_vec(),
             threads: 1,
+            min_uses: 0,
+            table_bound: 150.0,
         }
     }
 }
@@ -174,26 +200,28 @@ const BETA2: f64 = 0.999;
 const EPSILON: f64 = 1e-8;
 
 /// Re-centres the tables of `w` (see the module documentation): for each table, the average
-/// over used cells (weighted by `uses`) is set back to that of `start`, the difference going
-/// into the piece's value; the general's table has no value and simply shifts.
-fn recenter(w: &mut [f64], start: &[f64], data: &Dataset, with_material: bool) {
+/// over its tuned cells (weighted by how often pieces stood there) is set back to that of
+/// `start`, the difference going into the piece's value; the general's table has no value and
+/// simply shifts. Cells that are not tuned stay as they are: shifting them along would let them
+/// drift without anything pulling them back, whenever the bounds hold other cells of the table.
+fn recenter(w: &mut [f64], start: &[f64], data: &Dataset, tuned: &[bool], with_material: bool) {
     for (t, info) in TABLES.iter().enumerate() {
         if info.kind != Kind::King && !with_material {
             continue;
         }
-        let cells = Params::COUNT + t * CELLS..Params::COUNT + (t + 1) * CELLS;
-        let (mut total, mut now, mut then) = (0.0, 0.0, 0.0);
+        let cells = (Params::COUNT + t * CELLS..Params::COUNT + (t + 1) * CELLS)
+            .filter(|&c| tuned[c] && data.uses(c) > 0);
+        let (mut total, mut moved) = (0.0, 0.0);
         for c in cells.clone() {
             let u = data.uses(c) as f64;
             total += u;
-            now += u * w[c];
-            then += u * start[c];
+            moved += u * (w[c] - start[c]);
         }
         if total == 0.0 {
             continue;
         }
-        let shift = (now - then) / total;
-        for c in cells.filter(|&c| data.uses(c) > 0) {
+        let shift = moved / total;
+        for c in cells {
             w[c] -= shift;
         }
         let name = |suffix: &str| {
@@ -231,9 +259,7 @@ pub fn tune(
 ) -> Vec<f64> {
     let start: Vec<f64> = start.iter().map(|&v| f64::from(v)).collect();
     let mut w = start.clone();
-    let tuned: Vec<bool> = (0..WEIGHTS)
-        .map(|i| settings.groups.contains(&Group::of(i)))
-        .collect();
+    let tuned = settings.tuned(train);
     let pst = settings.groups.contains(&Group::Pst);
     let with_material = pst && settings.groups.contains(&Group::Material);
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
@@ -246,33 +272,30 @@ pub fn tune(
             m[i] = BETA1 * m[i] + (1.0 - BETA1) * grad[i];
             v[i] = BETA2 * v[i] + (1.0 - BETA2) * grad[i] * grad[i];
             let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
-            let (lo, hi) = bounds(i);
+            let (lo, hi) = bounds(i, settings.table_bound);
             w[i] = (w[i] - step).clamp(lo, hi);
         }
         if pst {
-            recenter(&mut w, &start, train, with_material);
+            recenter(&mut w, &start, train, &tuned, with_material);
         }
         report(t, error, &w);
     }
     w
 }
 
-/// Real-valued weights rounded to the nearest integers within their bounds.
+/// Real-valued weights rounded to the nearest integers (missing ones 0).
 #[must_use]
 pub fn round(w: &[f64]) -> Weights {
-    std::array::from_fn(|i| {
-        let (lo, hi) = bounds(i);
-        w.get(i).map_or(0.0, |v| v.clamp(lo, hi)).round() as i32
-    })
+    std::array::from_fn(|i| w.get(i).map_or(0.0, |v| v.round()) as i32)
 }
 
-/// Weights within a centipawn of a bound they were kept in, as (index, which bound).
+/// Tuned weights (`tuned[i]`) within half a centipawn of a bound, as (index, which bound).
 #[must_use]
-pub fn at_bounds(w: &[f64], groups: &[Group]) -> Vec<(usize, f64)> {
-    (0..WEIGHTS.min(w.len()))
-        .filter(|&i| groups.contains(&Group::of(i)))
+pub fn at_bounds(w: &[f64], tuned: &[bool], table_bound: f64) -> Vec<(usize, f64)> {
+    (0..WEIGHTS.min(w.len()).min(tuned.len()))
+        .filter(|&i| tuned[i])
         .filter_map(|i| {
-            let (lo, hi) = bounds(i);
+            let (lo, hi) = bounds(i, table_bound);
             if w[i] <= lo + 0.5 {
                 Some((i, lo))
             } else if w[i] >= hi - 0.5 {
@@ -307,7 +330,7 @@ mod tests {
         assert_eq!(count(Group::Tempo), 2);
         // The built-in weights are within their bounds.
         for (i, &v) in default_weights().iter().enumerate() {
-            let (lo, hi) = bounds(i);
+            let (lo, hi) = bounds(i, Settings::default().table_bound);
             assert!((lo..=hi).contains(&f64::from(v)), "{i} {v}");
         }
         for g in Group::ALL {
@@ -371,7 +394,13 @@ mod tests {
         assert!(after < before, "{after} vs {before}");
         let pawn = Params::index_of("pawn_mg").unwrap();
         assert!(tuned[pawn] > w0[pawn], "{} vs {}", tuned[pawn], w0[pawn]);
-        // Re-centring keeps every table's used average where it started.
+        // Re-centring keeps every table's used average where it started (all cells are tuned
+        // and no table cell reaches a bound here).
+        assert!(
+            at_bounds(&w, &settings.tuned(&data), settings.table_bound)
+                .iter()
+                .all(|&(i, _)| i < Params::COUNT)
+        );
         for t in 0..TABLE_COUNT {
             let cells = Params::COUNT + t * CELLS..Params::COUNT + (t + 1) * CELLS;
             let avg = |w: &dyn Fn(usize) -> f64| {
@@ -385,6 +414,19 @@ mod tests {
             let a = avg(&|c| w[c]);
             let b = avg(&|c| f64::from(w0[c]));
             assert!((a - b).abs() < 1e-6, "table {t}: {a} vs {b}");
+        }
+        // Rarely used cells keep their values exactly.
+        let rare = Settings {
+            min_uses: 200,
+            ..settings.clone()
+        };
+        let frozen: Vec<usize> = (Params::COUNT..WEIGHTS)
+            .filter(|&c| data.uses(c) > 0 && data.uses(c) < 200)
+            .collect();
+        assert!(!frozen.is_empty());
+        let w = tune(&data, &w0, k, &rare, |_, _, _| {});
+        for c in frozen {
+            assert_eq!(w[c], f64::from(w0[c]), "{c}");
         }
         // Only the chosen groups move.
         let only = Settings {
