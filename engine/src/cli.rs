@@ -117,6 +117,9 @@ enum Command {
         /// Keep every piece-square table cell within -CP..=CP.
         #[arg(long, default_value_t = 150, value_name = "CP")]
         table_bound: u32,
+        /// Ridge penalty: L2 * ((w - start) / 100)^2 per tuned weight is added to the error.
+        #[arg(long, default_value_t = 0.0, value_name = "L2")]
+        l2: f64,
         /// Read at most N positions.
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
@@ -217,12 +220,16 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             holdout,
             min_uses,
             table_bound,
+            l2,
             max_positions,
             threads,
             out,
         } => {
             if !(learning_rate > 0.0 && learning_rate.is_finite()) {
                 bail!("--learning-rate must be a positive number, not {learning_rate}");
+            }
+            if !(l2 >= 0.0 && l2.is_finite()) {
+                bail!("--l2 must be a number of at least 0, not {l2}");
             }
             let args = crate::tuning::TuneArgs {
                 positions,
@@ -236,6 +243,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                     threads: threads.max(1),
                     min_uses,
                     table_bound: f64::from(table_bound),
+                    l2,
                 },
                 out,
             };

@@ -79,11 +79,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     writeln!(
         out,
         "tuning {} ({} weights; table cells used fewer than {} times left alone, the others \
-         within +-{}) for {} iterations, learning rate {} decaying to a tenth, {} thread(s)",
+         within +-{}; ridge {}) for {} iterations, learning rate {} decaying to a tenth, {} \
+         thread(s)",
         groups.join(", "),
         tuned.iter().filter(|&&t| t).count(),
         args.settings.min_uses,
         args.settings.table_bound,
+        args.settings.l2,
         args.settings.iterations,
         args.settings.learning_rate,
         args.settings.threads

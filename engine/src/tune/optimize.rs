@@ -19,6 +19,10 @@
 //! position unchanged; with them it is what keeps the bounds meaningful: a table cell's bound
 //! then limits its value relative to the rest of its table, the level being the piece's value.
 //!
+//! An optional ridge penalty ([`Settings::l2`]) pulls every tuned weight towards its starting
+//! value, which keeps weights with little evidence (a table cell used in a few thousand
+//! positions) near the hand-set values while well-supported ones still move.
+//!
 //! Table cells on which pieces stood only rarely in the training positions
 //! ([`Settings::min_uses`]) are not tuned: a few hundred positions from a few dozen games say
 //! more about those games than about the point.
@@ -166,6 +170,9 @@ pub struct Settings {
     pub min_uses: u64,
     /// Table cells are kept within this many centipawns of zero.
     pub table_bound: f64,
+    /// Ridge penalty: `l2 * ((w - start) / 100)^2` is added to the error for every tuned
+    /// weight, so that a weight moves far from its starting value only when the data insist.
+    pub l2: f64,
 }
 
 impl Settings {
@@ -190,6 +197,7 @@ impl Default for Settings {
             threads: 1,
             min_uses: 0,
             table_bound: 150.0,
+            l2: 0.0,
         }
     }
 }
@@ -269,8 +277,9 @@ pub fn tune(
         let lr = settings.learning_rate * 0.1f64.powf((t - 1) as f64 / iterations);
         let (c1, c2) = (1.0 - BETA1.powi(t as i32), 1.0 - BETA2.powi(t as i32));
         for i in (0..WEIGHTS).filter(|&i| tuned[i]) {
-            m[i] = BETA1 * m[i] + (1.0 - BETA1) * grad[i];
-            v[i] = BETA2 * v[i] + (1.0 - BETA2) * grad[i] * grad[i];
+            let g = grad[i] + 2.0 * settings.l2 * (w[i] - start[i]) / 1e4;
+            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
             let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
             let (lo, hi) = bounds(i, settings.table_bound);
             w[i] = (w[i] - step).clamp(lo, hi);
@@ -380,10 +389,12 @@ mod tests {
         }
         let k = fit_k(&data, &evaluations(&data, &w0));
         let before = error(&data, &w0, k);
+        // Bounds wide enough that no table cell reaches them.
         let settings = Settings {
             iterations: 60,
             learning_rate: 4.0,
             threads: 2,
+            table_bound: 1000.0,
             ..Settings::default()
         };
         let mut errors = Vec::new();
@@ -415,6 +426,20 @@ mod tests {
             let b = avg(&|c| f64::from(w0[c]));
             assert!((a - b).abs() < 1e-6, "table {t}: {a} vs {b}");
         }
+        // A ridge penalty keeps the weights nearer their start, at some cost in error.
+        let ridge = Settings {
+            l2: 0.05,
+            ..settings.clone()
+        };
+        let wr = tune(&data, &w0, k, &ridge, |_, _, _| {});
+        let distance = |w: &[f64]| -> f64 {
+            w.iter()
+                .zip(&w0)
+                .map(|(a, &b)| (a - f64::from(b)).powi(2))
+                .sum()
+        };
+        assert!(distance(&wr) < distance(&w) / 2.0);
+        assert!(error(&data, &round(&wr), k) >= after);
         // Rarely used cells keep their values exactly.
         let rare = Settings {
             min_uses: 200,
