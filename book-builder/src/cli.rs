@@ -163,6 +163,45 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         db: Option<PathBuf>,
     },
+    /// Take quiet positions with their games' results, for tuning the evaluation (`chariot
+    /// tune`).
+    ///
+    /// From every game with a result, after the first --skip-plies plies, up to --per-game
+    /// positions are taken in a pseudo-random order seeded by the game's moves: positions not in
+    /// check where no capture sequence beats the static evaluation, each position once. Games
+    /// come from files (the same game in two files counts once) or from a game database.
+    /// Writes one `FEN;result` line per position, the result from Red's view (1, 0.5, 0);
+    /// format: docs/formats/positions.md.
+    Positions {
+        /// Game files or directories (searched as for `read`).
+        #[arg(required_unless_present = "db", conflicts_with = "db")]
+        paths: Vec<PathBuf>,
+        /// Take the games from this database instead (selected by the filters).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+        /// The positions file to write (through a temporary file renamed into place).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Never take a position from the first N plies of a game.
+        #[arg(long, default_value_t = 16, value_name = "N")]
+        skip_plies: usize,
+        /// Take at most N positions per game.
+        #[arg(long, default_value_t = 40, value_name = "N")]
+        per_game: usize,
+        /// Seed of the choice within a game (the same seed gives the same file).
+        #[arg(long, default_value_t = 0, value_name = "S")]
+        seed: u64,
+        /// Write the positions of one game in --held-out-every (chosen by the game's moves)
+        /// to this file instead, for measuring the tuner on games it has not seen.
+        #[arg(long, value_name = "FILE")]
+        held_out: Option<PathBuf>,
+        /// With --held-out: hold out one game in N.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        held_out_every: u64,
+        /// Game filters; with game files only --setups applies.
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
+    },
     /// Time book probes against move generation on the same positions.
     Bench {
         /// The book.
@@ -275,6 +314,33 @@ fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
             positions,
             rounds,
         } => crate::commands::bench(&book, positions, rounds),
+        Command::Positions {
+            paths,
+            db,
+            output,
+            skip_plies,
+            per_game,
+            seed,
+            held_out,
+            held_out_every,
+            filters,
+        } => {
+            let source = match db {
+                Some(db) => crate::commands::GameSource::Db(db),
+                None => crate::commands::GameSource::Files(collect_files(&paths)?),
+            };
+            let options = book_builder::positions::ExtractOptions {
+                skip_plies,
+                per_game,
+                seed,
+                held_out_every: if held_out.is_some() {
+                    held_out_every
+                } else {
+                    0
+                },
+            };
+            crate::commands::positions(&source, &filters, &output, held_out.as_deref(), options)
+        }
     }
 }
 

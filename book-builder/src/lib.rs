@@ -22,6 +22,9 @@
 //!   `.xqb` book;
 //! - [`inspect`] and [`mod@bench`]: probing, trees, statistics and probe timing of a book;
 //!   [`defaults`]: the engine's built-in book.
+//!
+//! [`positions`] takes quiet positions with their games' results from the same collections, for
+//! tuning the engine's evaluation (`docs/tuning.md`).
 
 pub mod bench;
 pub mod compile;
@@ -36,6 +39,7 @@ pub mod import;
 pub mod inspect;
 pub mod lines;
 pub mod pgn;
+pub mod positions;
 pub mod problem;
 pub mod read;
 pub mod record;

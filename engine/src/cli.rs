@@ -77,6 +77,59 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Tune the evaluation's weights on positions with game results (Texel tuning).
+    ///
+    /// Reads a positions file (`FEN;result` lines, as `book-builder positions` writes them;
+    /// docs/formats/positions.md), holds out one position in --holdout, fits the scale K of the
+    /// logistic curve to the built-in weights, then minimises the mean squared error between
+    /// results and expected scores with Adam. Prints the errors before and after (training and
+    /// held out) and what changed; with --out, writes params.rs and pst.rs with the tuned
+    /// numbers. See docs/tuning.md.
+    Tune {
+        /// The positions file.
+        positions: std::path::PathBuf,
+        /// Adam iterations (each a pass over all training positions).
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        iterations: usize,
+        /// The first step size in centipawns (it decays to a tenth over the run).
+        #[arg(long, default_value_t = 1.0, value_name = "LR")]
+        learning_rate: f64,
+        /// Weight groups to tune, comma-separated: material, pst, mobility, horse-legs,
+        /// cannons, king-safety, soldiers, tempo; or all.
+        #[arg(long, default_value = "all", value_name = "LIST")]
+        groups: String,
+        /// Measure on the positions of this file (e.g. from held-out games, see `book-builder
+        /// positions --held-out`) instead of holding out part of POSITIONS.
+        #[arg(long, value_name = "FILE")]
+        held_out: Option<std::path::PathBuf>,
+        /// Without --held-out: hold out the positions whose Zobrist key is divisible by N (0:
+        /// none).
+        #[arg(
+            long,
+            default_value_t = 10,
+            value_name = "N",
+            conflicts_with = "held_out"
+        )]
+        holdout: u64,
+        /// Leave table cells alone on which fewer than N pieces stood in the training positions.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        min_uses: u64,
+        /// Keep every piece-square table cell within -CP..=CP.
+        #[arg(long, default_value_t = 150, value_name = "CP")]
+        table_bound: u32,
+        /// Ridge penalty: L2 * ((w - start) / 100)^2 per tuned weight is added to the error.
+        #[arg(long, default_value_t = 0.0, value_name = "L2")]
+        l2: f64,
+        /// Read at most N positions.
+        #[arg(long, value_name = "N")]
+        max_positions: Option<usize>,
+        /// Threads for the gradient.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+        /// Write the tuned params.rs and pst.rs into this directory.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 /// Exit code for bad input (a malformed FEN, an unknown option).
@@ -158,6 +211,44 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             hash,
             verbose,
         } => run_tactics(&file, nodes, depth, hash, verbose),
+        Command::Tune {
+            positions,
+            iterations,
+            learning_rate,
+            groups,
+            held_out,
+            holdout,
+            min_uses,
+            table_bound,
+            l2,
+            max_positions,
+            threads,
+            out,
+        } => {
+            if !(learning_rate > 0.0 && learning_rate.is_finite()) {
+                bail!("--learning-rate must be a positive number, not {learning_rate}");
+            }
+            if !(l2 >= 0.0 && l2.is_finite()) {
+                bail!("--l2 must be a number of at least 0, not {l2}");
+            }
+            let args = crate::tuning::TuneArgs {
+                positions,
+                max_positions: max_positions.unwrap_or(usize::MAX),
+                held_out,
+                holdout,
+                settings: chariot::tune::optimize::Settings {
+                    iterations,
+                    learning_rate,
+                    groups: crate::tuning::parse_groups(&groups)?,
+                    threads: threads.max(1),
+                    min_uses,
+                    table_bound: f64::from(table_bound),
+                    l2,
+                },
+                out,
+            };
+            crate::tuning::run(&args)
+        }
     }
 }
 

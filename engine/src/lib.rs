@@ -14,5 +14,6 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tune;
 
 pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, Square};

@@ -22,6 +22,7 @@ pub mod params;
 pub mod pst;
 #[cfg(test)]
 mod reference;
+pub mod trace;
 
 use std::fmt;
 use std::sync::OnceLock;
