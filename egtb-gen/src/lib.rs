@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod crosscheck;
+pub mod game;
 pub mod generate;
 pub mod perpetual;
 pub mod retro;
