@@ -135,7 +135,7 @@ pub fn main() -> ExitCode {
             json,
             no_line,
         } => crate::tools::probe(&dir, &fens, json, !no_line),
-        Command::Verify { files } => crate::tools::verify(&files),
+        Command::Verify { files } => crate::verify::verify(&files),
         Command::Crosscheck {
             files,
             samples,

@@ -71,11 +71,11 @@ pub enum Exit {
     Win,
 }
 
-/// The positions of one table as a game graph. Node ids run over `0..len()`; only nodes in the
+/// The positions of one table as a game graph. Node ids run over `0..nodes()`; only nodes in the
 /// region take part.
 pub trait GameGraph: Sync {
     /// The number of node ids.
-    fn len(&self) -> u64;
+    fn nodes(&self) -> u64;
     /// `true` when the node is in the region (undecided by the retrograde passes).
     fn in_region(&self, v: u64) -> bool;
     /// The side to move at the node.
@@ -176,7 +176,7 @@ impl<G: GameGraph> Solver<'_, G> {
 
     /// Calls `f` for every region node, in parallel; collects what it returns.
     fn scan<T: Send>(&self, f: impl Fn(u64) -> Option<T> + Sync) -> Vec<T> {
-        let n = self.g.len();
+        let n = self.g.nodes();
         (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|c| {
@@ -395,7 +395,7 @@ impl<G: GameGraph> Solver<'_, G> {
 /// # Errors
 /// [`GameError::TooDeep`] when stages or plies exceed 16 bits.
 pub fn solve<G: GameGraph>(g: &G, p: Color) -> Result<Solution, GameError> {
-    let n = g.len() as usize;
+    let n = g.nodes() as usize;
     let s = Solver {
         g,
         p,
@@ -471,7 +471,7 @@ pub(crate) mod tests {
     }
 
     impl GameGraph for Explicit {
-        fn len(&self) -> u64 {
+        fn nodes(&self) -> u64 {
             self.mover.len() as u64
         }
         fn in_region(&self, _: u64) -> bool {
@@ -626,7 +626,7 @@ pub(crate) mod tests {
     /// and obey their equations, Q's moves inside a core are checks.
     pub fn check_certificate(g: &Explicit, sol: &Solution) {
         let p = sol.winner;
-        for v in 0..g.len() {
+        for v in 0..g.nodes() {
             let Some(rv) = sol.rank(v) else {
                 continue;
             };
@@ -675,7 +675,7 @@ pub(crate) mod tests {
     /// on the one-player graph that is left (a reachable cycle through one of Q's quiet moves,
     /// or a reachable cycle without a quiet move of P, or a reachable non-losing exit of Q).
     fn brute_force(g: &Explicit, p: Color) -> Vec<bool> {
-        let n = g.len() as usize;
+        let n = g.nodes() as usize;
         // A choice per P node: a successor index, or usize::MAX for a winning exit.
         let options: Vec<Vec<usize>> = (0..n)
             .map(|v| {
@@ -806,7 +806,7 @@ pub(crate) mod tests {
             for p in [R, B] {
                 let sol = solve(&g, p).unwrap();
                 let brute = brute_force(&g, p);
-                for v in 0..g.len() {
+                for v in 0..g.nodes() {
                     assert_eq!(
                         sol.rank(v).is_some(),
                         brute[v as usize],
@@ -815,7 +815,7 @@ pub(crate) mod tests {
                 }
                 check_certificate(&g, &sol);
                 decided += sol.count();
-                cores += (0..g.len())
+                cores += (0..g.nodes())
                     .filter(|&v| sol.rank(v).is_some_and(|r| r.stage > 0))
                     .count();
                 deep += usize::from(sol.stages > 3);

@@ -15,3 +15,4 @@ pub mod retro;
 pub mod run;
 pub mod sets;
 pub mod tools;
+pub mod verify;

@@ -36,8 +36,10 @@ pub fn memory_estimate(sig: Signature) -> anyhow::Result<u64> {
     for s in sig.captures() {
         subs += 2 * Indexer::new(s)?.size();
     }
-    // 3 bytes of state per entry, plus the first pass's chunked copy, plus the subtables.
-    Ok(own * 6 + subs * 2)
+    // 4 bytes of state per entry, twice at the end of the first pass (the chunked copy); later
+    // the state and check byte (3), one game's working arrays (6) with the other game's
+    // solution (4), then both solutions and the codes (2); plus the subtables.
+    Ok(own * 14 + subs * 2)
 }
 
 /// Options of `egtb-gen gen`.
@@ -219,7 +221,14 @@ pub fn write_generated(
     if block_entries == 0 {
         anyhow::bail!("--block-entries must be at least 1");
     }
-    let header = file::make_header(g.signature, &g.codes, g.stats, g.flags, block_entries);
+    let header = file::make_header(
+        g.signature,
+        &g.codes,
+        g.stats,
+        g.flags,
+        g.coding,
+        block_entries,
+    );
     let blocks = (0..header.blocks)
         .into_par_iter()
         .map(|b| file::compress_block(&g.codes, b, header.block_entries, header.value_width, level))

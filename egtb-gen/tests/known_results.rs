@@ -14,7 +14,9 @@ use egtb_gen::run::{build_one, table_path};
 use indicatif::ProgressBar;
 
 /// Tables generated once for all tests of this file, with everything they depend on.
-const TABLES: [&str; 8] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP"];
+const TABLES: [&str; 9] = [
+    "KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP", "KRKN",
+];
 
 fn dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -129,7 +131,7 @@ fn every_table_verifies_through_the_reader() {
     for name in TABLES {
         let path = table_path(dir(), name.parse().unwrap());
         assert_eq!(
-            egtb_gen::tools::verify_table(&path).unwrap(),
+            egtb_gen::verify::verify_table(&path).unwrap(),
             None,
             "{name}"
         );
@@ -156,6 +158,97 @@ fn prober_gives_the_shortest_win_and_a_line_to_mate() {
     assert_eq!(after, v);
     // No table for this material.
     assert_eq!(tb.probe(&Position::start()).unwrap(), None);
+}
+
+/// Rook against horse: the horse's side can sometimes avoid mate only by checking forever, which
+/// the perpetual-check rule forbids. Here every move of the horse that gives no check is mated,
+/// its checks lead only to more such positions (the horse shuttles between b1 and c3 around the
+/// red general), so the position is lost for Black by the rule; the rook's side never has to
+/// check to keep it so.
+#[test]
+fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    let pos = Position::from_fen("9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1").unwrap();
+    let v = tb.probe(&pos).unwrap().unwrap();
+    assert!(matches!(v, Value::RuleLoss(_)), "{v}");
+    assert_eq!(v.wdl(), Wdl::Loss);
+    let mut p = pos.clone();
+    for (m, after) in tb.move_values(&pos).unwrap().unwrap() {
+        p.make_move(m);
+        let check = p.in_check();
+        p.unmake_move();
+        match after {
+            Value::Loss(_) => {}
+            Value::RuleLoss(_) => assert!(check, "{m} gives no check but escapes mate"),
+            other => panic!("{m}: {other}"),
+        }
+    }
+    // The line ends when a position repeats: the horse checked on every move, the general never.
+    let line = tb.line(&pos, 40).unwrap();
+    assert!(line.len() < 40, "{line:?}");
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        p.make_move(m);
+        assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
+    }
+    assert!(p.history().iter().any(|u| u.key == p.key()));
+    // Its counts: only the rook's side wins by the rule in this table.
+    let t = TableFile::open(&table_path(dir(), "KRKN".parse().unwrap())).unwrap();
+    let h = t.header();
+    assert_eq!(h.version(), 2);
+    assert_eq!((h.stats[0].rule_losses, h.stats[1].rule_wins), (0, 0));
+    assert!(h.stats[0].rule_wins > 100 && h.stats[1].rule_losses > 1000);
+    // The rule values agree with the mate search too (no mate within its horizon).
+    let checked = crosscheck_table(&table_path(dir(), "KRKN".parse().unwrap()), 30, 3).unwrap();
+    assert!(checked.is_ok(), "{}", checked.unwrap_err());
+}
+
+/// A table whose rule values are tampered with fails `verify`, though every position stays
+/// locally consistent: a cycle of rule losses turned into draws (and the winners' positions
+/// into draws too) can only be caught by solving the game again.
+#[test]
+fn verify_solves_the_rule_again() {
+    let src = table_path(dir(), "KRKN".parse().unwrap());
+    let t = TableFile::open(&src).unwrap();
+    let h = t.header().clone();
+    let codes = t.all_codes().unwrap();
+    let tampered: Vec<u16> = codes
+        .iter()
+        .map(|&c| {
+            if h.coding.decode(c).unwrap().by_rule() {
+                0
+            } else {
+                c
+            }
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("chariot-egtb-tamper-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for dep in ["KRK", "KNK", "KK"] {
+        let name = format!("{dep}.egtb");
+        std::fs::copy(self::dir().join(&name), dir.join(&name)).unwrap();
+    }
+    let mut stats = h.stats;
+    for s in &mut stats {
+        s.draws += s.rule_wins + s.rule_losses;
+        s.rule_wins = 0;
+        s.rule_losses = 0;
+    }
+    let path = dir.join("KRKN.egtb");
+    chariot::egtb::file::write_codes(
+        &path,
+        h.signature,
+        &tampered,
+        stats,
+        chariot::egtb::file::FLAG_RULE_JUDGED,
+        chariot::egtb::Coding::PLAIN,
+    )
+    .unwrap();
+    let bad = egtb_gen::verify::verify_table(&path).unwrap();
+    let (_, fen, stored, expected) = bad.expect("the tampered table must fail");
+    assert_eq!(stored, Value::Draw, "{fen}");
+    assert!(expected.by_rule(), "{fen}: {expected}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Unmoves are the exact reverse of quiet legal moves: for every legal position, each quiet
