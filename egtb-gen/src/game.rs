@@ -149,13 +149,52 @@ const ARENA: u8 = 1;
 /// Attracted in the current computation.
 const JOINED: u8 = 2;
 
+/// Per node, counts of moves that stay in the region, from one forward pass over it; shared by
+/// the two games of a table ([`prepare`]).
+pub struct Degrees {
+    /// Moves into the region.
+    out: Vec<u8>,
+    /// Moves into the region that give no check.
+    quiet: Vec<u8>,
+}
+
+/// Counts every region node's moves into the region (the only pass that generates moves).
+pub fn prepare<G: GameGraph>(g: &G) -> Degrees {
+    let n = g.nodes();
+    let counts: Vec<(u8, u8)> = (0..n)
+        .into_par_iter()
+        .map(|v| {
+            if !g.in_region(v) {
+                return (0, 0);
+            }
+            let (mut out, mut quiet) = (0u8, 0u8);
+            g.successors(v, |w| {
+                if g.in_region(w) {
+                    out += 1;
+                    quiet += u8::from(!g.in_check(w));
+                }
+            });
+            (out, quiet)
+        })
+        .collect();
+    Degrees {
+        out: counts.iter().map(|c| c.0).collect(),
+        quiet: counts.iter().map(|c| c.1).collect(),
+    }
+}
+
 struct Solver<'a, G: GameGraph> {
     g: &'a G,
     p: Color,
     stage: Vec<AtomicU16>,
     plies: Vec<AtomicU16>,
+    /// The counter of the current attractor (Q nodes: moves not yet joined).
     cnt: Vec<AtomicU8>,
     mark: Vec<AtomicU8>,
+    /// Moves into the region not (yet) won by P.
+    out: Vec<AtomicU8>,
+    /// Moves into the region that give no check and are not (yet) won by P: Q's escapes.
+    quiet: Vec<AtomicU8>,
 }
 
 /// Nodes in chunks for the parallel scans.
@@ -174,7 +213,12 @@ impl<G: GameGraph> Solver<'_, G> {
         self.mark[v as usize].store(m, Relaxed);
     }
 
-    /// Calls `f` for every region node, in parallel; collects what it returns.
+    fn is_p(&self, v: u64) -> bool {
+        self.g.mover(v) == self.p
+    }
+
+    /// Calls `f` for every region node, in parallel; collects what it returns. A scan reads and
+    /// writes only the per-node arrays (no move generation), so it is cheap.
     fn scan<T: Send>(&self, f: impl Fn(u64) -> Option<T> + Sync) -> Vec<T> {
         let n = self.g.nodes();
         (0..n.div_ceil(CHUNK))
@@ -189,37 +233,36 @@ impl<G: GameGraph> Solver<'_, G> {
             .collect()
     }
 
-    /// The number of region successors of `v` for which `keep` holds.
-    fn count_successors(&self, v: u64, keep: impl Fn(u64) -> bool) -> usize {
-        let mut n = 0;
-        self.g.successors(v, |w| {
-            if self.g.in_region(w) && keep(w) {
-                n += 1;
-            }
-        });
-        n
-    }
-
-    /// Backward search from `seeds` (node, rank; ranks from −1) through the nodes marked
-    /// [`ARENA`]: a P node joins at `rank + 1` when a move reaches a joined node (the least
-    /// such rank), a Q node when its counter of moves not yet joined drops to zero (one more
-    /// than the largest rank among them). Seeds that are in the arena join with their rank;
-    /// joined nodes are marked [`JOINED`] with their rank in `plies` (seeds outside the arena
-    /// keep theirs). Returns the nodes that joined.
-    fn attract(&self, seeds: Vec<(u64, i32)>) -> Result<Vec<u64>, GameError> {
+    /// Backward search through the nodes marked [`ARENA`]. `seeds` (node, rank) are arena
+    /// nodes that join with their rank (a node given twice joins once); `sources` (node, rank
+    /// from −1) are nodes outside the arena that count as reached with that rank. A P node joins
+    /// at `rank + 1` when a move reaches a joined node or source (the least such rank), a Q node
+    /// when its counter of moves not yet reached drops to zero (one more than the largest rank
+    /// among them). Joined nodes are marked [`JOINED`] with their rank in `plies`. Returns them.
+    fn attract(
+        &self,
+        seeds: Vec<(u64, i32)>,
+        sources: Vec<(u64, i32)>,
+    ) -> Result<Vec<u64>, GameError> {
         let mut layers: Vec<Vec<u64>> = Vec::new();
         let mut joined = Vec::new();
-        for (v, r) in seeds {
+        let mut put = |layers: &mut Vec<Vec<u64>>, v: u64, r: i32| {
             let at = (r + 1) as usize;
             if layers.len() <= at {
                 layers.resize_with(at + 1, Vec::new);
             }
+            layers[at].push(v);
+        };
+        for (v, r) in seeds {
             if self.mark(v) == ARENA {
                 self.set_mark(v, JOINED);
                 self.plies[v as usize].store(r as u16, Relaxed);
                 joined.push(v);
+                put(&mut layers, v, r);
             }
-            layers[at].push(v);
+        }
+        for (v, r) in sources {
+            put(&mut layers, v, r);
         }
         let mut at = 0;
         while at < layers.len() {
@@ -239,7 +282,7 @@ impl<G: GameGraph> Solver<'_, G> {
                         if !self.g.in_region(v) || self.mark(v) != ARENA {
                             return;
                         }
-                        let claim = if self.g.mover(v) == self.p {
+                        let claim = if self.is_p(v) {
                             self.mark[v as usize]
                                 .compare_exchange(ARENA, JOINED, Relaxed, Relaxed)
                                 .is_ok()
@@ -261,11 +304,10 @@ impl<G: GameGraph> Solver<'_, G> {
                     a
                 });
             if !next.is_empty() {
-                if layers.len() <= at + 1 {
-                    layers.resize_with(at + 2, Vec::new);
-                }
                 joined.extend_from_slice(&next);
-                layers[at + 1].extend(next);
+                for &v in &next {
+                    put(&mut layers, v, rank);
+                }
             }
             at += 1;
         }
@@ -280,33 +322,51 @@ impl<G: GameGraph> Solver<'_, G> {
         });
     }
 
-    /// Stage 0: the attractor to winning exits.
-    fn exits(&self) -> Result<(), GameError> {
-        let seeds = self.scan(|v| {
-            if self.g.mover(v) == self.p {
-                self.set_mark(v, ARENA);
-                return (self.g.exit(v) == Exit::Win).then_some((v, 1));
-            }
-            if self.g.exit(v) != Exit::Lose {
-                return None;
-            }
-            let n = self.count_successors(v, |_| true);
-            self.cnt[v as usize].store(n as u8, Relaxed);
-            self.set_mark(v, ARENA);
-            (n == 0).then_some((v, 0))
+    /// Updates the counters of the predecessors of nodes just won.
+    fn retire(&self, nodes: &[u64]) {
+        nodes.par_iter().for_each(|&w| {
+            let quiet = !self.g.in_check(w);
+            self.g.predecessors(w, |v| {
+                if self.g.in_region(v) {
+                    self.out[v as usize].fetch_sub(1, Relaxed);
+                    if quiet {
+                        self.quiet[v as usize].fetch_sub(1, Relaxed);
+                    }
+                }
+            });
         });
-        let joined = self.attract(seeds)?;
-        self.settle(&joined, 0);
-        self.clear_marks();
-        Ok(())
     }
 
     fn clear_marks(&self) {
         self.mark.par_iter().for_each(|m| m.store(OUT, Relaxed));
     }
 
+    /// Stage 0: the attractor to winning exits.
+    fn exits(&self) -> Result<(), GameError> {
+        let seeds = self.scan(|v| {
+            if self.is_p(v) {
+                self.set_mark(v, ARENA);
+                return (self.g.exit(v) == Exit::Win).then_some((v, 1));
+            }
+            if self.g.exit(v) != Exit::Lose {
+                return None;
+            }
+            let n = self.out[v as usize].load(Relaxed);
+            self.cnt[v as usize].store(n, Relaxed);
+            self.set_mark(v, ARENA);
+            (n == 0).then_some((v, 0))
+        });
+        let joined = self.attract(seeds, Vec::new())?;
+        self.settle(&joined, 0);
+        self.retire(&joined);
+        self.clear_marks();
+        Ok(())
+    }
+
     /// The core of the next level: P's Büchi region in the restricted game. Returns its nodes
-    /// (with their plies set, stage not yet).
+    /// (with their plies set, stage not yet). `W` (the nodes won so far) is closed under P's
+    /// attractor here, so no node of the region outside it has a move into it that P could
+    /// use: P's only way to score is a move that gives no check into `Z`.
     fn core(&self) -> Result<Vec<u64>, GameError> {
         // Z: the region outside W without Q's escapes (a capture that does not lose, or a move
         // that is no check and stays outside W).
@@ -315,12 +375,10 @@ impl<G: GameGraph> Solver<'_, G> {
                 if self.won(v) {
                     return None;
                 }
-                if self.g.mover(v) != self.p {
-                    let escape = self.g.exit(v) != Exit::Lose
-                        || self.count_successors(v, |w| !self.won(w) && !self.g.in_check(w)) > 0;
-                    if escape {
-                        return None;
-                    }
+                let escape = !self.is_p(v)
+                    && (self.g.exit(v) != Exit::Lose || self.quiet[v as usize].load(Relaxed) > 0);
+                if escape {
+                    return None;
                 }
                 self.set_mark(v, ARENA);
                 Some(())
@@ -330,23 +388,34 @@ impl<G: GameGraph> Solver<'_, G> {
             if size == 0 {
                 return Ok(Vec::new());
             }
-            // T: P forces a non-checking move of its own into Z (or W); Q's moves stay in T or W.
-            let seeds = self.scan(|v| {
-                if self.mark(v) != ARENA {
+            // T: P forces a move of its own that gives no check into Z (or a move into W); Q's
+            // moves stay in T or go into W. Q's counters: its moves not into W. P's seeds: the
+            // predecessors of Q's nodes in Z that are not in check.
+            let q_nodes: Vec<(u64, bool)> = self.scan(|v| {
+                if self.mark(v) != ARENA || self.is_p(v) {
                     return None;
                 }
-                if self.g.mover(v) == self.p {
-                    let free = self.count_successors(v, |w| {
-                        self.won(w) || (!self.g.in_check(w) && self.mark(w) != OUT)
-                    });
-                    (free > 0).then_some((v, 1))
-                } else {
-                    let n = self.count_successors(v, |w| !self.won(w));
-                    self.cnt[v as usize].store(n as u8, Relaxed);
-                    (n == 0).then_some((v, 0))
-                }
+                let n = self.out[v as usize].load(Relaxed);
+                self.cnt[v as usize].store(n, Relaxed);
+                Some((v, n == 0))
             });
-            let t = self.attract(seeds)?;
+            let mut seeds: Vec<(u64, i32)> = q_nodes
+                .par_iter()
+                .filter(|&&(w, _)| !self.g.in_check(w))
+                .fold(Vec::new, |mut out, &(w, _)| {
+                    self.g.predecessors(w, |v| {
+                        if self.g.in_region(v) && self.mark(v) == ARENA {
+                            out.push((v, 1));
+                        }
+                    });
+                    out
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            seeds.extend(q_nodes.iter().filter(|q| q.1).map(|q| (q.0, 0)));
+            let t = self.attract(seeds, Vec::new())?;
             if t.len() == size {
                 return Ok(t);
             }
@@ -363,38 +432,37 @@ impl<G: GameGraph> Solver<'_, G> {
         }
     }
 
-    /// P's attractor to W and the core just found (whose nodes are settled already).
-    fn level_attractor(&self, core: &[u64], core_stage: u16) -> Result<Vec<u64>, GameError> {
+    /// P's attractor to W and the core just found (settled, but not yet retired: the
+    /// counters still count moves into it).
+    fn level_attractor(&self, core: &[u64]) -> Result<Vec<u64>, GameError> {
         self.scan(|v| {
             if self.won(v) {
                 return None;
             }
-            if self.g.mover(v) != self.p {
+            if !self.is_p(v) {
                 if self.g.exit(v) != Exit::Lose {
                     return None;
                 }
-                let n = self.count_successors(v, |w| {
-                    let s = self.stage[w as usize].load(Relaxed);
-                    s == NONE || s == core_stage
-                });
-                self.cnt[v as usize].store(n as u8, Relaxed);
+                let n = self.out[v as usize].load(Relaxed);
+                self.cnt[v as usize].store(n, Relaxed);
             }
             self.set_mark(v, ARENA);
             None::<()>
         });
-        let seeds = core
+        let sources = core
             .iter()
-            .map(|&v| (v, if self.g.mover(v) == self.p { -1 } else { 0 }))
+            .map(|&v| (v, if self.is_p(v) { -1 } else { 0 }))
             .collect();
-        self.attract(seeds)
+        self.attract(Vec::new(), sources)
     }
 }
 
-/// Solves the game for winner `p`: every region node P wins, with its rank.
+/// Solves the game for winner `p`: every region node P wins, with its rank. `degrees` comes
+/// from [`prepare`] on the same graph.
 ///
 /// # Errors
 /// [`GameError::TooDeep`] when stages or plies exceed 16 bits.
-pub fn solve<G: GameGraph>(g: &G, p: Color) -> Result<Solution, GameError> {
+pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solution, GameError> {
     let n = g.nodes() as usize;
     let s = Solver {
         g,
@@ -403,23 +471,25 @@ pub fn solve<G: GameGraph>(g: &G, p: Color) -> Result<Solution, GameError> {
         plies: (0..n).map(|_| AtomicU16::new(0)).collect(),
         cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
         mark: (0..n).map(|_| AtomicU8::new(OUT)).collect(),
+        out: degrees.out.iter().map(|&x| AtomicU8::new(x)).collect(),
+        quiet: degrees.quiet.iter().map(|&x| AtomicU8::new(x)).collect(),
     };
     s.exits()?;
     let mut stages = 1u16;
     loop {
         let core = s.core()?;
         if core.is_empty() {
-            s.clear_marks();
             break;
         }
         if stages >= NONE - 2 {
             return Err(GameError::TooDeep);
         }
-        let core_stage = stages;
-        s.settle(&core, core_stage);
+        s.settle(&core, stages);
         s.clear_marks();
-        let attracted = s.level_attractor(&core, core_stage)?;
-        s.settle(&attracted, core_stage + 1);
+        let attracted = s.level_attractor(&core)?;
+        s.settle(&attracted, stages + 1);
+        s.retire(&core);
+        s.retire(&attracted);
         s.clear_marks();
         stages += 2;
     }
@@ -509,10 +579,10 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        let red = solve(&g, R).unwrap();
+        let red = solve(&g, &prepare(&g), R).unwrap();
         assert_eq!(red.rank(r0), rank(1, 1));
         assert_eq!(red.rank(b0), rank(1, 2));
-        assert_eq!(solve(&g, B).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
     }
 
     #[test]
@@ -522,8 +592,8 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, R).unwrap().count(), 0);
-        assert_eq!(solve(&g, B).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
     }
 
     #[test]
@@ -536,13 +606,13 @@ pub(crate) mod tests {
         g.edge(r0, b0);
         g.edge(b0, r1);
         g.edge(r1, b0);
-        assert_eq!(solve(&g, R).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
         let mut g = Explicit::default();
         let b0 = g.node(B, false, Exit::Draw);
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, R).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
     }
 
     #[test]
@@ -557,14 +627,14 @@ pub(crate) mod tests {
         g.edge(r0, b1);
         g.edge(b1, r1);
         g.edge(r1, b0);
-        let red = solve(&g, R).unwrap();
+        let red = solve(&g, &prepare(&g), R).unwrap();
         assert_eq!(red.rank(r1), rank(1, 1));
         assert_eq!(red.rank(b1), rank(1, 2));
         assert_eq!(red.rank(r0), rank(1, 3));
         assert_eq!(red.rank(b0), rank(1, 4));
         // If Red's move into b0 checked too, both would check forever: a draw.
         g.check[b0 as usize] = true;
-        assert_eq!(solve(&g, R).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
     }
 
     #[test]
@@ -579,7 +649,7 @@ pub(crate) mod tests {
         g.edge(r1, b1);
         g.edge(b1, r1);
         g.edge(r0, b1);
-        let red = solve(&g, R).unwrap();
+        let red = solve(&g, &prepare(&g), R).unwrap();
         assert_eq!(red.rank(r0), rank(0, 1));
         assert_eq!(red.rank(b0), rank(0, 2));
         assert_eq!(red.rank(r1), rank(0, 3));
@@ -610,7 +680,7 @@ pub(crate) mod tests {
         let r4 = g.node(R, false, Exit::Lose);
         g.edge(r4, b4);
         g.edge(b4, r5);
-        let red = solve(&g, R).unwrap();
+        let red = solve(&g, &prepare(&g), R).unwrap();
         assert_eq!(red.rank(b0), rank(1, 2));
         assert_eq!(red.rank(r3), rank(1, 1));
         assert_eq!(red.rank(r2), rank(3, 1));
@@ -619,7 +689,7 @@ pub(crate) mod tests {
         assert_eq!(red.rank(b4), rank(4, 0));
         assert_eq!(red.rank(r4), rank(4, 1));
         assert_eq!(red.stages, 5);
-        assert_eq!(solve(&g, B).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
     }
 
     /// Checks the certificate of the module notes on a solution: plies have the right parity
@@ -804,7 +874,7 @@ pub(crate) mod tests {
         for seed in 1..2000u64 {
             let g = random_graph(seed, 8 + (seed % 3) as usize * 2);
             for p in [R, B] {
-                let sol = solve(&g, p).unwrap();
+                let sol = solve(&g, &prepare(&g), p).unwrap();
                 let brute = brute_force(&g, p);
                 for v in 0..g.nodes() {
                     assert_eq!(

@@ -136,13 +136,15 @@ pub fn judge(ix: &Indexer, state: &[u16], check: &[u8]) -> Result<RuleValues, Ga
     let g = TableGraph::new(ix, state, check);
     let sig = ix.signature();
     let mut solutions = Vec::new();
+    let mut degrees = None;
     for winner in Color::ALL {
         // The loser must be able to check, or the winner could only win by exits, which need
         // a rule value in a smaller table, which needs the loser's attacking pieces there too.
         if !sig.side(winner.opponent()).has_attackers() {
             continue;
         }
-        solutions.push(game::solve(&g, winner)?);
+        let d = degrees.get_or_insert_with(|| game::prepare(&g));
+        solutions.push(game::solve(&g, d, winner)?);
     }
     Ok(RuleValues { solutions })
 }
