@@ -246,7 +246,7 @@ impl<G: GameGraph> Solver<'_, G> {
     ) -> Result<Vec<u64>, GameError> {
         let mut layers: Vec<Vec<u64>> = Vec::new();
         let mut joined = Vec::new();
-        let mut put = |layers: &mut Vec<Vec<u64>>, v: u64, r: i32| {
+        let put = |layers: &mut Vec<Vec<u64>>, v: u64, r: i32| {
             let at = (r + 1) as usize;
             if layers.len() <= at {
                 layers.resize_with(at + 1, Vec::new);
