@@ -11,9 +11,9 @@
 //! 2. **Globally**, the rule: the drawn and rule-decided positions form the game's region. Its
 //!    edges (quiet moves inside it) are built into a plain adjacency array, and the game of
 //!    `docs/egtb.md` is solved again for both winners by a different method than the
-//!    generator's: every attractor is a sequence of forward sweeps over the whole region (a
-//!    node joins in sweep `k` when its successors' ranks say so), not a backward search with
-//!    counters. Every stored stage and plies must equal the recomputed ones, and every stored
+//!    generator's: every attractor is a sequence of sweeps (a node joins in sweep `k` when all
+//!    its successors' ranks, looked at afresh, say so), not a backward search with counters
+//!    kept up to date. Every stored stage and plies must equal the recomputed ones, and every stored
 //!    draw must be won by neither side. Local consistency cannot show the latter: a cycle of
 //!    wrongly drawn positions is locally consistent, so the game has to be solved again.
 //! 3. The header's statistics must match the counts.
@@ -47,6 +47,9 @@ struct Region {
     /// Successors of node `i`: `succ[start[i]..start[i + 1]]`.
     start: Vec<u32>,
     succ: Vec<u32>,
+    /// Predecessors, the same way (the successor lists turned round).
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
 }
 
 /// Per node: `None` not won (yet), or the stage and plies.
@@ -61,11 +64,41 @@ impl Region {
         &self.succ[self.start[v] as usize..self.start[v + 1] as usize]
     }
 
+    fn predecessors(&self, v: usize) -> &[u32] {
+        &self.pred[self.pred_start[v] as usize..self.pred_start[v + 1] as usize]
+    }
+
+    /// Builds the predecessor lists from the successor lists.
+    fn turn_round(&mut self) {
+        let n = self.len();
+        let mut count = vec![0u32; n + 1];
+        for &w in &self.succ {
+            count[w as usize + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut pred = vec![0u32; self.succ.len()];
+        for v in 0..n {
+            for &w in self.successors(v) {
+                pred[fill[w as usize] as usize] = v as u32;
+                fill[w as usize] += 1;
+            }
+        }
+        self.pred_start = count;
+        self.pred = pred;
+    }
+
     /// An attractor by sweeps. `arena[v]`: may join. `target(w)`: the rank a node outside the
     /// arena counts with (`None`: not a target). `base(v)`: a P node that joins at 1 whatever
     /// its successors. `q_may(v)`: a Q node that may join at all. Sweep `k` adds the P nodes
     /// with a successor of rank `k - 1` and the Q nodes all of whose successors are ranked, the
     /// largest at `k - 1`. Returns the ranks of the nodes that joined.
+    ///
+    /// Sweeps 0 and 1 look at every node of the arena; later sweeps only at the predecessors
+    /// of the nodes that joined in the sweep before (no other node can meet the conditions),
+    /// each judged afresh from all its successors.
     fn sweep_attractor(
         &self,
         p: Color,
@@ -77,8 +110,20 @@ impl Region {
         let n = self.len();
         let mut rank: Vec<Option<i32>> = vec![None; n];
         let mut k = 0i32;
+        let mut last: Vec<usize> = Vec::new();
         loop {
-            let joined: Vec<usize> = (0..n)
+            let candidates: Vec<usize> = if k <= 1 {
+                (0..n).collect()
+            } else {
+                let mut c: Vec<usize> = last
+                    .iter()
+                    .flat_map(|&w| self.predecessors(w).iter().map(|&v| v as usize))
+                    .collect();
+                c.sort_unstable();
+                c.dedup();
+                c
+            };
+            let joined: Vec<usize> = candidates
                 .into_par_iter()
                 .filter(|&v| arena[v] && rank[v].is_none())
                 .filter(|&v| {
@@ -106,9 +151,10 @@ impl Region {
             if joined.is_empty() && k >= 1 {
                 return rank;
             }
-            for v in joined {
+            for &v in &joined {
                 rank[v] = Some(k);
             }
+            last = joined;
             k += 1;
         }
     }
@@ -286,15 +332,18 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
                 for &m in pos.legal_move_list().iter() {
                     let capture = pos.is_capture(m);
                     pos.make_move(m);
-                    let child = subs
-                        .get(&Signature::of(&pos).0)
-                        .and_then(|t| value_of(t, &pos));
-                    let target = if capture {
-                        None
+                    // A quiet move stays in this table; a capture leads to a smaller one.
+                    let (child, target) = if capture {
+                        let t = subs.get(&Signature::of(&pos).0);
+                        (t.and_then(|t| value_of(t, &pos)), NO_NODE)
                     } else {
-                        ix.index_of(&pos)
-                            .ok()
-                            .map(|(tt, i)| node_of[(tt.index() as u64 * size + i) as usize])
+                        match ix.index_of(&pos) {
+                            Ok((tt, i)) => {
+                                let entry = (tt.index() as u64 * size + i) as usize;
+                                (own.coding.decode(own.codes[entry]).ok(), node_of[entry])
+                            }
+                            Err(_) => (None, NO_NODE),
+                        }
                     };
                     pos.unmake_move();
                     let Some(v) = child.map(Value::before_move) else {
@@ -311,8 +360,8 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
                                 Value::Draw => 1,
                                 _ => 0,
                             });
-                        } else if let Some(w) = target.filter(|&w| w != NO_NODE) {
-                            out.succ.push(w);
+                        } else if target != NO_NODE {
+                            out.succ.push(target);
                             degree += 1;
                         }
                     }
@@ -377,6 +426,8 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
         exit: Vec::with_capacity(nodes as usize),
         start: Vec::with_capacity(nodes as usize + 1),
         succ: Vec::new(),
+        pred_start: Vec::new(),
+        pred: Vec::new(),
     };
     region.start.push(0);
     for c in chunks {
@@ -391,6 +442,7 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
         region.succ.extend(c.succ);
     }
     drop(node_of);
+    region.turn_round();
     let solutions: Vec<(Color, Ranks)> = Color::ALL.iter().map(|&p| (p, region.solve(p))).collect();
     let bad = (0..region.len()).into_par_iter().find_map_first(|v| {
         let e = region.entries[v];
