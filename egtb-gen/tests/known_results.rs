@@ -203,6 +203,157 @@ fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
     assert!(checked.is_ok(), "{}", checked.unwrap_err());
 }
 
+/// Plays the tables' plan (`Tablebases::best_move`) for the winner from positions won by the
+/// rule, against every reply of the loser, and checks the outcome: every line ends in a position
+/// the winner wins by mate, or in a capture into a smaller table's win, or runs into a cycle in
+/// which the loser checked on every move and the winner did not. Returns the positions visited.
+fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usize {
+    let winner = starts[0].turn();
+    // Per position (by key): its moves inside the plan, as (child, check, by the winner).
+    let mut graph: HashMap<u64, Vec<(u64, bool, bool)>> = HashMap::new();
+    let mut stack = starts;
+    while let Some(pos) = stack.pop() {
+        if graph.contains_key(&pos.key()) {
+            continue;
+        }
+        let v = tb.probe(&pos).unwrap().unwrap();
+        let ours = pos.turn() == winner;
+        let good = if ours {
+            matches!(v, Value::Win(_) | Value::RuleWin(_))
+        } else {
+            matches!(v, Value::Loss(_) | Value::RuleLoss(_))
+        };
+        assert!(good, "{}: {v}", pos.fen());
+        let mut edges = Vec::new();
+        if v.by_rule() {
+            let moves = if ours {
+                vec![tb.best_move(&pos).unwrap().unwrap().0]
+            } else {
+                pos.legal_move_list().to_vec()
+            };
+            for m in moves {
+                let mut p = pos.clone();
+                let capture = p.is_capture(m);
+                p.make_move(m);
+                if capture {
+                    let after = tb.probe(&p).unwrap().unwrap();
+                    assert_eq!(after.wdl(), if ours { Wdl::Loss } else { Wdl::Win });
+                    continue;
+                }
+                edges.push((p.key(), p.in_check(), ours));
+                stack.push(p);
+            }
+        }
+        graph.insert(pos.key(), edges);
+    }
+    let reaches = |from: u64, to: u64, allowed: &dyn Fn(&(u64, bool, bool)) -> bool| {
+        let mut seen = std::collections::HashSet::from([from]);
+        let mut todo = vec![from];
+        while let Some(u) = todo.pop() {
+            if u == to {
+                return true;
+            }
+            for e in &graph[&u] {
+                if allowed(e) && seen.insert(e.0) {
+                    todo.push(e.0);
+                }
+            }
+        }
+        false
+    };
+    let cyclic = graph
+        .iter()
+        .any(|(&u, edges)| edges.iter().any(|e| reaches(e.0, u, &|_| true)));
+    assert!(
+        cyclic,
+        "the plan should run into repetitions, not only into mates"
+    );
+    for (&u, edges) in &graph {
+        for e in edges {
+            // No cycle through a move of the loser that gives no check.
+            if !e.2 && !e.1 {
+                assert!(
+                    !reaches(e.0, u, &|_| true),
+                    "the loser escapes by a quiet move"
+                );
+            }
+            // No cycle in which the winner checks on every move.
+            if !(e.2 && !e.1) {
+                assert!(
+                    !reaches(e.0, u, &|x| !(x.2 && !x.1)),
+                    "the winner checks forever"
+                );
+            }
+        }
+    }
+    graph.len()
+}
+
+#[test]
+fn the_rule_plan_wins_against_every_defence() {
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    let starts: Vec<Position> = positions("KRKN")
+        .into_iter()
+        .filter(|(_, v)| matches!(v, Value::RuleWin(_)))
+        .map(|(p, _)| p)
+        .collect();
+    assert!(starts.len() > 100);
+    let seen = plan_wins_against_every_reply(&tb, starts);
+    assert!(seen > 1000, "{seen}");
+}
+
+/// The same on tables with several stages (levels of the rule, and cores where the winner has
+/// to check on the way), where following the ranks matters: about a minute, so run on demand
+/// with `cargo test -p egtb-gen --test known_results -- --ignored`.
+#[test]
+#[ignore]
+fn the_rule_plan_wins_in_tables_with_several_stages() {
+    let dir = std::env::temp_dir().join(format!("chariot-egtb-stages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut order: Vec<Signature> = Vec::new();
+    for name in ["KRKCA", "KCAKN", "KRAKR"] {
+        for s in name.parse::<Signature>().unwrap().closure() {
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+    }
+    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    for s in order {
+        build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
+    }
+    let tb = Tablebases::open(&[&dir]).unwrap();
+    for name in ["KRKCA", "KCAKN", "KRAKR"] {
+        let sig: Signature = name.parse().unwrap();
+        let t = TableFile::open(&table_path(&dir, sig)).unwrap();
+        assert!(t.header().coding.rule_stages >= 3, "{name}");
+        let ix = Indexer::new(sig).unwrap();
+        for winner in Color::ALL {
+            let mut starts = Vec::new();
+            for i in 0..ix.size() {
+                if let Ok(Value::RuleWin(_)) = t.value(winner, i) {
+                    let w = Waivers {
+                        placement: true,
+                        counts: true,
+                        opposite_check: false,
+                    };
+                    let p = ix.decode(i);
+                    if p.has_overlap() {
+                        continue;
+                    }
+                    if let Ok(p) = Position::from_setup(&ix.setup(&p, winner), w) {
+                        starts.push(p);
+                    }
+                }
+            }
+            if !starts.is_empty() {
+                plan_wins_against_every_reply(&tb, starts);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A table whose rule values are tampered with fails `verify`, though every position stays
 /// locally consistent: a cycle of rule losses turned into draws (and the winners' positions
 /// into draws too) can only be caught by solving the game again.
