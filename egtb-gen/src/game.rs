@@ -149,8 +149,8 @@ const ARENA: u8 = 1;
 /// Attracted in the current computation.
 const JOINED: u8 = 2;
 
-/// Per node, counts of moves that stay in the region, from one forward pass over it; shared by
-/// the two games of a table ([`prepare`]).
+/// Per node, counts of moves that stay in the region ([`prepare`] or [`Degrees::new`]); shared
+/// by the two games of a table.
 pub struct Degrees {
     /// Moves into the region.
     out: Vec<u8>,
@@ -158,7 +158,16 @@ pub struct Degrees {
     quiet: Vec<u8>,
 }
 
-/// Counts every region node's moves into the region (the only pass that generates moves).
+impl Degrees {
+    /// Degrees known already: per node, its moves into the region and those of them that give
+    /// no check (the generator keeps both while it refutes moves).
+    #[must_use]
+    pub fn new(out: Vec<u8>, quiet: Vec<u8>) -> Degrees {
+        Degrees { out, quiet }
+    }
+}
+
+/// Counts every region node's moves into the region by generating them.
 pub fn prepare<G: GameGraph>(g: &G) -> Degrees {
     let n = g.nodes();
     let counts: Vec<(u8, u8)> = (0..n)

@@ -35,7 +35,7 @@ use chariot::{Color, Position};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use crate::game::{Exit, GameError};
+use crate::game::{Degrees, Exit, GameError};
 use crate::retro;
 
 /// Why a table could not be generated.
@@ -169,7 +169,11 @@ struct Work<'a> {
     ix: Indexer,
     size: u64,
     val: Vec<AtomicU16>,
+    /// Quiet moves not yet refuted; after the passes, for the game's region, its moves into the
+    /// region (every other move of such a position leads to a win of the opponent).
     cnt: Vec<AtomicU8>,
+    /// The same for the quiet moves that give no check.
+    no_check: Vec<AtomicU8>,
     check: Vec<u8>,
     subs: &'a Subtables,
     max_level: AtomicU32,
@@ -204,21 +208,23 @@ impl Work<'_> {
         self.max_level.fetch_max(level, Relaxed);
     }
 
-    /// The first pass for entry `e`: its state, count of quiet moves and whether the side to
-    /// move is in check.
-    fn first_pass(&self, e: u64) -> Result<(u16, u8, bool), GenError> {
+    /// The first pass for entry `e`: its state, counts of quiet moves and of those that give no
+    /// check, and whether the side to move is in check.
+    fn first_pass(&self, e: u64) -> Result<(u16, u8, u8, bool), GenError> {
         let Some(mut pos) = self.position(e) else {
-            return Ok((ILLEGAL, 0, false));
+            return Ok((ILLEGAL, 0, 0, false));
         };
         let moves = pos.legal_move_list();
         if moves.is_empty() {
-            return Ok((LOSS, 0, pos.in_check()));
+            return Ok((LOSS, 0, 0, pos.in_check()));
         }
         let mut quiet = 0u8;
+        let mut no_check = 0u8;
         let mut best: Option<Value> = None;
         for &m in moves.iter() {
             if !pos.is_capture(m) {
                 quiet += 1;
+                no_check += u8::from(!pos.gives_check(m));
                 continue;
             }
             pos.make_move(m);
@@ -257,7 +263,7 @@ impl Work<'_> {
         if matches!(tag(state), WIN | LOSS | PEND_WIN) {
             self.schedule(dist(state));
         }
-        Ok((state, quiet, pos.in_check()))
+        Ok((state, quiet, no_check, pos.in_check()))
     }
 
     /// Visits entry `e` at `level` if it is decided there, updating its predecessors.
@@ -276,6 +282,7 @@ impl Work<'_> {
             return Err(GenError::TooDeep(self.sig));
         }
         let next = (level + 1) as u16;
+        let checks = self.check[e as usize] != 0;
         let turn = self.turn_of(e);
         let mover = turn.opponent();
         let base = mover.index() as u64 * self.size;
@@ -293,6 +300,11 @@ impl Work<'_> {
                 let s = slot.load(Relaxed);
                 if !undecided(s) {
                     return;
+                }
+                // The game needs the moves into its region that give no check: count them down
+                // alongside.
+                if !checks {
+                    self.no_check[(base + q) as usize].fetch_sub(1, Relaxed);
                 }
                 if self.cnt[(base + q) as usize].fetch_sub(1, Relaxed) == 1 {
                     let lost = match tag(s) {
@@ -332,6 +344,7 @@ pub fn generate(
         size,
         val: Vec::new(),
         cnt: Vec::new(),
+        no_check: Vec::new(),
         check: Vec::new(),
         subs,
         max_level: AtomicU32::new(0),
@@ -340,35 +353,41 @@ pub fn generate(
     bar.set_position(0);
     bar.set_message(format!("{sig}: first pass"));
     const CHUNK: u64 = 1 << 14;
-    type Chunk = (Vec<u16>, Vec<u8>, Vec<u8>);
+    type Chunk = (Vec<u16>, Vec<u8>, Vec<u8>, Vec<u8>);
     let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(total);
             let mut vals = Vec::with_capacity(CHUNK as usize);
             let mut cnts = Vec::with_capacity(CHUNK as usize);
+            let mut quiet = Vec::with_capacity(CHUNK as usize);
             let mut checks = Vec::with_capacity(CHUNK as usize);
             for e in range.clone() {
-                let (v, n, check) = work.first_pass(e)?;
+                let (v, n, q, check) = work.first_pass(e)?;
                 vals.push(v);
                 cnts.push(n);
+                quiet.push(q);
                 checks.push(u8::from(check));
             }
             bar.inc(range.end - range.start);
-            Ok((vals, cnts, checks))
+            Ok((vals, cnts, quiet, checks))
         })
         .collect::<Result<_, GenError>>()?;
     work.val = chunks
         .iter()
-        .flat_map(|(v, _, _)| v.iter().map(|&x| AtomicU16::new(x)))
+        .flat_map(|(v, _, _, _)| v.iter().map(|&x| AtomicU16::new(x)))
         .collect();
     work.cnt = chunks
         .iter()
-        .flat_map(|(_, n, _)| n.iter().map(|&x| AtomicU8::new(x)))
+        .flat_map(|(_, n, _, _)| n.iter().map(|&x| AtomicU8::new(x)))
+        .collect();
+    work.no_check = chunks
+        .iter()
+        .flat_map(|(_, _, q, _)| q.iter().map(|&x| AtomicU8::new(x)))
         .collect();
     work.check = chunks
         .iter()
-        .flat_map(|(_, _, c)| c.iter().copied())
+        .flat_map(|(_, _, _, c)| c.iter().copied())
         .collect();
     drop(chunks);
 
@@ -388,13 +407,22 @@ pub fn generate(
             })?;
         level += 1;
     }
-    drop(std::mem::take(&mut work.cnt));
     bar.set_message(format!("{sig}: perpetual check"));
+    let degrees = Degrees::new(
+        std::mem::take(&mut work.cnt)
+            .into_iter()
+            .map(AtomicU8::into_inner)
+            .collect(),
+        std::mem::take(&mut work.no_check)
+            .into_iter()
+            .map(AtomicU8::into_inner)
+            .collect(),
+    );
     let state: Vec<u16> = std::mem::take(&mut work.val)
         .into_iter()
         .map(AtomicU16::into_inner)
         .collect();
-    let rule = crate::perpetual::judge(&work.ix, &state, &work.check)
+    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, &degrees)
         .map_err(|source| GenError::Game { table: sig, source })?;
     let (codes, stats, coding) = finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
     let flags = if coding.has_rule_values() {

@@ -9,7 +9,7 @@
 use chariot::egtb::{Indexer, RuleRank, Value};
 use chariot::{Color, Position};
 
-use crate::game::{self, Exit, GameError, GameGraph, Solution};
+use crate::game::{self, Degrees, Exit, GameError, GameGraph, Solution};
 use crate::generate::state;
 use crate::retro;
 
@@ -128,23 +128,28 @@ impl RuleValues {
     }
 }
 
-/// Solves the rule for a table whose retrograde passes are done.
+/// Solves the rule for a table whose retrograde passes are done. `degrees` are the moves of
+/// every position of the region into the region, all and those that give no check (the
+/// generator's counters of unrefuted moves: every other move of such a position is refuted).
 ///
 /// # Errors
 /// [`GameError`] when the game's stages or plies exceed 16 bits.
-pub fn judge(ix: &Indexer, state: &[u16], check: &[u8]) -> Result<RuleValues, GameError> {
+pub fn judge(
+    ix: &Indexer,
+    state: &[u16],
+    check: &[u8],
+    degrees: &Degrees,
+) -> Result<RuleValues, GameError> {
     let g = TableGraph::new(ix, state, check);
     let sig = ix.signature();
     let mut solutions = Vec::new();
-    let mut degrees = None;
     for winner in Color::ALL {
         // The loser must be able to check, or the winner could only win by exits, which need
         // a rule value in a smaller table, which needs the loser's attacking pieces there too.
         if !sig.side(winner.opponent()).has_attackers() {
             continue;
         }
-        let d = degrees.get_or_insert_with(|| game::prepare(&g));
-        solutions.push(game::solve(&g, d, winner)?);
+        solutions.push(game::solve(&g, degrees, winner)?);
     }
     Ok(RuleValues { solutions })
 }
