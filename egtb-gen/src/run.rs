@@ -36,10 +36,10 @@ pub fn memory_estimate(sig: Signature) -> anyhow::Result<u64> {
     for s in sig.captures() {
         subs += 2 * Indexer::new(s)?.size();
     }
-    // 4 bytes of state per entry, twice at the end of the first pass (the chunked copy); later
-    // the state and check byte (3), one game's working arrays (6) with the other game's
-    // solution (4), then both solutions and the codes (2); plus the subtables.
-    Ok(own * 14 + subs * 2)
+    // 5 bytes per entry during the retrograde passes (twice at the end of the first pass: the
+    // chunked copy); then the state, check byte and move counts (5), the second game's working
+    // arrays (8) with the first game's solution (4); plus the subtables.
+    Ok(own * 17 + subs * 2)
 }
 
 /// Options of `egtb-gen gen`.

@@ -8,7 +8,10 @@
 //! Values are for the side to move. A distance to mate (DTM) counts plies with best play (the
 //! winner shortens it, the loser lengthens it): a side that is checkmated or stalemated has lost
 //! at distance 0, a mate in one is a win at distance 1. Positions that neither side can force to
-//! a result are draws; `docs/egtb.md` explains how repetitions and perpetual check are treated.
+//! mate are draws, unless one side could avoid mate only by checking forever, which the Asian
+//! rules forbid: such positions are won or lost *by the perpetual-check rule*
+//! ([`Value::RuleWin`], [`Value::RuleLoss`], with a [`RuleRank`] instead of a distance; format
+//! version 2, [`Coding`]). `docs/egtb.md` explains the game behind them.
 
 pub mod file;
 pub mod index;
