@@ -23,16 +23,16 @@ enum Command {
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
-    /// Memory: about 3 bytes per entry of the table being generated (6 at the end of the first
-    /// pass) plus 2 bytes per entry of the tables its captures lead to (held in memory). The
-    /// largest table of the first set, KRAABBKAABB (357 M entries, 599 M in its capture tables),
-    /// peaks at about 3.1 GiB; `--max-memory` refuses a table whose estimate exceeds the limit
-    /// before starting it.
+    /// Memory: at most about 17 bytes per entry of the table being generated (5 during the
+    /// retrograde passes, twice that at the end of the first pass, more while the
+    /// perpetual-check game is solved) plus 2 bytes per entry of the tables its captures lead to
+    /// (held in memory). The largest table of the third set (36 M entries) stays under 1 GiB;
+    /// `--max-memory` refuses a table whose estimate exceeds the limit before starting it.
     #[command(verbatim_doc_comment)]
     Gen {
         /// Table names, e.g. KRKAABB (any piece order; WXF's E and H accepted).
         signatures: Vec<String>,
-        /// A named set: first (324 tables), second (90 tables), third, small (see `egtb-gen sets`).
+        /// A named set: first (324 tables), second (90 tables), third (78 tables), small (see `egtb-gen sets`).
         #[arg(long)]
         set: Option<String>,
         /// Where tables are read from and written to.
@@ -135,7 +135,7 @@ pub fn main() -> ExitCode {
             json,
             no_line,
         } => crate::tools::probe(&dir, &fens, json, !no_line),
-        Command::Verify { files } => crate::tools::verify(&files),
+        Command::Verify { files } => crate::verify::verify(&files),
         Command::Crosscheck {
             files,
             samples,

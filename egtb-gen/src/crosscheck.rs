@@ -72,6 +72,7 @@ pub fn crosscheck_table(
     let t = TableFile::open(path)?;
     let ix = Indexer::new(t.header().signature)?;
     let codes = t.all_codes()?;
+    let coding = t.header().coding;
     let size = ix.size();
     let legal = |e: u64| -> Option<Position> {
         let turn = if e < size { Color::Red } else { Color::Black };
@@ -88,7 +89,8 @@ pub fn crosscheck_table(
     };
     let short: Vec<u64> = (0..codes.len() as u64)
         .filter(|&e| {
-            Value::from_code(codes[e as usize])
+            coding
+                .decode(codes[e as usize])
                 .ok()
                 .and_then(Value::dtm)
                 .is_some_and(|d| d <= depth)
@@ -117,7 +119,7 @@ pub fn crosscheck_table(
     }
     let bad = picked.par_iter().find_map_first(|&e| {
         let mut pos = legal(e)?;
-        let stored = Value::from_code(codes[e as usize]).ok()?;
+        let stored = coding.decode(codes[e as usize]).ok()?;
         let found = mate_search(&mut pos, depth);
         let expected = expected_within(stored, depth);
         (found != expected).then(|| {

@@ -12,22 +12,30 @@
 //!    quiet win was found first. Levels are processed in order, so every distance is minimal for
 //!    the winner and maximal for the loser.
 //! 3. Positions still undecided can be held by both sides forever: draws, except where one side
-//!    could avoid the loss only by checking forever ([`crate::perpetual`]).
+//!    could avoid the loss only by checking forever. [`crate::perpetual`] solves that as a game
+//!    on the undecided positions ([`crate::game`]) and gives such positions rule values.
 //!
-//! Each position needs 3 bytes while its table is built (a 16-bit state and an 8-bit count of
-//! quiet moves not yet refuted), plus 2 bytes per position of the tables its captures lead to.
+//! Captures may lead to positions of smaller tables that the rule decides. Such a capture never
+//! makes a position won or lost by mate; it keeps the position undecided (like a drawing
+//! capture), and the game then counts it as a move out of the region that wins or loses.
+//!
+//! Each position needs 4 bytes while its table is built (a 16-bit state, an 8-bit count of
+//! quiet moves not yet refuted and a byte saying whether the side to move is in check), plus 2
+//! bytes per position of the tables its captures lead to; the game adds 6 bytes per position
+//! while it runs.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
-use chariot::egtb::file::HalfStats;
-use chariot::egtb::{Indexer, Signature, TableFile, Value};
+use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
+use chariot::egtb::{Coding, Indexer, Signature, TableFile, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use crate::game::{Degrees, Exit, GameError};
 use crate::retro;
 
 /// Why a table could not be generated.
@@ -50,16 +58,17 @@ pub enum GenError {
     /// A distance too long for the in-memory state.
     #[error("table {0}: a distance to mate exceeds {MAX_DISTANCE} plies")]
     TooDeep(Signature),
-    /// The perpetual-check rule decides positions, which this version cannot store.
-    #[error(
-        "table {table}: the perpetual-check rule may decide up to {positions} positions, which this format version cannot store (docs/egtb.md)"
-    )]
-    PerpetualCheckDecides {
+    /// The perpetual-check game could not be solved.
+    #[error("table {table}: {source}")]
+    Game {
         /// The table.
         table: Signature,
-        /// How many positions.
-        positions: usize,
+        /// The cause.
+        source: GameError,
     },
+    /// The values do not fit in 16-bit codes.
+    #[error("table {0}: the distances and rule ranks do not fit in 16-bit codes")]
+    CodesOverflow(Signature),
 }
 
 const TAG: u16 = 13;
@@ -70,8 +79,16 @@ pub const MAX_DISTANCE: u32 = MASK as u32;
 const UNKNOWN: u16 = 0;
 /// Undecided; the best capture loses at the low bits.
 const CAP_LOSS: u16 = 1 << TAG;
-/// Undecided; a capture draws, so the position is not lost.
+/// Undecided; the best capture draws or is decided by the perpetual-check rule (the low bits
+/// say which: [`CAP_IS_DRAW`], [`CAP_IS_RULE_WIN`], [`CAP_IS_RULE_LOSS`]), so the position is
+/// not lost by mate.
 const CAP_DRAW: u16 = 2 << TAG;
+/// Low bits of [`CAP_DRAW`]: the best capture draws.
+const CAP_IS_DRAW: u16 = 0;
+/// Low bits of [`CAP_DRAW`]: the best capture wins by the rule.
+const CAP_IS_RULE_WIN: u16 = 1;
+/// Low bits of [`CAP_DRAW`]: the best capture loses by the rule.
+const CAP_IS_RULE_LOSS: u16 = 2;
 /// A capture wins at the low bits; a quicker quiet win may still be found.
 const PEND_WIN: u16 = 3 << TAG;
 /// Won at the low bits (final).
@@ -104,6 +121,8 @@ pub struct Loaded {
     pub indexer: Indexer,
     /// The value codes, Red to move first.
     pub codes: Vec<u16>,
+    /// How the codes map to values.
+    pub coding: Coding,
 }
 
 impl Loaded {
@@ -115,6 +134,7 @@ impl Loaded {
         Ok(Loaded {
             indexer: Indexer::new(file.header().signature)?,
             codes: file.all_codes()?,
+            coding: file.header().coding,
         })
     }
 
@@ -122,7 +142,7 @@ impl Loaded {
     fn value(&self, pos: &Position) -> Option<Value> {
         let (turn, idx) = self.indexer.index_of(pos).ok()?;
         let code = self.codes[(turn.index() as u64 * self.indexer.size() + idx) as usize];
-        Value::from_code(code).ok()
+        self.coding.decode(code).ok()
     }
 }
 
@@ -137,8 +157,10 @@ pub struct Generated {
     pub codes: Vec<u16>,
     /// Statistics per side to move.
     pub stats: [HalfStats; 2],
-    /// Header flags (bit 0: perpetual check was judged).
+    /// Header flags ([`FLAG_RULE_JUDGED`], [`FLAG_RULE_DECIDES`]).
     pub flags: u8,
+    /// How the codes map to values ([`Coding::PLAIN`] when the rule decides nothing).
+    pub coding: Coding,
 }
 
 /// Everything the passes share.
@@ -147,7 +169,12 @@ struct Work<'a> {
     ix: Indexer,
     size: u64,
     val: Vec<AtomicU16>,
+    /// Quiet moves not yet refuted; after the passes, for the game's region, its moves into the
+    /// region (every other move of such a position leads to a win of the opponent).
     cnt: Vec<AtomicU8>,
+    /// The same for the quiet moves that give no check.
+    no_check: Vec<AtomicU8>,
+    check: Vec<u8>,
     subs: &'a Subtables,
     max_level: AtomicU32,
 }
@@ -181,20 +208,23 @@ impl Work<'_> {
         self.max_level.fetch_max(level, Relaxed);
     }
 
-    /// The first pass for entry `e`: its state and count of quiet moves.
-    fn first_pass(&self, e: u64) -> Result<(u16, u8), GenError> {
+    /// The first pass for entry `e`: its state, counts of quiet moves and of those that give no
+    /// check, and whether the side to move is in check.
+    fn first_pass(&self, e: u64) -> Result<(u16, u8, u8, bool), GenError> {
         let Some(mut pos) = self.position(e) else {
-            return Ok((ILLEGAL, 0));
+            return Ok((ILLEGAL, 0, 0, false));
         };
         let moves = pos.legal_move_list();
         if moves.is_empty() {
-            return Ok((LOSS, 0));
+            return Ok((LOSS, 0, 0, pos.in_check()));
         }
         let mut quiet = 0u8;
+        let mut no_check = 0u8;
         let mut best: Option<Value> = None;
         for &m in moves.iter() {
             if !pos.is_capture(m) {
                 quiet += 1;
+                no_check += u8::from(!pos.gives_check(m));
                 continue;
             }
             pos.make_move(m);
@@ -224,12 +254,16 @@ impl Work<'_> {
             (Some(Value::Draw), 0) => DRAW,
             (Some(Value::Win(d)), _) => PEND_WIN | capped(d)?,
             (Some(Value::Loss(d)), _) => CAP_LOSS | capped(d)?,
-            (Some(Value::Draw), _) => CAP_DRAW,
+            (Some(Value::Draw), _) => CAP_DRAW | CAP_IS_DRAW,
+            // Decided by the rule in the smaller table: undecided here, for the game to judge
+            // (even without quiet moves, so that the game gives it its rank).
+            (Some(Value::RuleWin(_)), _) => CAP_DRAW | CAP_IS_RULE_WIN,
+            (Some(Value::RuleLoss(_)), _) => CAP_DRAW | CAP_IS_RULE_LOSS,
         };
         if matches!(tag(state), WIN | LOSS | PEND_WIN) {
             self.schedule(dist(state));
         }
-        Ok((state, quiet))
+        Ok((state, quiet, no_check, pos.in_check()))
     }
 
     /// Visits entry `e` at `level` if it is decided there, updating its predecessors.
@@ -248,6 +282,7 @@ impl Work<'_> {
             return Err(GenError::TooDeep(self.sig));
         }
         let next = (level + 1) as u16;
+        let checks = self.check[e as usize] != 0;
         let turn = self.turn_of(e);
         let mover = turn.opponent();
         let base = mover.index() as u64 * self.size;
@@ -266,8 +301,16 @@ impl Work<'_> {
                 if !undecided(s) {
                     return;
                 }
+                // The game needs the moves into its region that give no check: count them down
+                // alongside.
+                if !checks {
+                    self.no_check[(base + q) as usize].fetch_sub(1, Relaxed);
+                }
                 if self.cnt[(base + q) as usize].fetch_sub(1, Relaxed) == 1 {
                     let lost = match tag(s) {
+                        // Every quiet move loses and the best capture is decided by the rule in
+                        // a smaller table: the game judges it (it has no move left in the region).
+                        CAP_DRAW if s != CAP_DRAW | CAP_IS_DRAW => return,
                         CAP_DRAW => DRAW,
                         CAP_LOSS => LOSS | (dist(s).max(u32::from(next)) as u16),
                         _ => LOSS | next,
@@ -301,6 +344,8 @@ pub fn generate(
         size,
         val: Vec::new(),
         cnt: Vec::new(),
+        no_check: Vec::new(),
+        check: Vec::new(),
         subs,
         max_level: AtomicU32::new(0),
     };
@@ -308,28 +353,41 @@ pub fn generate(
     bar.set_position(0);
     bar.set_message(format!("{sig}: first pass"));
     const CHUNK: u64 = 1 << 14;
-    let chunks: Vec<(Vec<u16>, Vec<u8>)> = (0..total.div_ceil(CHUNK))
+    type Chunk = (Vec<u16>, Vec<u8>, Vec<u8>, Vec<u8>);
+    let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(total);
             let mut vals = Vec::with_capacity(CHUNK as usize);
             let mut cnts = Vec::with_capacity(CHUNK as usize);
+            let mut quiet = Vec::with_capacity(CHUNK as usize);
+            let mut checks = Vec::with_capacity(CHUNK as usize);
             for e in range.clone() {
-                let (v, n) = work.first_pass(e)?;
+                let (v, n, q, check) = work.first_pass(e)?;
                 vals.push(v);
                 cnts.push(n);
+                quiet.push(q);
+                checks.push(u8::from(check));
             }
             bar.inc(range.end - range.start);
-            Ok((vals, cnts))
+            Ok((vals, cnts, quiet, checks))
         })
         .collect::<Result<_, GenError>>()?;
     work.val = chunks
         .iter()
-        .flat_map(|(v, _)| v.iter().map(|&x| AtomicU16::new(x)))
+        .flat_map(|(v, _, _, _)| v.iter().map(|&x| AtomicU16::new(x)))
         .collect();
     work.cnt = chunks
         .iter()
-        .flat_map(|(_, n)| n.iter().map(|&x| AtomicU8::new(x)))
+        .flat_map(|(_, n, _, _)| n.iter().map(|&x| AtomicU8::new(x)))
+        .collect();
+    work.no_check = chunks
+        .iter()
+        .flat_map(|(_, _, q, _)| q.iter().map(|&x| AtomicU8::new(x)))
+        .collect();
+    work.check = chunks
+        .iter()
+        .flat_map(|(_, _, _, c)| c.iter().copied())
         .collect();
     drop(chunks);
 
@@ -349,75 +407,121 @@ pub fn generate(
             })?;
         level += 1;
     }
-    drop(std::mem::take(&mut work.cnt));
-    for v in &work.val {
-        if undecided(v.load(Relaxed)) {
-            v.store(DRAW, Relaxed);
-        }
-    }
     bar.set_message(format!("{sig}: perpetual check"));
-    let flags = crate::perpetual::check(&work.ix, sig, &work.val, subs)?;
+    let degrees = Degrees::new(
+        std::mem::take(&mut work.cnt)
+            .into_iter()
+            .map(AtomicU8::into_inner)
+            .collect(),
+        std::mem::take(&mut work.no_check)
+            .into_iter()
+            .map(AtomicU8::into_inner)
+            .collect(),
+    );
     let state: Vec<u16> = std::mem::take(&mut work.val)
         .into_iter()
         .map(AtomicU16::into_inner)
         .collect();
-    let (codes, stats) = finish(&state, size);
+    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, &degrees)
+        .map_err(|source| GenError::Game { table: sig, source })?;
+    let (codes, stats, coding) = finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
+    let flags = if coding.has_rule_values() {
+        FLAG_RULE_JUDGED | FLAG_RULE_DECIDES
+    } else {
+        FLAG_RULE_JUDGED
+    };
     Ok(Generated {
         signature: sig,
         codes,
         stats,
         flags,
+        coding,
     })
 }
 
-/// Turns final states into file codes and statistics; unused indices repeat the previous code.
-fn finish(state: &[u16], size: u64) -> (Vec<u16>, [HalfStats; 2]) {
+/// Turns final states and rule values into file codes and statistics; unused indices repeat
+/// the previous code. `None` when the codes do not fit in 16 bits.
+fn finish(
+    state: &[u16],
+    rule: &crate::perpetual::RuleValues,
+    size: u64,
+) -> Option<(Vec<u16>, [HalfStats; 2], Coding)> {
+    let value = |e: usize| -> Option<Value> {
+        let s = state[e];
+        match tag(s) {
+            WIN => Some(Value::Win(dist(s))),
+            LOSS => Some(Value::Loss(dist(s))),
+            DRAW => Some(Value::Draw),
+            ILLEGAL => None,
+            // Undecided by the retrograde passes: the game's verdict.
+            _ => Some(rule.value(e as u64).unwrap_or(Value::Draw)),
+        }
+    };
     let mut stats = [HalfStats::default(); 2];
-    let mut codes = Vec::with_capacity(state.len());
-    let mut prev = 0u16;
-    for (e, &s) in state.iter().enumerate() {
+    let (mut max_plies, mut stages) = (0u32, 0u32);
+    for e in 0..state.len() {
         let half = &mut stats[(e as u64 / size) as usize];
-        let code = match tag(s) {
-            WIN | LOSS => {
-                if tag(s) == WIN {
+        match value(e) {
+            Some(Value::Win(d)) | Some(Value::Loss(d)) => {
+                if matches!(value(e), Some(Value::Win(_))) {
                     half.wins += 1;
                 } else {
                     half.losses += 1;
                 }
-                if dist(s) > half.max_dtm {
-                    half.max_dtm = dist(s);
+                if d > half.max_dtm {
+                    half.max_dtm = d;
                     half.max_dtm_index = e as u64 % size;
                 }
-                (dist(s) + 2) as u16
             }
-            DRAW => {
-                half.draws += 1;
-                0
+            Some(Value::RuleWin(r)) | Some(Value::RuleLoss(r)) => {
+                if matches!(value(e), Some(Value::RuleWin(_))) {
+                    half.rule_wins += 1;
+                } else {
+                    half.rule_losses += 1;
+                }
+                max_plies = max_plies.max(r.plies);
+                stages = stages.max(r.stage + 1);
             }
-            _ => {
-                half.unused += 1;
-                prev
-            }
+            Some(Value::Draw) => half.draws += 1,
+            None => half.unused += 1,
+        }
+    }
+    let max_dtm = stats[0].max_dtm.max(stats[1].max_dtm);
+    let coding = Coding::for_table(max_dtm, max_plies, stages)?;
+    let mut codes = Vec::with_capacity(state.len());
+    let mut prev = 0u16;
+    for e in 0..state.len() {
+        let code = match value(e) {
+            Some(v) => coding.encode(v)?,
+            None => prev,
         };
         codes.push(code);
         prev = code;
     }
-    (codes, stats)
+    Some((codes, stats, coding))
 }
 
 /// State helpers for [`crate::perpetual`].
 pub(crate) mod state {
-    /// `true` for a drawn position.
-    pub fn is_draw(v: u16) -> bool {
-        super::tag(v) == super::DRAW
-    }
-    /// `true` for a won position.
-    pub fn is_win(v: u16) -> bool {
-        super::tag(v) == super::WIN
-    }
-}
+    use super::*;
 
-/// The value of a legal position after a capture, from the tables in memory.
-pub(crate) fn sub_value(subs: &Subtables, pos: &Position) -> Option<Value> {
-    subs.get(&Signature::of(pos).0)?.value(pos)
+    /// `true` for a position of the game's region: undecided by the retrograde passes, or
+    /// drawn by them (a position whose only non-losing moves are drawing captures: a move
+    /// into it draws, so the game must see it).
+    pub fn in_region(v: u16) -> bool {
+        undecided(v) || tag(v) == DRAW
+    }
+
+    /// The best move out of the game's region for one of its positions: captures (valued in
+    /// the smaller tables) and quiet moves into positions decided by mate (always lost).
+    pub fn exit(v: u16) -> Exit {
+        match v {
+            _ if v == CAP_DRAW | CAP_IS_DRAW || v == DRAW => Exit::Draw,
+            _ if v == CAP_DRAW | CAP_IS_RULE_WIN => Exit::Win,
+            _ => Exit::Lose,
+        }
+    }
+
+    /// Legal positions only: placement and counts are the index's business.
+    pub const LEGAL: Waivers = LEGAL_ONLY;
 }

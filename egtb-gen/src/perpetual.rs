@@ -1,131 +1,155 @@
-//! The perpetual-check rule: a side that can avoid losing only by checking forever loses.
+//! The perpetual-check rule for one table: the positions the retrograde passes left undecided
+//! form the region of the game of [`crate::game`], solved once with Red and once with Black as
+//! the side that may win by the rule (the other being the one that would have to check
+//! forever). The two winning regions are disjoint; the rest of the region is drawn.
 //!
-//! After the retrograde passes every undecided position is a draw in which both sides can keep
-//! the game going forever. For a side S that has attacking pieces (the only pieces that can give
-//! check, see `docs/egtb.md`), its opponent W wins such a draw by the rule when W can force S,
-//! from some point on, to give check on every move (otherwise S loses outright). Play is then
-//! confined to the largest pair of sets `Y_S` (S to move) and `Y_W` (W to move) of drawn
-//! positions such that
-//!
-//! - from a position in `Y_S`, every move of S either loses outright or is a check that leads
-//!   into `Y_W`;
-//! - from a position in `Y_W`, W has a move into `Y_S`.
-//!
-//! This module computes that greatest fixed point (starting from the drawn positions of S that
-//! pass the first condition locally), for each side that can check. When only S can check it is
-//! exactly what the rule decides. When W can check too, W's moves into `Y_S` may be checks, and a
-//! cycle where both sides check forever is a draw, so the region is an upper bound. Either way an
-//! empty region proves that every draw of the table is a true draw under the rule; a non-empty
-//! one stops the generation with [`GenError::PerpetualCheckDecides`], since this format version
-//! has no code for wins by rule.
+//! A side without attacking pieces never gives check (`docs/egtb.md`), so it never loses by
+//! the rule, and its opponent's game is skipped: it would find nothing.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-
-use chariot::egtb::{Indexer, Signature, Value};
+use chariot::egtb::{Indexer, RuleRank, Value};
 use chariot::{Color, Position};
-use rayon::prelude::*;
 
-use crate::generate::{GenError, Subtables, state, sub_value};
+use crate::game::{self, Degrees, Exit, GameError, GameGraph, Solution};
+use crate::generate::state;
 use crate::retro;
 
-/// Header flag: the perpetual-check rule was judged for this table.
-pub const FLAG_PERPETUAL_JUDGED: u8 = 1;
-
-/// Checks the rule for a table whose retrograde passes are done (undecided = drawn): for each
-/// side that has attacking pieces, as the side that might be forced to check forever.
-///
-/// # Errors
-/// [`GenError::PerpetualCheckDecides`] when the rule may decide positions.
-pub fn check(
-    ix: &Indexer,
-    sig: Signature,
-    val: &[AtomicU16],
-    subs: &Subtables,
-) -> Result<u8, GenError> {
-    for checker in Color::ALL {
-        if sig.side(checker).has_attackers() {
-            check_side(ix, sig, val, subs, checker)?;
-        }
-    }
-    // With no attacking piece on a side, that side never checks and the rule never applies.
-    Ok(FLAG_PERPETUAL_JUDGED)
+/// One table's positions as a game graph: node `e` is entry `e` (Red to move first).
+pub struct TableGraph<'a> {
+    ix: &'a Indexer,
+    size: u64,
+    state: &'a [u16],
+    check: &'a [u8],
 }
 
-/// The region in which `checker` (S) must check on every move or lose. For the other side (W)
-/// any move into it counts, checks included: when W checks forever too, the rule calls it a
-/// draw, so this region is a superset of what the rule decides, and an empty one proves that
-/// the rule decides nothing.
-fn check_side(
-    ix: &Indexer,
-    sig: Signature,
-    val: &[AtomicU16],
-    subs: &Subtables,
-    checker: Color,
-) -> Result<(), GenError> {
-    let defender = checker.opponent();
-    let size = ix.size();
-    let state_of =
-        |turn: Color, idx: u64| val[(turn.index() as u64 * size + idx) as usize].load(Relaxed);
-    let position = |idx: u64| {
-        let p = ix.decode(idx);
-        Position::from_setup(&ix.setup(&p, checker), chariot::rules::Waivers::ALL).ok()
-    };
-    // S to move: may S only check, or lose?
-    let only_checks = |idx: u64, yw: Option<&HashSet<u64>>| -> bool {
-        let Some(mut pos) = position(idx) else {
-            return false;
+impl<'a> TableGraph<'a> {
+    /// The graph of a table whose retrograde passes are done: `state` holds the generator's
+    /// states, `check` whether the side to move is in check, per entry.
+    #[must_use]
+    pub fn new(ix: &'a Indexer, state: &'a [u16], check: &'a [u8]) -> TableGraph<'a> {
+        TableGraph {
+            ix,
+            size: ix.size(),
+            state,
+            check,
+        }
+    }
+
+    fn turn(&self, e: u64) -> Color {
+        if e < self.size {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+}
+
+impl GameGraph for TableGraph<'_> {
+    fn nodes(&self) -> u64 {
+        2 * self.size
+    }
+
+    fn in_region(&self, v: u64) -> bool {
+        state::in_region(self.state[v as usize])
+    }
+
+    fn mover(&self, v: u64) -> Color {
+        self.turn(v)
+    }
+
+    fn in_check(&self, v: u64) -> bool {
+        self.check[v as usize] != 0
+    }
+
+    fn exit(&self, v: u64) -> Exit {
+        state::exit(self.state[v as usize])
+    }
+
+    fn successors(&self, v: u64, mut f: impl FnMut(u64)) {
+        let turn = self.turn(v);
+        let p = self.ix.decode(v % self.size);
+        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL) else {
+            return;
         };
         for &m in pos.legal_move_list().iter() {
-            let check = pos.gives_check(m);
-            let capture = pos.is_capture(m);
+            if pos.is_capture(m) {
+                continue;
+            }
             pos.make_move(m);
-            let ok = if capture {
-                // A capture that loses is no escape; one that draws is (the smaller table's
-                // draws are true draws, or its generation would have stopped).
-                matches!(sub_value(subs, &pos), Some(Value::Win(_)))
-            } else {
-                match ix.index_of(&pos) {
-                    Ok((turn, child)) => {
-                        let s = state_of(turn, child);
-                        state::is_win(s)
-                            || (check && state::is_draw(s) && yw.is_none_or(|y| y.contains(&child)))
-                    }
-                    Err(_) => false,
-                }
-            };
+            if let Ok((t, i)) = self.ix.index_of(&pos) {
+                f(t.index() as u64 * self.size + i);
+            }
             pos.unmake_move();
-            if !ok {
-                return false;
+        }
+    }
+
+    fn predecessors(&self, w: u64, mut f: impl FnMut(u64)) {
+        let mover = self.turn(w).opponent();
+        let base = mover.index() as u64 * self.size;
+        retro::predecessors(self.ix, &self.ix.decode(w % self.size), mover, |q| {
+            f(base + q);
+        });
+    }
+}
+
+/// The positions of a table the rule decides: the two games' solutions.
+pub struct RuleValues {
+    solutions: Vec<Solution>,
+}
+
+impl RuleValues {
+    /// The rule value of entry `e`, if the rule decides it.
+    #[must_use]
+    pub fn value(&self, e: u64) -> Option<Value> {
+        for s in &self.solutions {
+            if let Some(r) = s.rank(e) {
+                let rank = RuleRank {
+                    stage: u32::from(r.stage),
+                    plies: u32::from(r.plies),
+                };
+                // The winner's plies are odd: the side to move wins exactly then.
+                return Some(if r.plies % 2 == 1 {
+                    Value::RuleWin(rank)
+                } else {
+                    Value::RuleLoss(rank)
+                });
             }
         }
-        true
-    };
-    let mut ys: HashSet<u64> = (0..size)
-        .into_par_iter()
-        .filter(|&i| state::is_draw(state_of(checker, i)) && only_checks(i, None))
-        .collect();
-    while !ys.is_empty() {
-        let mut yw = HashSet::new();
-        for &i in &ys {
-            retro::predecessors(ix, &ix.decode(i), defender, |q| {
-                if state::is_draw(state_of(defender, q)) {
-                    yw.insert(q);
-                }
-            });
-        }
-        let kept: HashSet<u64> = ys
-            .par_iter()
-            .copied()
-            .filter(|&i| only_checks(i, Some(&yw)))
-            .collect();
-        if kept.len() == ys.len() {
-            return Err(GenError::PerpetualCheckDecides {
-                table: sig,
-                positions: ys.len() + yw.len(),
-            });
-        }
-        ys = kept;
+        None
     }
-    Ok(())
+
+    /// The number of positions won by the rule by each colour (as the winner), Red first.
+    #[must_use]
+    pub fn counts(&self) -> [usize; 2] {
+        let mut out = [0; 2];
+        for s in &self.solutions {
+            out[s.winner.index()] = s.count();
+        }
+        out
+    }
+}
+
+/// Solves the rule for a table whose retrograde passes are done. `degrees` are the moves of
+/// every position of the region into the region, all and those that give no check (the
+/// generator's counters of unrefuted moves: every other move of such a position is refuted).
+///
+/// # Errors
+/// [`GameError`] when the game's stages or plies exceed 16 bits.
+pub fn judge(
+    ix: &Indexer,
+    state: &[u16],
+    check: &[u8],
+    degrees: &Degrees,
+) -> Result<RuleValues, GameError> {
+    let g = TableGraph::new(ix, state, check);
+    let sig = ix.signature();
+    let mut solutions = Vec::new();
+    for winner in Color::ALL {
+        // The loser must be able to check, or the winner could only win by exits, which need
+        // a rule value in a smaller table, which needs the loser's attacking pieces there too.
+        if !sig.side(winner.opponent()).has_attackers() {
+            continue;
+        }
+        solutions.push(game::solve(&g, degrees, winner)?);
+    }
+    Ok(RuleValues { solutions })
 }

@@ -36,8 +36,10 @@ pub fn memory_estimate(sig: Signature) -> anyhow::Result<u64> {
     for s in sig.captures() {
         subs += 2 * Indexer::new(s)?.size();
     }
-    // 3 bytes of state per entry, plus the first pass's chunked copy, plus the subtables.
-    Ok(own * 6 + subs * 2)
+    // 5 bytes per entry during the retrograde passes (twice at the end of the first pass: the
+    // chunked copy); then the state, check byte and move counts (5), the second game's working
+    // arrays (8) with the first game's solution (4); plus the subtables.
+    Ok(own * 17 + subs * 2)
 }
 
 /// Options of `egtb-gen gen`.
@@ -219,7 +221,14 @@ pub fn write_generated(
     if block_entries == 0 {
         anyhow::bail!("--block-entries must be at least 1");
     }
-    let header = file::make_header(g.signature, &g.codes, g.stats, g.flags, block_entries);
+    let header = file::make_header(
+        g.signature,
+        &g.codes,
+        g.stats,
+        g.flags,
+        g.coding,
+        block_entries,
+    );
     let blocks = (0..header.blocks)
         .into_par_iter()
         .map(|b| file::compress_block(&g.codes, b, header.block_entries, header.value_width, level))

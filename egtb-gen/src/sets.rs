@@ -18,7 +18,7 @@ pub const SETS: [(&str, &str); 4] = [
     ),
     (
         "third",
-        "one attacking piece against one attacking piece, each side with at most one advisor or elephant (tables where perpetual check may decide are reported and skipped with --keep-going)",
+        "one attacking piece against one attacking piece, each side with at most one advisor or elephant (78 tables; the perpetual-check rule decides positions in some)",
     ),
     (
         "small",
@@ -118,6 +118,7 @@ mod tests {
                 .all(|s| s.strong.has_attackers() && s.weak.has_attackers())
         );
         assert!(third.iter().any(|s| s.to_string() == "KRAKNB"));
+        assert_eq!(third.len(), 78);
         assert!(set("nonsense").is_none());
     }
 }

@@ -1,18 +1,14 @@
-//! `info`, `probe` and `verify`: everything here reads tables only through the library's reader.
+//! `info`, `probe` and `bench-probe`: everything here reads tables only through the library's
+//! reader (`verify` has its own module, [`crate::verify`]).
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::Context;
+use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED};
 use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
-use rayon::prelude::*;
-
-use crate::generate::Loaded;
-use crate::run::table_path;
 
 /// `egtb-gen info`.
 pub fn info(files: &[PathBuf]) -> anyhow::Result<bool> {
@@ -41,12 +37,19 @@ pub fn info(files: &[PathBuf]) -> anyhow::Result<bool> {
             writeln!(
                 out,
                 "    positions {:>12}   wins {:>12}   draws {:>12}   losses {:>12}   (unused indices {})",
-                s.wins + s.draws + s.losses,
-                s.wins,
+                s.wins + s.draws + s.losses + s.rule_wins + s.rule_losses,
+                s.wins + s.rule_wins,
                 s.draws,
-                s.losses,
+                s.losses + s.rule_losses,
                 s.unused
             )?;
+            if s.rule_wins + s.rule_losses > 0 {
+                writeln!(
+                    out,
+                    "    by the perpetual-check rule: wins {:>12}   losses {:>12}",
+                    s.rule_wins, s.rule_losses
+                )?;
+            }
             if s.max_dtm > longest.0 {
                 longest = (s.max_dtm, turn, s.max_dtm_index);
             }
@@ -67,18 +70,28 @@ pub fn info(files: &[PathBuf]) -> anyhow::Result<bool> {
             h.blocks,
             h.block_entries
         )?;
-        writeln!(
-            out,
-            "  rules      perpetual check {}",
-            if h.flags & crate::perpetual::FLAG_PERPETUAL_JUDGED != 0 {
-                "judged (no position decided by it)"
-            } else {
-                "not judged"
-            }
-        )?;
+        let rule = if h.flags & FLAG_RULE_DECIDES != 0 {
+            format!(
+                "judged; decides {} positions in {} stages (format version {})",
+                h.stats
+                    .iter()
+                    .map(|s| s.rule_wins + s.rule_losses)
+                    .sum::<u64>(),
+                h.coding.rule_stages,
+                h.version()
+            )
+        } else if h.flags & FLAG_RULE_JUDGED != 0 {
+            "judged (no position decided by it)".to_owned()
+        } else {
+            "not judged".to_owned()
+        };
+        writeln!(out, "  rules      perpetual check {rule}")?;
     }
     Ok(true)
 }
+
+/// The longest line shown for a rule value (it usually ends earlier, at a repetition).
+const RULE_LINE: usize = 60;
 
 /// Text for one probed position.
 fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String {
@@ -98,8 +111,10 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
         Ok(b) => b.map(|(m, _)| m),
         Err(e) => return error_line(fen, &chain(&e), json),
     };
+    // A rule value's line runs until a position repeats (where the rule judges the cycle).
+    let plies = value.dtm().map_or(RULE_LINE, |d| d as usize);
     let line = if with_line && value != Value::Draw {
-        match tb.line(&pos, value.dtm().unwrap_or(0) as usize) {
+        match tb.line(&pos, plies) {
             Ok(l) => l,
             Err(e) => return error_line(fen, &chain(&e), json),
         }
@@ -115,10 +130,14 @@ fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String 
             .map(|m| format!("\"{m}\""))
             .collect::<Vec<_>>()
             .join(",");
+        let rank = value.rule_rank().map_or("null".to_owned(), |r| {
+            format!("{{\"stage\":{},\"plies\":{}}}", r.stage, r.plies)
+        });
         format!(
-            "{{\"fen\":\"{}\",\"wdl\":\"{}\",\"dtm\":{dtm},\"best\":{best},\"line\":[{line}]}}",
+            "{{\"fen\":\"{}\",\"wdl\":\"{}\",\"dtm\":{dtm},\"best\":{best},\"line\":[{line}],\"by_rule\":{},\"rule_rank\":{rank}}}",
             escape(fen),
-            value.wdl()
+            value.wdl(),
+            value.by_rule()
         )
     } else {
         let best = best.map_or("-".to_owned(), |m| m.to_string());
@@ -196,138 +215,6 @@ pub fn probe(
     }
     out.flush()?;
     Ok(ok)
-}
-
-/// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
-type Inconsistency = (u64, String, Value, Value);
-
-/// Re-checks one table: every legal position's stored value must equal the best over its moves
-/// of the successors' values (read from this table or, after a capture, from the smaller
-/// tables in the same directory), a position without moves must be lost at distance 0, and the
-/// header's statistics must match.
-pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
-    let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let h = t.header().clone();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let ix = Indexer::new(h.signature)?;
-    let own = Arc::new(Loaded::from_file(&t)?);
-    let mut subs: HashMap<Signature, Arc<Loaded>> = HashMap::new();
-    for s in h.signature.captures() {
-        let p = table_path(dir, s);
-        let f = TableFile::open(&p).with_context(|| format!("opening {}", p.display()))?;
-        subs.insert(s, Arc::new(Loaded::from_file(&f)?));
-    }
-    subs.insert(h.signature, Arc::clone(&own));
-    let size = ix.size();
-    let waivers = Waivers {
-        placement: true,
-        counts: true,
-        opposite_check: false,
-    };
-    let stored_at = |e: u64| Value::from_code(own.codes[e as usize]);
-    const CHUNK: u64 = 1 << 14;
-    let results: Vec<(Option<Inconsistency>, [u64; 8])> = (0..(2 * size).div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let chunk = c * CHUNK..((c + 1) * CHUNK).min(2 * size);
-            // Per half: wins, draws, losses, unused.
-            let mut counts = [0u64; 8];
-            for e in chunk {
-                let half = (e / size) as usize;
-                let turn = if half == 0 { Color::Red } else { Color::Black };
-                let p = ix.decode(e % size);
-                let pos = if p.has_overlap() {
-                    None
-                } else {
-                    Position::from_setup(&ix.setup(&p, turn), waivers).ok()
-                };
-                let Some(mut pos) = pos else {
-                    counts[4 * half + 3] += 1;
-                    continue;
-                };
-                let stored = match stored_at(e) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        return (Some((e, pos.fen(), Value::Draw, Value::Draw)), counts);
-                    }
-                };
-                counts[4 * half
-                    + match stored {
-                        Value::Win(_) => 0,
-                        Value::Draw => 1,
-                        Value::Loss(_) => 2,
-                    }] += 1;
-                let mut best: Option<Value> = None;
-                for &m in pos.legal_move_list().iter() {
-                    pos.make_move(m);
-                    let v = subs
-                        .get(&Signature::of(&pos).0)
-                        .and_then(|t| {
-                            let (tt, i) = t.indexer.index_of(&pos).ok()?;
-                            Value::from_code(
-                                t.codes[(tt.index() as u64 * t.indexer.size() + i) as usize],
-                            )
-                            .ok()
-                        })
-                        .map(Value::before_move);
-                    pos.unmake_move();
-                    let Some(v) = v else {
-                        return (Some((e, pos.fen(), stored, Value::Draw)), counts);
-                    };
-                    best = Some(best.map_or(v, |b| b.max(v)));
-                }
-                let expected = best.unwrap_or(Value::Loss(0));
-                if expected != stored {
-                    return (Some((e, pos.fen(), stored, expected)), counts);
-                }
-            }
-            (None, counts)
-        })
-        .collect();
-    let mut counts = [0u64; 8];
-    for (bad, c) in &results {
-        if bad.is_some() {
-            return Ok(bad.clone());
-        }
-        for i in 0..8 {
-            counts[i] += c[i];
-        }
-    }
-    for (half, s) in h.stats.iter().enumerate() {
-        let c = &counts[4 * half..4 * half + 4];
-        if [s.wins, s.draws, s.losses, s.unused] != c {
-            anyhow::bail!(
-                "{}: header statistics {:?} do not match the table's {:?} (wins, draws, losses, unused)",
-                path.display(),
-                [s.wins, s.draws, s.losses, s.unused],
-                c
-            );
-        }
-    }
-    Ok(None)
-}
-
-/// `egtb-gen verify`.
-pub fn verify(files: &[PathBuf]) -> anyhow::Result<bool> {
-    let mut all_ok = true;
-    for path in files {
-        let start = std::time::Instant::now();
-        match verify_table(path)? {
-            None => println!(
-                "{}: ok ({:.1} s)",
-                path.display(),
-                start.elapsed().as_secs_f64()
-            ),
-            Some((e, fen, stored, expected)) => {
-                all_ok = false;
-                println!(
-                    "{}: INCONSISTENT at entry {e}: {fen}: stored {stored}, successors give {expected}",
-                    path.display()
-                );
-            }
-        }
-    }
-    Ok(all_ok)
 }
 
 /// `egtb-gen bench-probe`: times `Tablebases::probe` on random legal positions of one table,

@@ -101,9 +101,48 @@ fn corrupt_table_is_a_clear_error() {
     let (code, _, err) = run(bin().arg("gen").arg("KXK").arg("--dir").arg(&dir), "");
     assert_eq!(code, 2);
     assert!(err.contains("unknown piece letter 'X'"), "{err}");
-    let fresh = dir.join("fresh");
-    let (code, _, err) = run(bin().arg("gen").arg("KRKN").arg("--dir").arg(&fresh), "");
-    assert_eq!(code, 2);
-    assert!(err.contains("perpetual-check rule may decide"), "{err}");
-    assert!(fresh.join("KRK.egtb").exists() && !fresh.join("KRKN.egtb").exists());
+}
+
+#[test]
+fn rule_values_in_gen_info_probe_and_verify() {
+    let dir = std::env::temp_dir().join(format!("chariot-egtb-cli-rule-{}", std::process::id()));
+    let (code, _, err) = run(bin().arg("gen").arg("KRKN").arg("--dir").arg(&dir), "");
+    assert_eq!(code, 0, "{err}");
+    let table = dir.join("KRKN.egtb");
+    let (code, out, err) = run(bin().arg("info").arg(&table), "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("by the perpetual-check rule: wins")
+            && out.contains("perpetual check judged; decides 1597 positions")
+            && out.contains("format version 2"),
+        "{out}"
+    );
+    let (code, out, err) = run(
+        bin().arg("probe").arg("--dir").arg(&dir).arg("--json"),
+        "9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1\n4k4/9/9/9/9/9/9/9/9/3K1R3 b\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].contains("\"wdl\":\"loss\",\"dtm\":null,\"best\":\"d2b1\"")
+            && lines[0].contains("\"by_rule\":true,\"rule_rank\":{\"stage\":1,\"plies\":2}"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("\"by_rule\":false,\"rule_rank\":null"),
+        "{out}"
+    );
+    let (code, out, err) = run(
+        bin().arg("probe").arg("--dir").arg(&dir).arg("--no-line"),
+        "9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("win by the perpetual-check rule (stage 1, 1 plies); best d1d2"),
+        "{out}"
+    );
+    let (code, out, err) = run(bin().arg("verify").arg(&table), "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("KRKN.egtb: ok"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,7 +14,9 @@ use egtb_gen::run::{build_one, table_path};
 use indicatif::ProgressBar;
 
 /// Tables generated once for all tests of this file, with everything they depend on.
-const TABLES: [&str; 8] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP"];
+const TABLES: [&str; 9] = [
+    "KRK", "KCK", "KPK", "KNK", "KRKA", "KNKA", "KCKB", "KCKP", "KRKN",
+];
 
 fn dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -129,7 +131,7 @@ fn every_table_verifies_through_the_reader() {
     for name in TABLES {
         let path = table_path(dir(), name.parse().unwrap());
         assert_eq!(
-            egtb_gen::tools::verify_table(&path).unwrap(),
+            egtb_gen::verify::verify_table(&path).unwrap(),
             None,
             "{name}"
         );
@@ -156,6 +158,248 @@ fn prober_gives_the_shortest_win_and_a_line_to_mate() {
     assert_eq!(after, v);
     // No table for this material.
     assert_eq!(tb.probe(&Position::start()).unwrap(), None);
+}
+
+/// Rook against horse: the horse's side can sometimes avoid mate only by checking forever, which
+/// the perpetual-check rule forbids. Here every move of the horse that gives no check is mated,
+/// its checks lead only to more such positions (the horse shuttles between b1 and c3 around the
+/// red general), so the position is lost for Black by the rule; the rook's side never has to
+/// check to keep it so.
+#[test]
+fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    let pos = Position::from_fen("9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1").unwrap();
+    let v = tb.probe(&pos).unwrap().unwrap();
+    assert!(matches!(v, Value::RuleLoss(_)), "{v}");
+    assert_eq!(v.wdl(), Wdl::Loss);
+    let mut p = pos.clone();
+    for (m, after) in tb.move_values(&pos).unwrap().unwrap() {
+        p.make_move(m);
+        let check = p.in_check();
+        p.unmake_move();
+        match after {
+            Value::Loss(_) => {}
+            Value::RuleLoss(_) => assert!(check, "{m} gives no check but escapes mate"),
+            other => panic!("{m}: {other}"),
+        }
+    }
+    // The line ends when a position repeats: the horse checked on every move, the general never.
+    let line = tb.line(&pos, 40).unwrap();
+    assert!(line.len() < 40, "{line:?}");
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        p.make_move(m);
+        assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
+    }
+    assert!(p.history().iter().any(|u| u.key == p.key()));
+    // Its counts: only the rook's side wins by the rule in this table.
+    let t = TableFile::open(&table_path(dir(), "KRKN".parse().unwrap())).unwrap();
+    let h = t.header();
+    assert_eq!(h.version(), 2);
+    assert_eq!((h.stats[0].rule_losses, h.stats[1].rule_wins), (0, 0));
+    assert!(h.stats[0].rule_wins > 100 && h.stats[1].rule_losses > 1000);
+    // The rule values agree with the mate search too (no mate within its horizon).
+    let checked = crosscheck_table(&table_path(dir(), "KRKN".parse().unwrap()), 30, 3).unwrap();
+    assert!(checked.is_ok(), "{}", checked.unwrap_err());
+}
+
+/// Plays the tables' plan (`Tablebases::best_move`) for the winner from positions won by the
+/// rule, against every reply of the loser, and checks the outcome: every line ends in a position
+/// the winner wins by mate, or in a capture into a smaller table's win, or runs into a cycle in
+/// which the loser checked on every move and the winner did not. Returns the positions visited.
+fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usize {
+    let winner = starts[0].turn();
+    // Per position (by key): its moves inside the plan, as (child, check, by the winner).
+    let mut graph: HashMap<u64, Vec<(u64, bool, bool)>> = HashMap::new();
+    let mut stack = starts;
+    while let Some(pos) = stack.pop() {
+        if graph.contains_key(&pos.key()) {
+            continue;
+        }
+        let v = tb.probe(&pos).unwrap().unwrap();
+        let ours = pos.turn() == winner;
+        let good = if ours {
+            matches!(v, Value::Win(_) | Value::RuleWin(_))
+        } else {
+            matches!(v, Value::Loss(_) | Value::RuleLoss(_))
+        };
+        assert!(good, "{}: {v}", pos.fen());
+        let mut edges = Vec::new();
+        if v.by_rule() {
+            let moves = if ours {
+                vec![tb.best_move(&pos).unwrap().unwrap().0]
+            } else {
+                pos.legal_move_list().to_vec()
+            };
+            for m in moves {
+                let mut p = pos.clone();
+                let capture = p.is_capture(m);
+                p.make_move(m);
+                if capture {
+                    let after = tb.probe(&p).unwrap().unwrap();
+                    assert_eq!(after.wdl(), if ours { Wdl::Loss } else { Wdl::Win });
+                    continue;
+                }
+                edges.push((p.key(), p.in_check(), ours));
+                stack.push(p);
+            }
+        }
+        graph.insert(pos.key(), edges);
+    }
+    let reaches = |from: u64, to: u64, allowed: &dyn Fn(&(u64, bool, bool)) -> bool| {
+        let mut seen = std::collections::HashSet::from([from]);
+        let mut todo = vec![from];
+        while let Some(u) = todo.pop() {
+            if u == to {
+                return true;
+            }
+            for e in &graph[&u] {
+                if allowed(e) && seen.insert(e.0) {
+                    todo.push(e.0);
+                }
+            }
+        }
+        false
+    };
+    let cyclic = graph
+        .iter()
+        .any(|(&u, edges)| edges.iter().any(|e| reaches(e.0, u, &|_| true)));
+    assert!(
+        cyclic,
+        "the plan should run into repetitions, not only into mates"
+    );
+    for (&u, edges) in &graph {
+        for e in edges {
+            // No cycle through a move of the loser that gives no check.
+            if !e.2 && !e.1 {
+                assert!(
+                    !reaches(e.0, u, &|_| true),
+                    "the loser escapes by a quiet move"
+                );
+            }
+            // No cycle in which the winner checks on every move.
+            if !e.2 || e.1 {
+                assert!(
+                    !reaches(e.0, u, &|x| !x.2 || x.1),
+                    "the winner checks forever"
+                );
+            }
+        }
+    }
+    graph.len()
+}
+
+#[test]
+fn the_rule_plan_wins_against_every_defence() {
+    let tb = Tablebases::open(&[dir()]).unwrap();
+    let starts: Vec<Position> = positions("KRKN")
+        .into_iter()
+        .filter(|(_, v)| matches!(v, Value::RuleWin(_)))
+        .map(|(p, _)| p)
+        .collect();
+    assert!(starts.len() > 100);
+    let seen = plan_wins_against_every_reply(&tb, starts);
+    assert!(seen > 1000, "{seen}");
+}
+
+/// The same on tables with several stages (levels of the rule, and cores where the winner has
+/// to check on the way), where following the ranks matters: about a minute, so run on demand
+/// with `cargo test -p egtb-gen --test known_results -- --ignored`.
+#[test]
+#[ignore]
+fn the_rule_plan_wins_in_tables_with_several_stages() {
+    let dir = std::env::temp_dir().join(format!("chariot-egtb-stages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut order: Vec<Signature> = Vec::new();
+    for name in ["KRKCA", "KCAKN", "KRAKR"] {
+        for s in name.parse::<Signature>().unwrap().closure() {
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+    }
+    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    for s in order {
+        build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
+    }
+    let tb = Tablebases::open(&[&dir]).unwrap();
+    for name in ["KRKCA", "KCAKN", "KRAKR"] {
+        let sig: Signature = name.parse().unwrap();
+        let t = TableFile::open(&table_path(&dir, sig)).unwrap();
+        assert!(t.header().coding.rule_stages >= 3, "{name}");
+        let ix = Indexer::new(sig).unwrap();
+        for winner in Color::ALL {
+            let mut starts = Vec::new();
+            for i in 0..ix.size() {
+                if let Ok(Value::RuleWin(_)) = t.value(winner, i) {
+                    let w = Waivers {
+                        placement: true,
+                        counts: true,
+                        opposite_check: false,
+                    };
+                    let p = ix.decode(i);
+                    if p.has_overlap() {
+                        continue;
+                    }
+                    if let Ok(p) = Position::from_setup(&ix.setup(&p, winner), w) {
+                        starts.push(p);
+                    }
+                }
+            }
+            if !starts.is_empty() {
+                plan_wins_against_every_reply(&tb, starts);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A table whose rule values are tampered with fails `verify`, though every position stays
+/// locally consistent: a cycle of rule losses turned into draws (and the winners' positions
+/// into draws too) can only be caught by solving the game again.
+#[test]
+fn verify_solves_the_rule_again() {
+    let src = table_path(dir(), "KRKN".parse().unwrap());
+    let t = TableFile::open(&src).unwrap();
+    let h = t.header().clone();
+    let codes = t.all_codes().unwrap();
+    let tampered: Vec<u16> = codes
+        .iter()
+        .map(|&c| {
+            if h.coding.decode(c).unwrap().by_rule() {
+                0
+            } else {
+                c
+            }
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("chariot-egtb-tamper-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for dep in ["KRK", "KNK", "KK"] {
+        let name = format!("{dep}.egtb");
+        std::fs::copy(self::dir().join(&name), dir.join(&name)).unwrap();
+    }
+    let mut stats = h.stats;
+    for s in &mut stats {
+        s.draws += s.rule_wins + s.rule_losses;
+        s.rule_wins = 0;
+        s.rule_losses = 0;
+    }
+    let path = dir.join("KRKN.egtb");
+    chariot::egtb::file::write_codes(
+        &path,
+        h.signature,
+        &tampered,
+        stats,
+        chariot::egtb::file::FLAG_RULE_JUDGED,
+        chariot::egtb::Coding::PLAIN,
+    )
+    .unwrap();
+    let bad = egtb_gen::verify::verify_table(&path).unwrap();
+    let (_, fen, stored, expected) = bad.expect("the tampered table must fail");
+    assert_eq!(stored, Value::Draw, "{fen}");
+    assert!(expected.by_rule(), "{fen}: {expected}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Unmoves are the exact reverse of quiet legal moves: for every legal position, each quiet

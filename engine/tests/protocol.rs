@@ -572,6 +572,17 @@ fn endgame_tables_play_the_quickest_mate_and_respect_banmoves() {
             .any(|l| l.starts_with("info depth") && l.contains("score 99")),
         "{lines:?}"
     );
+    // Rook against horse, won by the perpetual-check rule: the tables' plan answers at once.
+    e.send("position fen 9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1");
+    e.send("go depth 5");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string tablebase: win by the perpetual-check rule"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove d1d2 ponder c3b1");
     // A lone cannon cannot win: the search picks among the drawing moves.
     e.send("position fen 3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1");
     e.send("go depth 3");

@@ -347,6 +347,17 @@ fn endgame_tables_score_nodes_and_count_tbhits() {
     // a0a8 and a0d0 leave Black without a move (a loss): mate in one ply, from the tables.
     assert_eq!(r.score, Score::Mate(1));
     assert!(["a0a8", "a0d0"].contains(&r.best.unwrap().to_string().as_str()));
+    // Rook against horse, won by the perpetual-check rule (the horse can only check forever):
+    // every child is a table hit scored as a rule win, below any table mate.
+    use chariot::search::score::tb_rule_win_at;
+    let pos = Position::from_fen("9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1").unwrap();
+    let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |_| {});
+    assert_eq!(r.score, Score::Cp(tb_rule_win_at(1)));
+    // The losing side: its only check keeps the rule loss, every other move is mated.
+    let pos = Position::from_fen("9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1").unwrap();
+    let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |_| {});
+    assert_eq!(r.score, Score::Cp(-tb_rule_win_at(1)));
+    assert_eq!(r.best.unwrap().to_string(), "d2b1");
     // With a cannon instead the tables say draw: no move scores as a win.
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1").unwrap();
     let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |_| {});

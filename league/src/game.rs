@@ -69,7 +69,8 @@ pub enum Reason {
     /// Adjudicated a draw: the game reached `--maxmoves`.
     MaxMoves,
     /// Adjudicated by the endgame tablebases (`--egtb`): the side to move wins or loses in
-    /// this many plies, or `None` for a draw.
+    /// this many plies, or `None` for a draw or a win by the perpetual-check rule (the loser
+    /// can avoid mate only by checking forever).
     TablebaseAdjudication(Option<u32>),
 }
 
@@ -129,6 +130,11 @@ impl fmt::Display for Ending {
             (Reason::TablebaseAdjudication(Some(plies)), Some(_)) => write!(
                 f,
                 "adjudicated by tablebase: {} wins (mate in {plies} plies)",
+                w.to_lowercase()
+            ),
+            (Reason::TablebaseAdjudication(None), Some(_)) => write!(
+                f,
+                "adjudicated by tablebase: {} wins (the other side can only check perpetually)",
                 w.to_lowercase()
             ),
             (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
@@ -486,6 +492,11 @@ fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
             reason: Reason::TablebaseAdjudication(Some(plies)),
         },
         Value::Loss(plies) => lost(us, Reason::TablebaseAdjudication(Some(plies))),
+        Value::RuleWin(_) => Ending {
+            outcome: Outcome::Win(us),
+            reason: Reason::TablebaseAdjudication(None),
+        },
+        Value::RuleLoss(_) => lost(us, Reason::TablebaseAdjudication(None)),
         Value::Draw => Ending {
             outcome: Outcome::Draw,
             reason: Reason::TablebaseAdjudication(None),

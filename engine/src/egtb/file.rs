@@ -3,13 +3,14 @@
 //! The byte layout is documented in `docs/formats/egtb.md`; in short:
 //!
 //! ```text
-//! header (192 bytes, CRC-32 in its last 4)  magic, version, signature, key scheme, metric,
-//!                                           value width, entries, block size, statistics
+//! header (192 bytes in version 1, 256 in     magic, version, signature, key scheme, metric,
+//!   version 2; CRC-32 in its last 4)        value width, entries, block size, statistics,
+//!                                           (version 2) the coding of rule values
 //! block index (16 bytes per block)          offset, compressed length, CRC-32 of the block
 //! blocks                                    zstd frames of `block_entries` values each
 //! ```
 //!
-//! Every entry is a value code ([`Value::to_code`]) of 1 or 2 bytes, little endian; the Red
+//! Every entry is a value code ([`Coding`]) of 1 or 2 bytes, little endian; the Red
 //! (strong side) to move half comes first, then the Black half. A file is untrusted: opening
 //! checks the magic, version, header checksum, sizes against the signature's index, the block
 //! index checksum and that every block lies inside the file; a block's checksum and size are
@@ -19,6 +20,10 @@
 //! truncating a table that is open is the one fault that cannot be caught (the OS raises
 //! SIGBUS), as with every memory-mapped table format. Writers never truncate in place: they
 //! write a temporary file and rename it.
+//!
+//! Version 2 exists only for tables where the perpetual-check rule decides positions: the
+//! writer emits version 1 whenever a table has no rule value, so such tables stay readable by
+//! older readers and unchanged byte for byte.
 
 use std::fs::File;
 use std::io::Write;
@@ -27,15 +32,23 @@ use std::sync::{Arc, Mutex};
 
 use super::index::Indexer;
 use super::signature::Signature;
-use super::{Value, ValueError};
+use super::{Coding, Value, ValueError};
 use crate::rules::Color;
 
 /// The file magic.
 pub const MAGIC: [u8; 8] = *b"CHXQEGTB";
-/// The format version this module reads and writes.
-pub const VERSION: u16 = 1;
-/// The header length in bytes.
+/// The newest format version this module reads and writes (tables with rule values).
+pub const VERSION: u16 = 2;
+/// The format version of tables without rule values.
+pub const VERSION_PLAIN: u16 = 1;
+/// The header length in bytes of version 1.
 pub const HEADER_LEN: usize = 192;
+/// The header length in bytes of version 2.
+pub const HEADER_LEN_V2: usize = 256;
+/// Header flag: the perpetual-check rule was judged exactly for this table.
+pub const FLAG_RULE_JUDGED: u8 = 1;
+/// Header flag: the perpetual-check rule decides some positions (version 2 only).
+pub const FLAG_RULE_DECIDES: u8 = 2;
 /// The key scheme of [`super::index`]: 45 king pairs with the mirror, groups in name order.
 pub const KEY_SCHEME: u8 = 1;
 /// The metric: win/draw/loss with distance to mate in plies.
@@ -68,7 +81,7 @@ pub enum FileError {
     #[error("not a Chariot table file (bad magic)")]
     BadMagic,
     /// A version this reader does not know.
-    #[error("table format version {0} is not supported (this reader knows version {VERSION})")]
+    #[error("table format version {0} is not supported (this reader knows versions 1 and 2)")]
     UnsupportedVersion(u16),
     /// The header's checksum does not match.
     #[error("corrupted table header (checksum mismatch)")]
@@ -128,6 +141,10 @@ pub struct HalfStats {
     pub draws: u64,
     /// Positions lost by the side to move.
     pub losses: u64,
+    /// Positions won by the perpetual-check rule (not counted in `wins`; version 2).
+    pub rule_wins: u64,
+    /// Positions lost by the perpetual-check rule (not counted in `losses`; version 2).
+    pub rule_losses: u64,
     /// Indices that are no legal position (shared squares, generals facing, side not to move in check).
     pub unused: u64,
     /// The longest distance to mate in plies (won or lost), 0 when there is none.
@@ -147,8 +164,10 @@ pub struct Header {
     pub metric: u8,
     /// Bytes per entry: 1 or 2.
     pub value_width: u8,
-    /// Flags; bit 0: the perpetual-check rule was checked for (see `docs/egtb.md`).
+    /// Flags: [`FLAG_RULE_JUDGED`], [`FLAG_RULE_DECIDES`].
     pub flags: u8,
+    /// How codes map to values ([`Coding::PLAIN`] in version 1).
+    pub coding: Coding,
     /// Entries per half.
     pub entries_per_half: u64,
     /// Entries per block (the last block may be shorter).
@@ -166,6 +185,34 @@ impl Header {
         2 * self.entries_per_half
     }
 
+    /// The format version: 2 when the table holds rule values, else 1.
+    #[must_use]
+    pub fn version(&self) -> u16 {
+        if self.coding.has_rule_values() {
+            VERSION
+        } else {
+            VERSION_PLAIN
+        }
+    }
+
+    /// The header's length in bytes (it depends on the version).
+    #[must_use]
+    pub fn header_len(&self) -> usize {
+        if self.coding.has_rule_values() {
+            HEADER_LEN_V2
+        } else {
+            HEADER_LEN
+        }
+    }
+
+    /// The value of `code` in this table.
+    ///
+    /// # Errors
+    /// [`ValueError`] for a code that is no value.
+    pub fn decode(&self, code: u16) -> Result<Value, ValueError> {
+        self.coding.decode(code)
+    }
+
     /// The number of entries in block `b`.
     #[must_use]
     pub fn entries_in_block(&self, b: u32) -> usize {
@@ -173,11 +220,12 @@ impl Header {
         (self.entries() - start).min(u64::from(self.block_entries)) as usize
     }
 
-    fn to_bytes(&self, index_crc: u32) -> [u8; HEADER_LEN] {
-        let mut h = [0u8; HEADER_LEN];
+    fn to_bytes(&self, index_crc: u32) -> Vec<u8> {
+        let len = self.header_len();
+        let mut h = vec![0u8; len];
         h[0..8].copy_from_slice(&MAGIC);
-        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
-        h[10..12].copy_from_slice(&(HEADER_LEN as u16).to_le_bytes());
+        h[8..10].copy_from_slice(&self.version().to_le_bytes());
+        h[10..12].copy_from_slice(&(len as u16).to_le_bytes());
         h[12] = self.key_scheme;
         h[13] = self.metric;
         h[14] = self.value_width;
@@ -197,38 +245,54 @@ impl Header {
             h[o + 40..o + 48].copy_from_slice(&s.max_dtm_index.to_le_bytes());
         }
         h[160..164].copy_from_slice(&index_crc.to_le_bytes());
-        let crc = crc32fast::hash(&h[..HEADER_LEN - 4]);
-        h[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
+        if self.coding.has_rule_values() {
+            h[164..166].copy_from_slice(&self.coding.rule_base.to_le_bytes());
+            h[166..168].copy_from_slice(&self.coding.rule_stride.to_le_bytes());
+            h[168..170].copy_from_slice(&self.coding.rule_stages.to_le_bytes());
+            for (i, s) in self.stats.iter().enumerate() {
+                let o = 176 + 16 * i;
+                h[o..o + 8].copy_from_slice(&s.rule_wins.to_le_bytes());
+                h[o + 8..o + 16].copy_from_slice(&s.rule_losses.to_le_bytes());
+            }
+        }
+        let crc = crc32fast::hash(&h[..len - 4]);
+        h[len - 4..].copy_from_slice(&crc.to_le_bytes());
         h
     }
 
     /// Reads and checks a header; returns it with the block index's checksum.
     fn from_bytes(b: &[u8]) -> Result<(Header, u32), FileError> {
-        if b.len() < HEADER_LEN {
-            if b.len() >= 8 && b[..8] != MAGIC {
-                return Err(FileError::BadMagic);
-            }
+        if b.len() >= 8 && b[..8] != MAGIC {
+            return Err(FileError::BadMagic);
+        }
+        if b.len() < 10 {
             return Err(FileError::Truncated {
                 len: b.len() as u64,
                 need: HEADER_LEN as u64,
             });
         }
-        let h = &b[..HEADER_LEN];
-        if h[..8] != MAGIC {
-            return Err(FileError::BadMagic);
+        let version = u16::from_le_bytes([b[8], b[9]]);
+        let len = match version {
+            VERSION_PLAIN => HEADER_LEN,
+            VERSION => HEADER_LEN_V2,
+            v => return Err(FileError::UnsupportedVersion(v)),
+        };
+        if b.len() < len {
+            return Err(FileError::Truncated {
+                len: b.len() as u64,
+                need: len as u64,
+            });
         }
-        let version = u16::from_le_bytes([h[8], h[9]]);
-        if version != VERSION {
-            return Err(FileError::UnsupportedVersion(version));
-        }
-        let crc = u32::from_le_bytes(h[HEADER_LEN - 4..].try_into().unwrap_or_default());
-        if crc32fast::hash(&h[..HEADER_LEN - 4]) != crc {
+        let h = &b[..len];
+        let crc = u32::from_le_bytes(h[len - 4..].try_into().unwrap_or_default());
+        if crc32fast::hash(&h[..len - 4]) != crc {
             return Err(FileError::HeaderChecksum);
         }
         let bad = |what: String| Err(FileError::BadHeader(what));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap_or_default());
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().unwrap_or_default());
-        if usize::from(u16::from_le_bytes([h[10], h[11]])) != HEADER_LEN {
+        let u16_at = |o: usize| u16::from_le_bytes([h[o], h[o + 1]]);
+        if usize::from(u16_at(10)) != len {
             return bad("header length".into());
         }
         let name_bytes: Vec<u8> = h[16..48].iter().copied().take_while(|&c| c != 0).collect();
@@ -246,6 +310,15 @@ impl Header {
             metric: h[13],
             value_width: h[14],
             flags: h[15],
+            coding: if version == VERSION {
+                Coding {
+                    rule_base: u16_at(164),
+                    rule_stride: u16_at(166),
+                    rule_stages: u16_at(168),
+                }
+            } else {
+                Coding::PLAIN
+            },
             entries_per_half: u64_at(48),
             block_entries: u32_at(56),
             blocks: u32_at(60),
@@ -255,6 +328,16 @@ impl Header {
                     wins: u64_at(o),
                     draws: u64_at(o + 8),
                     losses: u64_at(o + 16),
+                    rule_wins: if version == VERSION {
+                        u64_at(176 + 16 * i)
+                    } else {
+                        0
+                    },
+                    rule_losses: if version == VERSION {
+                        u64_at(184 + 16 * i)
+                    } else {
+                        0
+                    },
                     unused: u64_at(o + 24),
                     max_dtm: u32_at(o + 32),
                     max_dtm_index: u64_at(o + 40),
@@ -266,6 +349,21 @@ impl Header {
         }
         if header.metric != METRIC_DTM {
             return bad(format!("unknown metric {}", header.metric));
+        }
+        if version == VERSION {
+            let c = header.coding;
+            let top = u64::from(c.rule_base) + u64::from(c.rule_stride) * u64::from(c.rule_stages);
+            if c.rule_base < 3
+                || c.rule_stride < 2
+                || c.rule_stride % 2 == 1
+                || c.rule_stages == 0
+                || top > 1 << 16
+            {
+                return bad(format!(
+                    "rule coding (base {}, stride {}, stages {})",
+                    c.rule_base, c.rule_stride, c.rule_stages
+                ));
+            }
         }
         if !matches!(header.value_width, 1 | 2) {
             return bad(format!("value width {}", header.value_width));
@@ -366,14 +464,15 @@ impl TableFile {
         let b = data.bytes();
         let (header, index_crc) = Header::from_bytes(b)?;
         let index_len = 16 * header.blocks as usize;
-        let need = (HEADER_LEN + index_len) as u64;
+        let head = header.header_len();
+        let need = (head + index_len) as u64;
         if (b.len() as u64) < need {
             return Err(FileError::Truncated {
                 len: b.len() as u64,
                 need,
             });
         }
-        let raw = &b[HEADER_LEN..HEADER_LEN + index_len];
+        let raw = &b[head..head + index_len];
         if crc32fast::hash(raw) != index_crc {
             return Err(FileError::BlockIndexChecksum);
         }
@@ -492,7 +591,9 @@ impl TableFile {
     pub fn value(&self, turn: Color, idx: u64) -> Result<Value, FileError> {
         let entry = turn.index() as u64 * self.header.entries_per_half + idx;
         let code = self.code(entry)?;
-        Value::from_code(code).map_err(|source| FileError::BadValue { entry, source })
+        self.header
+            .decode(code)
+            .map_err(|source| FileError::BadValue { entry, source })
     }
 
     /// Every code of the table, decompressed (for the generator and `verify`).
@@ -570,7 +671,7 @@ pub fn compress_block(
 /// [`FileError::Io`] when writing fails (the temporary file is removed).
 pub fn write_table(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(), FileError> {
     let mut index = Vec::with_capacity(16 * blocks.len());
-    let mut offset = (HEADER_LEN + 16 * blocks.len()) as u64;
+    let mut offset = (header.header_len() + 16 * blocks.len()) as u64;
     for b in blocks {
         index.extend_from_slice(&offset.to_le_bytes());
         index.extend_from_slice(&(b.len() as u32).to_le_bytes());
@@ -618,8 +719,16 @@ pub fn write_codes(
     codes: &[u16],
     stats: [HalfStats; 2],
     flags: u8,
+    coding: Coding,
 ) -> Result<Header, FileError> {
-    let header = make_header(signature, codes, stats, flags, DEFAULT_BLOCK_ENTRIES);
+    let header = make_header(
+        signature,
+        codes,
+        stats,
+        flags,
+        coding,
+        DEFAULT_BLOCK_ENTRIES,
+    );
     let blocks = (0..header.blocks)
         .map(|b| compress_block(codes, b, header.block_entries, header.value_width, 9))
         .collect::<Result<Vec<_>, _>>()?;
@@ -627,13 +736,15 @@ pub fn write_codes(
     Ok(header)
 }
 
-/// The header for a table with these codes (both halves, Red to move first).
+/// The header for a table with these codes (both halves, Red to move first). Its version
+/// follows from `coding`: 2 when it has rule values, else 1.
 #[must_use]
 pub fn make_header(
     signature: Signature,
     codes: &[u16],
     stats: [HalfStats; 2],
     flags: u8,
+    coding: Coding,
     block_entries: u32,
 ) -> Header {
     Header {
@@ -642,6 +753,7 @@ pub fn make_header(
         metric: METRIC_DTM,
         value_width: value_width(codes),
         flags,
+        coding,
         entries_per_half: codes.len() as u64 / 2,
         block_entries,
         blocks: (codes.len() as u64).div_ceil(u64::from(block_entries)) as u32,
@@ -661,12 +773,16 @@ mod tests {
     }
 
     fn bytes_of(sig: Signature, codes: &[u16]) -> Vec<u8> {
+        bytes_with(sig, codes, Coding::PLAIN)
+    }
+
+    fn bytes_with(sig: Signature, codes: &[u16], coding: Coding) -> Vec<u8> {
         let dir = std::env::temp_dir().join(format!("chariot-egtb-file-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = dir.join(format!("{sig}-{n}.egtb"));
-        write_codes(&path, sig, codes, [HalfStats::default(); 2], 0).unwrap();
+        write_codes(&path, sig, codes, [HalfStats::default(); 2], 0, coding).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         bytes
@@ -692,6 +808,81 @@ mod tests {
         let t = TableFile::from_bytes(bytes_of(sig, &codes)).unwrap();
         assert_eq!(t.header().value_width, 2);
         assert_eq!(t.all_codes().unwrap(), codes);
+    }
+
+    /// A version 2 table: rule codes above the mate codes.
+    fn sample_v2() -> (Signature, Vec<u16>, Coding) {
+        let (sig, mut codes) = sample();
+        let coding = Coding::for_table(12, 5, 3).unwrap();
+        for (i, c) in codes.iter_mut().enumerate() {
+            if i % 11 == 3 {
+                *c = coding.rule_base + (i % 18) as u16;
+            }
+        }
+        (sig, codes, coding)
+    }
+
+    #[test]
+    fn version_2_round_trip() {
+        let (sig, codes, coding) = sample_v2();
+        let stats = [
+            HalfStats {
+                wins: 5,
+                rule_wins: 7,
+                rule_losses: 9,
+                ..HalfStats::default()
+            },
+            HalfStats {
+                rule_losses: 2,
+                ..HalfStats::default()
+            },
+        ];
+        let dir = std::env::temp_dir().join(format!("chariot-egtb-v2-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("KRK.egtb");
+        let flags = FLAG_RULE_JUDGED | FLAG_RULE_DECIDES;
+        write_codes(&path, sig, &codes, stats, flags, coding).unwrap();
+        let t = TableFile::open(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let h = t.header();
+        assert_eq!((h.version(), h.header_len()), (2, HEADER_LEN_V2));
+        assert_eq!(h.coding, coding);
+        assert_eq!(h.stats, stats);
+        assert_eq!(h.flags, flags);
+        assert_eq!(t.all_codes().unwrap(), codes);
+        // Entry 3: rule_base + 3 = stage 0, 3 plies: a win by the rule.
+        assert_eq!(
+            t.value(Color::Red, 3).unwrap(),
+            Value::RuleWin(super::super::RuleRank { stage: 0, plies: 3 })
+        );
+        assert_eq!(t.value(Color::Red, 2).unwrap(), Value::Loss(2));
+        // A version 1 table keeps its 192-byte header.
+        let plain = TableFile::from_bytes(bytes_of(sig, &sample().1)).unwrap();
+        assert_eq!(plain.header().version(), 1);
+        assert_eq!(plain.header().coding, Coding::PLAIN);
+    }
+
+    #[test]
+    fn version_2_codes_beyond_the_stages_are_corrupt() {
+        let (sig, mut codes, coding) = sample_v2();
+        codes[0] = coding.rule_base + 3 * coding.rule_stride;
+        let t = TableFile::from_bytes(bytes_with(sig, &codes, coding)).unwrap();
+        assert!(matches!(
+            t.value(Color::Red, 0),
+            Err(FileError::BadValue { entry: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn version_2_single_byte_flips_are_caught() {
+        let (sig, codes, coding) = sample_v2();
+        let good = bytes_with(sig, &codes, coding);
+        for i in 0..good.len() {
+            let mut bad = good.clone();
+            bad[i] ^= 0x10;
+            let r = TableFile::from_bytes(bad).and_then(|t| t.all_codes());
+            assert!(r.is_err(), "flip of byte {i} went unnoticed");
+        }
     }
 
     #[test]

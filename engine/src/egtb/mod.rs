@@ -8,7 +8,10 @@
 //! Values are for the side to move. A distance to mate (DTM) counts plies with best play (the
 //! winner shortens it, the loser lengthens it): a side that is checkmated or stalemated has lost
 //! at distance 0, a mate in one is a win at distance 1. Positions that neither side can force to
-//! a result are draws; `docs/egtb.md` explains how repetitions and perpetual check are treated.
+//! mate are draws, unless one side could avoid mate only by checking forever, which the Asian
+//! rules forbid: such positions are won or lost *by the perpetual-check rule*
+//! ([`Value::RuleWin`], [`Value::RuleLoss`], with a [`RuleRank`] instead of a distance; format
+//! version 2, [`Coding`]). `docs/egtb.md` explains the game behind them.
 
 pub mod file;
 pub mod index;
@@ -44,25 +47,64 @@ impl fmt::Display for Wdl {
     }
 }
 
+/// Where a position decided by the perpetual-check rule stands in the winner's plan.
+///
+/// The rule's solution is a sequence of *stages* (`docs/egtb.md`): stage 0 holds the positions
+/// from which the winner forces a capture into a smaller table that the rule decides for it;
+/// odd stages are *cores*, where the loser must check on every move (or fall to an earlier
+/// stage); even stages from 2 on are the ways into a core. `plies` counts within the stage:
+/// in a core, the plies until the winner's next move that gives no check; elsewhere, the plies
+/// until play reaches an earlier stage. It is odd when the winner is to move, even when the
+/// loser is. Ranks compare only within one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleRank {
+    /// The stage (0, 1, 2, ...).
+    pub stage: u32,
+    /// Plies within the stage.
+    pub plies: u32,
+}
+
+impl RuleRank {
+    /// `true` when the stage is a core (the loser checks on every move there).
+    #[must_use]
+    pub fn is_core(self) -> bool {
+        self.stage % 2 == 1
+    }
+
+    /// A single number ordering ranks: stage first, then plies.
+    fn key(self) -> i64 {
+        (i64::from(self.stage) << 20) + i64::from(self.plies)
+    }
+}
+
 /// The exact value of a position for the side to move.
+///
+/// A win by mate is better than a win by the perpetual-check rule, which is better than a draw;
+/// likewise a loss by the rule is better than being mated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// Mates in this many plies (always odd).
     Win(u32),
+    /// Wins by the perpetual-check rule: the opponent can avoid mate only by checking forever
+    /// (with the rank of the winner's plan).
+    RuleWin(RuleRank),
     /// A draw.
     Draw,
+    /// Loses by the perpetual-check rule: it can avoid mate only by checking forever.
+    RuleLoss(RuleRank),
     /// Is mated (or stalemated) in this many plies (always even; 0 = now).
     Loss(u32),
 }
 
 /// A stored code that is no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("code {0} is no value (1 is reserved)")]
+#[error("code {0} is no value in this table")]
 pub struct ValueError(pub u16);
 
 impl Value {
-    /// The value stored as `code`: 0 is a draw, `2 + d` a decided position at distance `d`
-    /// (odd `d`: the side to move wins, even `d`: it loses).
+    /// The value stored as `code` in a table without rule values (format version 1): 0 is a
+    /// draw, `2 + d` a decided position at distance `d` (odd `d`: the side to move wins, even
+    /// `d`: it loses). [`Coding::decode`] reads version 2 codes.
     ///
     /// # Errors
     /// [`ValueError`] for the reserved code 1.
@@ -81,8 +123,8 @@ impl Value {
         }
     }
 
-    /// The code stored for this value, or `None` when the distance has the wrong parity or does
-    /// not fit in 16 bits.
+    /// The code stored for this value in a table without rule values, or `None` when the
+    /// distance has the wrong parity, does not fit in 16 bits, or the value is a rule value.
     #[must_use]
     pub fn to_code(self) -> Option<u16> {
         match self {
@@ -97,39 +139,67 @@ impl Value {
     #[must_use]
     pub fn wdl(self) -> Wdl {
         match self {
-            Value::Win(_) => Wdl::Win,
+            Value::Win(_) | Value::RuleWin(_) => Wdl::Win,
             Value::Draw => Wdl::Draw,
-            Value::Loss(_) => Wdl::Loss,
+            Value::Loss(_) | Value::RuleLoss(_) => Wdl::Loss,
         }
     }
 
-    /// The distance to mate in plies, for decided positions.
+    /// The distance to mate in plies, for positions decided by mate.
     #[must_use]
     pub fn dtm(self) -> Option<u32> {
         match self {
             Value::Win(d) | Value::Loss(d) => Some(d),
-            Value::Draw => None,
+            _ => None,
         }
     }
 
+    /// The rank, for positions decided by the perpetual-check rule.
+    #[must_use]
+    pub fn rule_rank(self) -> Option<RuleRank> {
+        match self {
+            Value::RuleWin(r) | Value::RuleLoss(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// `true` when the perpetual-check rule decides the position.
+    #[must_use]
+    pub fn by_rule(self) -> bool {
+        self.rule_rank().is_some()
+    }
+
     /// The value of a position whose move leads to a position of value `self` (for the
-    /// opponent): one ply further and seen from the other side.
+    /// opponent): one ply further and seen from the other side. For rule values only the
+    /// result is exact: the parent's rank is its own table's (a capture changes tables).
     #[must_use]
     pub fn before_move(self) -> Value {
+        let next = |r: RuleRank| RuleRank {
+            stage: r.stage,
+            plies: r.plies + 1,
+        };
         match self {
             Value::Win(d) => Value::Loss(d + 1),
+            Value::RuleWin(r) => Value::RuleLoss(next(r)),
             Value::Draw => Value::Draw,
+            Value::RuleLoss(r) => Value::RuleWin(next(r)),
             Value::Loss(d) => Value::Win(d + 1),
         }
     }
 
-    /// A total order for the side to move: quicker wins are better, slower losses are better.
+    /// A total order for the side to move: wins by mate (quicker first), wins by the rule
+    /// (lower rank first), draws, losses by the rule (higher rank first), losses by mate
+    /// (slower first).
     #[must_use]
     pub fn score(self) -> i64 {
+        const MATE: i64 = 1 << 50;
+        const RULE: i64 = 1 << 40;
         match self {
-            Value::Win(d) => 1_000_000 - i64::from(d),
+            Value::Win(d) => MATE - i64::from(d),
+            Value::RuleWin(r) => RULE - r.key(),
             Value::Draw => 0,
-            Value::Loss(d) => -1_000_000 + i64::from(d),
+            Value::RuleLoss(r) => -RULE + r.key(),
+            Value::Loss(d) => -MATE + i64::from(d),
         }
     }
 }
@@ -151,9 +221,108 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Win(d) => write!(f, "win, mate in {d} plies"),
+            Value::RuleWin(r) => write!(
+                f,
+                "win by the perpetual-check rule (stage {}, {} plies)",
+                r.stage, r.plies
+            ),
             Value::Draw => f.write_str("draw"),
+            Value::RuleLoss(r) => write!(
+                f,
+                "loss by the perpetual-check rule (stage {}, {} plies)",
+                r.stage, r.plies
+            ),
             Value::Loss(0) => f.write_str("loss, no legal move"),
             Value::Loss(d) => write!(f, "loss, mated in {d} plies"),
+        }
+    }
+}
+
+/// How a table's codes map to values. Version 1 tables hold only the plain codes of
+/// [`Value::from_code`]; version 2 tables add a range for rule values from `rule_base` on:
+/// `rule_base + stage * rule_stride + plies` (the stride is even, so the parity of the code
+/// past the base is that of the plies: odd for a win, even for a loss).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Coding {
+    /// The first code of a rule value; 0 when the table has none.
+    pub rule_base: u16,
+    /// Codes per stage (even).
+    pub rule_stride: u16,
+    /// The number of stages.
+    pub rule_stages: u16,
+}
+
+impl Coding {
+    /// No rule values (format version 1).
+    pub const PLAIN: Coding = Coding {
+        rule_base: 0,
+        rule_stride: 0,
+        rule_stages: 0,
+    };
+
+    /// The coding for a table whose longest distance to mate is `max_dtm`, whose rule values
+    /// have plies up to `max_plies` in `stages` stages; `None` when the codes would not fit in
+    /// 16 bits. With no stage the coding is [`Coding::PLAIN`].
+    #[must_use]
+    pub fn for_table(max_dtm: u32, max_plies: u32, stages: u32) -> Option<Coding> {
+        if stages == 0 {
+            return Some(Coding::PLAIN);
+        }
+        let base = max_dtm + 3;
+        let stride = (max_plies + 2) & !1;
+        let top = u64::from(base) + u64::from(stride) * u64::from(stages) - 1;
+        (top <= u64::from(u16::MAX)).then_some(Coding {
+            rule_base: base as u16,
+            rule_stride: stride as u16,
+            rule_stages: stages as u16,
+        })
+    }
+
+    /// `true` when the table has rule values.
+    #[must_use]
+    pub fn has_rule_values(self) -> bool {
+        self.rule_base != 0
+    }
+
+    /// The value stored as `code`.
+    ///
+    /// # Errors
+    /// [`ValueError`] for a code that is no value in this coding.
+    pub fn decode(self, code: u16) -> Result<Value, ValueError> {
+        if self.rule_base == 0 || code < self.rule_base {
+            return Value::from_code(code);
+        }
+        let x = code - self.rule_base;
+        let (stage, plies) = (x / self.rule_stride, x % self.rule_stride);
+        if stage >= self.rule_stages {
+            return Err(ValueError(code));
+        }
+        let rank = RuleRank {
+            stage: u32::from(stage),
+            plies: u32::from(plies),
+        };
+        Ok(if plies % 2 == 1 {
+            Value::RuleWin(rank)
+        } else {
+            Value::RuleLoss(rank)
+        })
+    }
+
+    /// The code of `value`, or `None` when this coding cannot store it.
+    #[must_use]
+    pub fn encode(self, value: Value) -> Option<u16> {
+        match value {
+            Value::RuleWin(r) | Value::RuleLoss(r) => {
+                let win = matches!(value, Value::RuleWin(_));
+                let fits = self.rule_base != 0
+                    && r.stage < u32::from(self.rule_stages)
+                    && r.plies < u32::from(self.rule_stride)
+                    && (r.plies % 2 == 1) == win;
+                fits.then(|| self.rule_base + r.stage as u16 * self.rule_stride + r.plies as u16)
+            }
+            v => v
+                .to_code()
+                .filter(|&c| self.rule_base == 0 || c < self.rule_base),
         }
     }
 }
@@ -179,5 +348,49 @@ mod tests {
         assert!(Value::Loss(4) > Value::Loss(2));
         assert!(Value::Draw > Value::Loss(100));
         assert_eq!(Value::Loss(0).before_move(), Value::Win(1));
+    }
+
+    #[test]
+    fn rule_values_order_between_mates_and_draws_and_round_trip() {
+        let r = |stage, plies| RuleRank { stage, plies };
+        assert!(Value::Win(301) > Value::RuleWin(r(0, 1)));
+        assert!(Value::RuleWin(r(0, 1)) > Value::RuleWin(r(0, 3)));
+        assert!(Value::RuleWin(r(0, 99)) > Value::RuleWin(r(1, 1)));
+        assert!(Value::RuleWin(r(9, 99)) > Value::Draw);
+        assert!(Value::Draw > Value::RuleLoss(r(9, 98)));
+        assert!(Value::RuleLoss(r(1, 0)) > Value::RuleLoss(r(0, 6)));
+        assert!(Value::RuleLoss(r(0, 0)) > Value::Loss(200));
+        assert_eq!(
+            Value::RuleLoss(r(3, 4)).before_move(),
+            Value::RuleWin(r(3, 5))
+        );
+        assert_eq!(Value::RuleWin(r(2, 1)).wdl(), Wdl::Win);
+        assert_eq!(Value::RuleWin(r(2, 1)).dtm(), None);
+
+        let c = Coding::for_table(40, 9, 3).unwrap();
+        assert_eq!((c.rule_base, c.rule_stride, c.rule_stages), (43, 10, 3));
+        for v in [
+            Value::Draw,
+            Value::Win(39),
+            Value::Loss(40),
+            Value::RuleWin(r(0, 1)),
+            Value::RuleLoss(r(0, 0)),
+            Value::RuleWin(r(2, 9)),
+            Value::RuleLoss(r(1, 8)),
+        ] {
+            let code = c.encode(v).unwrap();
+            assert_eq!(c.decode(code), Ok(v), "{v}");
+        }
+        assert_eq!(
+            c.encode(Value::Win(41)),
+            None,
+            "collides with the rule codes"
+        );
+        assert_eq!(c.encode(Value::RuleWin(r(0, 2))), None, "wrong parity");
+        assert_eq!(c.encode(Value::RuleWin(r(3, 1))), None, "no such stage");
+        assert_eq!(c.decode(43 + 30), Err(ValueError(73)));
+        assert_eq!(Coding::PLAIN.encode(Value::RuleWin(r(0, 1))), None);
+        assert_eq!(Coding::PLAIN.decode(300), Ok(Value::Loss(298)));
+        assert_eq!(Coding::for_table(65000, 1000, 2), None);
     }
 }

@@ -230,7 +230,9 @@ impl Tablebases {
     }
 
     /// The best move: the quickest mate when winning, the longest defence when losing, a
-    /// drawing move when drawn. `None` when no table covers the position or there is no legal move.
+    /// drawing move when drawn, and in a position won by the perpetual-check rule a move that
+    /// makes progress in the winner's plan (see [`Tablebases::choose`]). `None` when no table
+    /// covers the position or there is no legal move.
     ///
     /// # Errors
     /// As [`Tablebases::move_values`].
@@ -238,27 +240,86 @@ impl Tablebases {
         let Some(moves) = self.move_values(pos)? else {
             return Ok(None);
         };
-        // The first of the best keeps the choice deterministic (generation order).
-        Ok(moves
-            .into_iter()
-            .fold(None, |best: Option<(Move, Value)>, (m, v)| match best {
-                Some((_, bv)) if bv >= v => best,
-                _ => Some((m, v)),
-            }))
+        self.choose(pos, &moves)
     }
 
-    /// The line of best moves from the position until mate (or `max_plies` moves, for draws).
+    /// The best of `moves` (some or all of [`Tablebases::move_values`] for `pos`).
+    ///
+    /// The best value wins (a mate before a win by the rule before a draw, see [`Value`]), the
+    /// first of equals keeping the choice deterministic. Among wins by the perpetual-check rule
+    /// the choice follows the certificate the ranks form (`docs/egtb.md`): a capture into a
+    /// smaller table first, then a move into an earlier stage (the lowest), then, inside a core
+    /// (where the opponent must check on every move), a move that gives no check and stays in
+    /// the core, else the move that lowers the plies. Following these choices wins: the
+    /// opponent runs out of moves that are not checks, and this side keeps making some.
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`] (the position itself is probed for its rank).
+    pub fn choose(
+        &self,
+        pos: &Position,
+        moves: &[(Move, Value)],
+    ) -> Result<Option<(Move, Value)>, ProbeError> {
+        let best =
+            moves
+                .iter()
+                .copied()
+                .fold(None, |best: Option<(Move, Value)>, (m, v)| match best {
+                    Some((_, bv)) if bv >= v => best,
+                    _ => Some((m, v)),
+                });
+        let Some((_, Value::RuleWin(_))) = best else {
+            return Ok(best);
+        };
+        let Some(Value::RuleWin(own)) = self.probe(pos)? else {
+            // A position without its own rule rank (a table that disagrees with its
+            // successors): keep the plain order.
+            return Ok(best);
+        };
+        let key = |&(m, v): &(Move, Value)| -> Option<(i64, i64)> {
+            let Value::RuleWin(r) = v else {
+                return None;
+            };
+            if pos.is_capture(m) {
+                return Some((-1, i64::from(r.plies)));
+            }
+            let (stage, plies) = (i64::from(r.stage), i64::from(r.plies));
+            if r.stage == own.stage && own.is_core() && !pos.gives_check(m) {
+                return Some((stage, -1));
+            }
+            Some((stage, plies))
+        };
+        Ok(moves
+            .iter()
+            .filter_map(|mv| key(mv).map(|k| (k, *mv)))
+            .fold(
+                None,
+                |best: Option<((i64, i64), (Move, Value))>, x| match best {
+                    Some(b) if b.0 <= x.0 => best,
+                    _ => Some(x),
+                },
+            )
+            .map(|(_, mv)| mv))
+    }
+
+    /// The line of best moves from the position: until mate, until a position repeats (where
+    /// the perpetual-check rule would judge the cycle), or for `max_plies` moves.
     ///
     /// # Errors
     /// As [`Tablebases::best_move`].
     pub fn line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, ProbeError> {
         let mut p = pos.clone();
         let mut line = Vec::new();
+        let mut seen = vec![p.key()];
         while line.len() < max_plies {
             match self.best_move(&p)? {
                 Some((m, _)) => {
                     p.make_move(m);
                     line.push(m);
+                    if seen.contains(&p.key()) {
+                        break;
+                    }
+                    seen.push(p.key());
                 }
                 None => break,
             }

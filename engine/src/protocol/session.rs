@@ -28,6 +28,7 @@ use crate::display::{DiagramStyle, diagram};
 use crate::egtb::{Tablebases, Value as TbValue};
 use crate::rules::perft::divide;
 use crate::rules::{Color, Move, Position};
+use crate::search::score::tb_rule_win_at;
 use crate::search::{
     Bound, Clock, Control, HashView, Info, Level, Limits, Options, Report, Score, SearchResult,
     Searcher,
@@ -705,7 +706,8 @@ impl Session {
 impl Session {
     /// Plays by the endgame tables when they cover the position: a won position is played by
     /// the quickest mate, a lost one by the longest defence (answering at once, with the mate
-    /// distance). In a drawn position the search chooses among the drawing moves (the tables do
+    /// distance); a position won by the perpetual-check rule by the rule's plan, scored as a
+    /// table win without mate. In a drawn position the search chooses among the drawing moves (the tables do
     /// not say which draw is most promising), so `limits` is narrowed to them. Banned moves and
     /// `searchmoves` are respected. Returns `true` if it answered.
     fn play_from_tables(&mut self, limits: &mut Limits) -> bool {
@@ -721,15 +723,9 @@ impl Session {
             .filter(|(m, _)| !limits.banmoves.contains(m))
             .filter(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
             .collect();
-        // The first of the best keeps the choice deterministic.
-        let Some(&(best, value)) =
-            allowed
-                .iter()
-                .fold(None, |b: Option<&(Move, TbValue)>, x| match b {
-                    Some(y) if y.1 >= x.1 => b,
-                    _ => Some(x),
-                })
-        else {
+        // The first of the best keeps the choice deterministic; wins by the perpetual-check
+        // rule are played by the rule's plan (`Tablebases::choose`).
+        let Ok(Some((best, value))) = self.tables.choose(pos, &allowed) else {
             return false;
         };
         if value == TbValue::Draw {
@@ -752,21 +748,29 @@ impl Session {
         let naming = self.settings.naming;
         let pv: Vec<String> = line.iter().map(|&m| naming.format(m)).collect();
         let plies = value.dtm().unwrap_or(0) as i32;
-        let score = if matches!(value, TbValue::Win(_)) {
-            Score::Mate(plies)
-        } else {
-            Score::Mate(-plies)
+        // A win by the perpetual-check rule is no mate: it scores as the search scores it.
+        let score = match value {
+            TbValue::Win(_) => Score::Mate(plies),
+            TbValue::Loss(_) => Score::Mate(-plies),
+            TbValue::RuleWin(_) => Score::from_internal(tb_rule_win_at(0)),
+            _ => Score::from_internal(-tb_rule_win_at(0)),
         };
+        if value.by_rule() {
+            self.say(&format!(
+                "info string tablebase: {} by the perpetual-check rule",
+                value.wdl()
+            ));
+        }
         match self.proto {
             Some(Proto::Uci) => {
                 let moves = if plies > 0 { (plies + 1) / 2 } else { 0 };
-                let mate = if matches!(value, TbValue::Win(_)) {
-                    moves
-                } else {
-                    -moves
+                let score = match value {
+                    TbValue::Win(_) => format!("mate {moves}"),
+                    TbValue::Loss(_) => format!("mate {}", -moves),
+                    _ => score.to_string(),
                 };
                 self.say(&format!(
-                    "info depth {} score mate {mate} nodes 0 tbhits 1 time 0 pv {}",
+                    "info depth {} score {score} nodes 0 tbhits 1 time 0 pv {}",
                     line.len(),
                     pv.join(" ")
                 ));

@@ -293,8 +293,10 @@ impl Searcher {
     }
 
     /// The endgame tables the search consults (`None`: none). A position a table covers is
-    /// scored by it (a win as [`score::TB_WIN`] less the ply, a loss as its negation, a draw as
-    /// a draw) instead of being searched; each such probe counts in `Info::tbhits`.
+    /// scored by it (a win as a mate when it fits in the search's horizon, else as
+    /// [`score::tb_win_in`]; a win by the perpetual-check rule as [`score::tb_rule_win_at`],
+    /// below every table mate; a loss as the negation; a draw as a draw) instead of being
+    /// searched; each such probe counts in `Info::tbhits`.
     pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
         self.tables = tables.filter(|t| !t.is_empty());
     }

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{History, MovePicker, is_quiet, moving_piece, victim_value};
-use super::score::tb_win_in;
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
+use super::score::{tb_rule_win_at, tb_win_in};
 use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
 use super::tt::TtEntry;
@@ -92,13 +92,17 @@ impl Worker<'_> {
                 .tbhits
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             // The tables hold exact distances to mate: report them as mates when they fit in
-            // the mate range, as table wins below it when they do not.
+            // the mate range, as table wins below it when they do not. Rule wins score below
+            // every table mate.
             let plies = ply + value.dtm().unwrap_or(0) as usize;
             return match value {
                 TbValue::Win(_) if plies < MAX_PLY => mate_in(plies),
                 TbValue::Loss(_) if plies < MAX_PLY => mated_in(plies),
                 TbValue::Win(_) => tb_win_in(plies as u32),
                 TbValue::Loss(_) => -tb_win_in(plies as u32),
+                // Won or lost by the perpetual-check rule: decided, but not by mate.
+                TbValue::RuleWin(_) => tb_rule_win_at(ply),
+                TbValue::RuleLoss(_) => -tb_rule_win_at(ply),
                 TbValue::Draw => self.draw_score(pos),
             };
         }

@@ -48,16 +48,36 @@ pub const TB_SPAN: i32 = 1000;
 /// ply and are stored in the table relative to the node.
 pub const TB_BOUND: i32 = TB_WIN - TB_SPAN;
 
+/// The part of [`TB_SPAN`] at its bottom that holds wins by the perpetual-check rule.
+pub const TB_RULE_SPAN: i32 = 200;
+
 /// The score of a table win `plies` plies from the root to mate (a loss is its negation).
+/// Distances beyond `TB_SPAN - TB_RULE_SPAN` all score alike, above every rule win.
 #[inline]
 #[must_use]
 pub const fn tb_win_in(plies: u32) -> i32 {
-    let p = if plies as i64 > TB_SPAN as i64 {
-        TB_SPAN
+    let cap = TB_SPAN - TB_RULE_SPAN;
+    let p = if plies as i64 > cap as i64 {
+        cap
     } else {
         plies as i32
     };
     TB_WIN - p
+}
+
+/// The score of a position `ply` plies from the root that a table says is won by the
+/// perpetual-check rule (the opponent can avoid mate only by checking forever): a win, but no
+/// mate, so below every table win by mate; a quicker way there scores higher. A loss by the
+/// rule is its negation.
+#[inline]
+#[must_use]
+pub const fn tb_rule_win_at(ply: usize) -> i32 {
+    let p = if ply as i64 >= TB_RULE_SPAN as i64 {
+        TB_RULE_SPAN - 1
+    } else {
+        ply as i32
+    };
+    TB_WIN - (TB_SPAN - TB_RULE_SPAN) - 1 - p
 }
 
 /// Converts a root-relative score to the node-relative form stored in the table.
@@ -177,6 +197,15 @@ mod tests {
         assert_eq!(Score::Mate(3).mate_moves(), Some(2));
         assert_eq!(Score::Mate(-2).mate_moves(), Some(-1));
         assert_eq!(Score::Mate(3).to_string(), "mate 2");
+    }
+
+    #[test]
+    fn rule_wins_score_below_table_mates_and_above_evaluations() {
+        assert!(tb_rule_win_at(0) < tb_win_in(100_000));
+        assert!(tb_rule_win_at(3) < tb_rule_win_at(2));
+        assert!(tb_rule_win_at(100_000) >= TB_BOUND);
+        assert!(!is_mate(tb_rule_win_at(0)));
+        assert_eq!(from_tt(to_tt(tb_rule_win_at(9), 5), 5), tb_rule_win_at(9));
     }
 
     #[test]

@@ -1,0 +1,909 @@
+//! The perpetual-check rule as a game on the positions the retrograde analysis leaves undecided.
+//!
+//! # The game
+//!
+//! The *region* is the set of undecided positions: from none of them can either side force mate.
+//! A move either stays in the region or leaves it: a capture (valued in a smaller table, where the
+//! rule may have decided too) or a quiet move into a decided position of this table (always a loss
+//! for the mover, or the position would be decided). A move *checks* when the side it leads to is
+//! in check, so a check is a property of the position moved to ([`GameGraph::in_check`]).
+//!
+//! A play that stays in the region forever is judged by the rule: if from some point on one side
+//! checks on every move and the other does not, the checking side loses; otherwise (neither checks
+//! forever, or both do) it is a draw. Perpetual chase is not modelled (a draw).
+//!
+//! Whether `P` wins is a zero-sum game on its own: `P` wins a play that leaves the region with a
+//! win for `P` (a capture into a smaller table's rule win for `P`, or the opponent `Q` moving into
+//! a decided loss), or that stays in the region with Q checking on every move from some point on
+//! (co-Büchi: Q's non-checking moves are finite) while P makes a non-checking move infinitely
+//! often (Büchi). That is a Rabin condition with one pair; it is solved for `P = Red` and for
+//! `P = Black` separately, and the two winning regions are disjoint (a play cannot have both
+//! sides check forever while the other does not). Everything else in the region is a draw.
+//!
+//! # The solution: stages and plies
+//!
+//! The standard nested fixed point, computed with attractors (backward search with counters of
+//! unrefuted moves, exactly like the retrograde passes):
+//!
+//! - **stage 0**: `W0`, the positions from which P forces a winning exit (P's attractor to them).
+//! - for `i = 1, 2, ...`, given `W` (the union of the earlier stages):
+//!   - **stage `2i - 1`, the core `B_i`**: P's winning region in the game restricted to the
+//!     region outside `W`, in which reaching `W` wins for P, any move of Q that is not a check
+//!     and stays outside `W` (or a capture that does not lose for Q) wins for Q, and an infinite
+//!     play wins for P when P makes a non-checking move infinitely often. This Büchi game is
+//!     solved by the usual greatest fixed point: `Z` starts as the region outside `W` without
+//!     the positions where Q has such an escape; `T` is the set from which P forces a
+//!     non-checking move of its own into `Z` (or reaching `W`) while Q's moves stay in `T` or go
+//!     into `W`; `Z := T` until it no longer shrinks. When `B_i` is empty, the computation ends.
+//!   - **stage `2i`**: P's attractor to `W ∪ B_i` (Q may move as it likes on the way).
+//!
+//! Within a stage every position carries *plies*, odd when P is to move and even when Q is:
+//!
+//! - attractor stages: P's plies are `1 + min` over its moves into this stage (a move into an
+//!   earlier stage, or a winning exit, counts 0), Q's are `1 + max` over its moves into this
+//!   stage (into an earlier stage or a losing exit: −1). So it is the number of plies until play
+//!   reaches an earlier stage.
+//! - core stages: P's plies are 1 if P has a non-checking move into the core (or a move into an
+//!   earlier stage), otherwise `1 + min` over its checks into the core; Q's are `1 + max` over
+//!   its moves into the core (all of them checks). So it is the number of plies until P's next
+//!   non-checking move, during which Q checks on every move.
+//!
+//! Read as a lexicographic measure `(stage, plies)`, this is a certificate that P wins: along
+//! P's strategy (into an earlier stage if it can, else the move that lowers the plies, except
+//! that in a core P may make any non-checking move that stays in the core), every move lowers
+//! the measure except P's non-checking moves inside a core, Q's moves inside a core are checks,
+//! and the stage never rises. So every infinite play ends up in one core with Q checking on
+//! every move and P not checking infinitely often. `docs/egtb.md` gives the full argument.
+
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
+
+use chariot::Color;
+use rayon::prelude::*;
+
+/// The best a move out of the region gives the side to move there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Exit {
+    /// Every move out of the region loses (or there is none).
+    Lose,
+    /// Some move out of the region draws, none wins.
+    Draw,
+    /// Some move out of the region wins by the rule (a capture into a smaller table).
+    Win,
+}
+
+/// The positions of one table as a game graph. Node ids run over `0..nodes()`; only nodes in the
+/// region take part.
+pub trait GameGraph: Sync {
+    /// The number of node ids.
+    fn nodes(&self) -> u64;
+    /// `true` when the node is in the region (undecided by the retrograde passes).
+    fn in_region(&self, v: u64) -> bool;
+    /// The side to move at the node.
+    fn mover(&self, v: u64) -> Color;
+    /// `true` when the side to move is in check, i.e. every move to this node is a check.
+    fn in_check(&self, v: u64) -> bool;
+    /// The best move out of the region, for the side to move.
+    fn exit(&self, v: u64) -> Exit;
+    /// Calls `f` once for every move from `v` that stays in the table (nodes outside the region
+    /// may be given; they are ignored).
+    fn successors(&self, v: u64, f: impl FnMut(u64));
+    /// Calls `f` once for every (node, move) pair whose move leads to `w` (nodes outside the
+    /// region may be given; they are ignored).
+    fn predecessors(&self, w: u64, f: impl FnMut(u64));
+}
+
+/// Where a node won by the rule stands: see the module notes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rank {
+    /// The stage: 0 for wins by exits, `2i - 1` for the core of level `i`, `2i` for its attractor.
+    pub stage: u16,
+    /// Plies within the stage: odd for the winner to move, even for the loser.
+    pub plies: u16,
+}
+
+/// Why the game could not be solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// More stages or plies than 16 bits hold.
+    #[error("the perpetual-check game needs more than {} stages or plies", u16::MAX - 1)]
+    TooDeep,
+}
+
+/// The nodes P wins, with their ranks: `stage[v] == NONE` for the others.
+pub struct Solution {
+    /// The winner.
+    pub winner: Color,
+    /// Stage per node, [`NONE`] when P does not win it.
+    pub stage: Vec<u16>,
+    /// Plies per node (meaningful where the stage is set).
+    pub plies: Vec<u16>,
+    /// The number of stages used (0 when P wins nothing).
+    pub stages: u16,
+}
+
+impl Solution {
+    /// The rank of node `v`, if P wins it.
+    #[must_use]
+    pub fn rank(&self, v: u64) -> Option<Rank> {
+        let stage = self.stage[v as usize];
+        (stage != NONE).then(|| Rank {
+            stage,
+            plies: self.plies[v as usize],
+        })
+    }
+
+    /// The number of nodes P wins.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.stage.iter().filter(|&&s| s != NONE).count()
+    }
+}
+
+/// No stage: the node is not won (yet).
+pub const NONE: u16 = u16::MAX;
+
+/// Not in the arena of the current computation.
+const OUT: u8 = 0;
+/// In the arena, not (yet) attracted.
+const ARENA: u8 = 1;
+/// Attracted in the current computation.
+const JOINED: u8 = 2;
+
+/// Per node, counts of moves that stay in the region ([`prepare`] or [`Degrees::new`]); shared
+/// by the two games of a table.
+pub struct Degrees {
+    /// Moves into the region.
+    out: Vec<u8>,
+    /// Moves into the region that give no check.
+    quiet: Vec<u8>,
+}
+
+impl Degrees {
+    /// Degrees known already: per node, its moves into the region and those of them that give
+    /// no check (the generator keeps both while it refutes moves).
+    #[must_use]
+    pub fn new(out: Vec<u8>, quiet: Vec<u8>) -> Degrees {
+        Degrees { out, quiet }
+    }
+}
+
+/// Counts every region node's moves into the region by generating them.
+pub fn prepare<G: GameGraph>(g: &G) -> Degrees {
+    let n = g.nodes();
+    let counts: Vec<(u8, u8)> = (0..n)
+        .into_par_iter()
+        .map(|v| {
+            if !g.in_region(v) {
+                return (0, 0);
+            }
+            let (mut out, mut quiet) = (0u8, 0u8);
+            g.successors(v, |w| {
+                if g.in_region(w) {
+                    out += 1;
+                    quiet += u8::from(!g.in_check(w));
+                }
+            });
+            (out, quiet)
+        })
+        .collect();
+    Degrees {
+        out: counts.iter().map(|c| c.0).collect(),
+        quiet: counts.iter().map(|c| c.1).collect(),
+    }
+}
+
+struct Solver<'a, G: GameGraph> {
+    g: &'a G,
+    p: Color,
+    stage: Vec<AtomicU16>,
+    plies: Vec<AtomicU16>,
+    /// The counter of the current attractor (Q nodes: moves not yet joined).
+    cnt: Vec<AtomicU8>,
+    mark: Vec<AtomicU8>,
+    /// Moves into the region not (yet) won by P.
+    out: Vec<AtomicU8>,
+    /// Moves into the region that give no check and are not (yet) won by P: Q's escapes.
+    quiet: Vec<AtomicU8>,
+}
+
+/// Nodes in chunks for the parallel scans.
+const CHUNK: u64 = 1 << 12;
+
+impl<G: GameGraph> Solver<'_, G> {
+    fn won(&self, v: u64) -> bool {
+        self.stage[v as usize].load(Relaxed) != NONE
+    }
+
+    fn mark(&self, v: u64) -> u8 {
+        self.mark[v as usize].load(Relaxed)
+    }
+
+    fn set_mark(&self, v: u64, m: u8) {
+        self.mark[v as usize].store(m, Relaxed);
+    }
+
+    fn is_p(&self, v: u64) -> bool {
+        self.g.mover(v) == self.p
+    }
+
+    /// Calls `f` for every region node, in parallel; collects what it returns. A scan reads and
+    /// writes only the per-node arrays (no move generation), so it is cheap.
+    fn scan<T: Send>(&self, f: impl Fn(u64) -> Option<T> + Sync) -> Vec<T> {
+        let n = self.g.nodes();
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let f = &f;
+                (c * CHUNK..((c + 1) * CHUNK).min(n))
+                    .filter(|&v| self.g.in_region(v))
+                    .filter_map(f)
+                    .collect::<Vec<T>>()
+            })
+            .collect()
+    }
+
+    /// Backward search through the nodes marked [`ARENA`]. `seeds` (node, rank) are arena
+    /// nodes that join with their rank (a node given twice joins once); `sources` (node, rank
+    /// from −1) are nodes outside the arena that count as reached with that rank. A P node joins
+    /// at `rank + 1` when a move reaches a joined node or source (the least such rank), a Q node
+    /// when its counter of moves not yet reached drops to zero (one more than the largest rank
+    /// among them). Joined nodes are marked [`JOINED`] with their rank in `plies`. Returns them.
+    fn attract(
+        &self,
+        seeds: Vec<(u64, i32)>,
+        sources: Vec<(u64, i32)>,
+    ) -> Result<Vec<u64>, GameError> {
+        let mut layers: Vec<Vec<u64>> = Vec::new();
+        let mut joined = Vec::new();
+        let put = |layers: &mut Vec<Vec<u64>>, v: u64, r: i32| {
+            let at = (r + 1) as usize;
+            if layers.len() <= at {
+                layers.resize_with(at + 1, Vec::new);
+            }
+            layers[at].push(v);
+        };
+        for (v, r) in seeds {
+            if self.mark(v) == ARENA {
+                self.set_mark(v, JOINED);
+                self.plies[v as usize].store(r as u16, Relaxed);
+                joined.push(v);
+                put(&mut layers, v, r);
+            }
+        }
+        for (v, r) in sources {
+            put(&mut layers, v, r);
+        }
+        let mut at = 0;
+        while at < layers.len() {
+            let frontier = std::mem::take(&mut layers[at]);
+            if frontier.is_empty() {
+                at += 1;
+                continue;
+            }
+            let rank = at as i32; // the rank of what joins now: one more than the frontier's
+            if rank >= i32::from(NONE) {
+                return Err(GameError::TooDeep);
+            }
+            let next: Vec<u64> = frontier
+                .par_iter()
+                .fold(Vec::new, |mut out, &w| {
+                    self.g.predecessors(w, |v| {
+                        if !self.g.in_region(v) || self.mark(v) != ARENA {
+                            return;
+                        }
+                        let claim = if self.is_p(v) {
+                            self.mark[v as usize]
+                                .compare_exchange(ARENA, JOINED, Relaxed, Relaxed)
+                                .is_ok()
+                        } else {
+                            self.cnt[v as usize].fetch_sub(1, Relaxed) == 1
+                                && self.mark[v as usize]
+                                    .compare_exchange(ARENA, JOINED, Relaxed, Relaxed)
+                                    .is_ok()
+                        };
+                        if claim {
+                            self.plies[v as usize].store(rank as u16, Relaxed);
+                            out.push(v);
+                        }
+                    });
+                    out
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            if !next.is_empty() {
+                joined.extend_from_slice(&next);
+                for &v in &next {
+                    put(&mut layers, v, rank);
+                }
+            }
+            at += 1;
+        }
+        Ok(joined)
+    }
+
+    /// Gives every node in `nodes` the stage `s` (their plies are already set).
+    fn settle(&self, nodes: &[u64], s: u16) {
+        nodes.par_iter().for_each(|&v| {
+            self.stage[v as usize].store(s, Relaxed);
+            self.mark[v as usize].store(OUT, Relaxed);
+        });
+    }
+
+    /// Updates the counters of the predecessors of nodes just won.
+    fn retire(&self, nodes: &[u64]) {
+        nodes.par_iter().for_each(|&w| {
+            let quiet = !self.g.in_check(w);
+            self.g.predecessors(w, |v| {
+                if self.g.in_region(v) {
+                    self.out[v as usize].fetch_sub(1, Relaxed);
+                    if quiet {
+                        self.quiet[v as usize].fetch_sub(1, Relaxed);
+                    }
+                }
+            });
+        });
+    }
+
+    fn clear_marks(&self) {
+        self.mark.par_iter().for_each(|m| m.store(OUT, Relaxed));
+    }
+
+    /// Stage 0: the attractor to winning exits.
+    fn exits(&self) -> Result<(), GameError> {
+        let seeds = self.scan(|v| {
+            if self.is_p(v) {
+                self.set_mark(v, ARENA);
+                return (self.g.exit(v) == Exit::Win).then_some((v, 1));
+            }
+            if self.g.exit(v) != Exit::Lose {
+                return None;
+            }
+            let n = self.out[v as usize].load(Relaxed);
+            self.cnt[v as usize].store(n, Relaxed);
+            self.set_mark(v, ARENA);
+            (n == 0).then_some((v, 0))
+        });
+        let joined = self.attract(seeds, Vec::new())?;
+        self.settle(&joined, 0);
+        self.retire(&joined);
+        self.clear_marks();
+        Ok(())
+    }
+
+    /// The core of the next level: P's Büchi region in the restricted game. Returns its nodes
+    /// (with their plies set, stage not yet). `W` (the nodes won so far) is closed under P's
+    /// attractor here, so no node of the region outside it has a move into it that P could
+    /// use: P's only way to score is a move that gives no check into `Z`.
+    fn core(&self) -> Result<Vec<u64>, GameError> {
+        // Z: the region outside W without Q's escapes (a capture that does not lose, or a move
+        // that is no check and stays outside W).
+        let mut size = self
+            .scan(|v| {
+                if self.won(v) {
+                    return None;
+                }
+                let escape = !self.is_p(v)
+                    && (self.g.exit(v) != Exit::Lose || self.quiet[v as usize].load(Relaxed) > 0);
+                if escape {
+                    return None;
+                }
+                self.set_mark(v, ARENA);
+                Some(())
+            })
+            .len();
+        loop {
+            if size == 0 {
+                return Ok(Vec::new());
+            }
+            // T: P forces a move of its own that gives no check into Z (or a move into W); Q's
+            // moves stay in T or go into W. Q's counters: its moves not into W. P's seeds: the
+            // predecessors of Q's nodes in Z that are not in check.
+            let q_nodes: Vec<(u64, bool)> = self.scan(|v| {
+                if self.mark(v) != ARENA || self.is_p(v) {
+                    return None;
+                }
+                let n = self.out[v as usize].load(Relaxed);
+                self.cnt[v as usize].store(n, Relaxed);
+                Some((v, n == 0))
+            });
+            let mut seeds: Vec<(u64, i32)> = q_nodes
+                .par_iter()
+                .filter(|&&(w, _)| !self.g.in_check(w))
+                .fold(Vec::new, |mut out, &(w, _)| {
+                    self.g.predecessors(w, |v| {
+                        if self.g.in_region(v) && self.mark(v) == ARENA {
+                            out.push((v, 1));
+                        }
+                    });
+                    out
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            seeds.extend(q_nodes.iter().filter(|q| q.1).map(|q| (q.0, 0)));
+            let t = self.attract(seeds, Vec::new())?;
+            if t.len() == size {
+                return Ok(t);
+            }
+            // Z := T.
+            self.scan(|v| {
+                match self.mark(v) {
+                    JOINED => self.set_mark(v, ARENA),
+                    ARENA => self.set_mark(v, OUT),
+                    _ => {}
+                }
+                None::<()>
+            });
+            size = t.len();
+        }
+    }
+
+    /// P's attractor to W and the core just found (settled, but not yet retired: the
+    /// counters still count moves into it).
+    fn level_attractor(&self, core: &[u64]) -> Result<Vec<u64>, GameError> {
+        self.scan(|v| {
+            if self.won(v) {
+                return None;
+            }
+            if !self.is_p(v) {
+                if self.g.exit(v) != Exit::Lose {
+                    return None;
+                }
+                let n = self.out[v as usize].load(Relaxed);
+                self.cnt[v as usize].store(n, Relaxed);
+            }
+            self.set_mark(v, ARENA);
+            None::<()>
+        });
+        let sources = core
+            .iter()
+            .map(|&v| (v, if self.is_p(v) { -1 } else { 0 }))
+            .collect();
+        self.attract(Vec::new(), sources)
+    }
+}
+
+/// Solves the game for winner `p`: every region node P wins, with its rank. `degrees` comes
+/// from [`prepare`] on the same graph.
+///
+/// # Errors
+/// [`GameError::TooDeep`] when stages or plies exceed 16 bits.
+pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solution, GameError> {
+    let n = g.nodes() as usize;
+    let s = Solver {
+        g,
+        p,
+        stage: (0..n).map(|_| AtomicU16::new(NONE)).collect(),
+        plies: (0..n).map(|_| AtomicU16::new(0)).collect(),
+        cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
+        mark: (0..n).map(|_| AtomicU8::new(OUT)).collect(),
+        out: degrees.out.iter().map(|&x| AtomicU8::new(x)).collect(),
+        quiet: degrees.quiet.iter().map(|&x| AtomicU8::new(x)).collect(),
+    };
+    s.exits()?;
+    let mut stages = 1u16;
+    loop {
+        let core = s.core()?;
+        if core.is_empty() {
+            break;
+        }
+        if stages >= NONE - 2 {
+            return Err(GameError::TooDeep);
+        }
+        s.settle(&core, stages);
+        s.clear_marks();
+        let attracted = s.level_attractor(&core)?;
+        s.settle(&attracted, stages + 1);
+        s.retire(&core);
+        s.retire(&attracted);
+        s.clear_marks();
+        stages += 2;
+    }
+    let stage: Vec<u16> = s.stage.into_iter().map(AtomicU16::into_inner).collect();
+    // Trailing stages with no node (an empty last attractor) are not counted.
+    let used = stage
+        .iter()
+        .filter(|&&x| x != NONE)
+        .max()
+        .map_or(0, |&m| m + 1);
+    Ok(Solution {
+        winner: p,
+        stage,
+        plies: s.plies.into_iter().map(AtomicU16::into_inner).collect(),
+        stages: used,
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small explicit game graph for tests.
+    #[derive(Clone, Debug, Default)]
+    pub struct Explicit {
+        pub mover: Vec<Color>,
+        pub check: Vec<bool>,
+        pub exit: Vec<Exit>,
+        pub succ: Vec<Vec<u64>>,
+        pub pred: Vec<Vec<u64>>,
+    }
+
+    impl Explicit {
+        /// Adds a node; returns its id.
+        pub fn node(&mut self, mover: Color, check: bool, exit: Exit) -> u64 {
+            self.mover.push(mover);
+            self.check.push(check);
+            self.exit.push(exit);
+            self.succ.push(Vec::new());
+            self.pred.push(Vec::new());
+            self.mover.len() as u64 - 1
+        }
+
+        pub fn edge(&mut self, v: u64, w: u64) {
+            assert_ne!(self.mover[v as usize], self.mover[w as usize]);
+            self.succ[v as usize].push(w);
+            self.pred[w as usize].push(v);
+        }
+    }
+
+    impl GameGraph for Explicit {
+        fn nodes(&self) -> u64 {
+            self.mover.len() as u64
+        }
+        fn in_region(&self, _: u64) -> bool {
+            true
+        }
+        fn mover(&self, v: u64) -> Color {
+            self.mover[v as usize]
+        }
+        fn in_check(&self, v: u64) -> bool {
+            self.check[v as usize]
+        }
+        fn exit(&self, v: u64) -> Exit {
+            self.exit[v as usize]
+        }
+        fn successors(&self, v: u64, mut f: impl FnMut(u64)) {
+            self.succ[v as usize].iter().for_each(|&w| f(w));
+        }
+        fn predecessors(&self, w: u64, mut f: impl FnMut(u64)) {
+            self.pred[w as usize].iter().for_each(|&v| f(v));
+        }
+    }
+
+    const R: Color = Color::Red;
+    const B: Color = Color::Black;
+
+    fn rank(stage: u16, plies: u16) -> Option<Rank> {
+        Some(Rank { stage, plies })
+    }
+
+    #[test]
+    fn a_side_that_must_check_forever_loses() {
+        let mut g = Explicit::default();
+        // Black to move, not in check; its only move checks Red, whose only move does not check.
+        let b0 = g.node(B, false, Exit::Lose);
+        let r0 = g.node(R, true, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b0);
+        let red = solve(&g, &prepare(&g), R).unwrap();
+        assert_eq!(red.rank(r0), rank(1, 1));
+        assert_eq!(red.rank(b0), rank(1, 2));
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn mutual_perpetual_check_is_a_draw() {
+        let mut g = Explicit::default();
+        let b0 = g.node(B, true, Exit::Lose);
+        let r0 = g.node(R, true, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_quiet_way_out_or_a_drawing_capture_saves_the_checker() {
+        let mut g = Explicit::default();
+        let b0 = g.node(B, false, Exit::Lose);
+        let r0 = g.node(R, true, Exit::Lose);
+        let r1 = g.node(R, false, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b0);
+        g.edge(b0, r1);
+        g.edge(r1, b0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        let mut g = Explicit::default();
+        let b0 = g.node(B, false, Exit::Draw);
+        let r0 = g.node(R, true, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b0);
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn the_winner_may_check_on_the_way_but_not_forever() {
+        // b0 -> r0 -> b1 -> r1 -> b0: Black always checks, Red checks into b1 and not into b0.
+        let mut g = Explicit::default();
+        let b0 = g.node(B, false, Exit::Lose);
+        let r0 = g.node(R, true, Exit::Lose);
+        let b1 = g.node(B, true, Exit::Lose);
+        let r1 = g.node(R, true, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b1);
+        g.edge(b1, r1);
+        g.edge(r1, b0);
+        let red = solve(&g, &prepare(&g), R).unwrap();
+        assert_eq!(red.rank(r1), rank(1, 1));
+        assert_eq!(red.rank(b1), rank(1, 2));
+        assert_eq!(red.rank(r0), rank(1, 3));
+        assert_eq!(red.rank(b0), rank(1, 4));
+        // If Red's move into b0 checked too, both would check forever: a draw.
+        g.check[b0 as usize] = true;
+        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn exits_and_their_attractor_are_stage_zero() {
+        let mut g = Explicit::default();
+        let r0 = g.node(R, false, Exit::Win);
+        let b0 = g.node(B, false, Exit::Lose);
+        let r1 = g.node(R, false, Exit::Lose);
+        let b1 = g.node(B, false, Exit::Draw);
+        g.edge(b0, r0);
+        g.edge(r1, b0);
+        g.edge(r1, b1);
+        g.edge(b1, r1);
+        g.edge(r0, b1);
+        let red = solve(&g, &prepare(&g), R).unwrap();
+        assert_eq!(red.rank(r0), rank(0, 1));
+        assert_eq!(red.rank(b0), rank(0, 2));
+        assert_eq!(red.rank(r1), rank(0, 3));
+        assert_eq!(red.rank(b1), None);
+    }
+
+    #[test]
+    fn a_second_level_lets_the_checker_leave_only_into_the_first() {
+        let mut g = Explicit::default();
+        // Level 1: the core of the first test, entered from r3 by a quiet move.
+        let b0 = g.node(B, false, Exit::Lose);
+        let r0 = g.node(R, true, Exit::Lose);
+        g.edge(b0, r0);
+        g.edge(r0, b0);
+        let r3 = g.node(R, false, Exit::Lose);
+        g.edge(r3, b0);
+        // b2 may check into r2 (which answers quietly) or leave quietly into r3.
+        let b2 = g.node(B, false, Exit::Lose);
+        let r2 = g.node(R, true, Exit::Lose);
+        g.edge(b2, r2);
+        g.edge(r2, b2);
+        g.edge(b2, r3);
+        // r5 enters b2's cycle quietly (so it belongs to the core); b4 must move there quietly,
+        // so it is attracted at level 2.
+        let r5 = g.node(R, false, Exit::Lose);
+        g.edge(r5, b2);
+        let b4 = g.node(B, false, Exit::Lose);
+        let r4 = g.node(R, false, Exit::Lose);
+        g.edge(r4, b4);
+        g.edge(b4, r5);
+        let red = solve(&g, &prepare(&g), R).unwrap();
+        assert_eq!(red.rank(b0), rank(1, 2));
+        assert_eq!(red.rank(r3), rank(1, 1));
+        assert_eq!(red.rank(r2), rank(3, 1));
+        assert_eq!(red.rank(b2), rank(3, 2));
+        assert_eq!(red.rank(r5), rank(3, 1));
+        assert_eq!(red.rank(b4), rank(4, 0));
+        assert_eq!(red.rank(r4), rank(4, 1));
+        assert_eq!(red.stages, 5);
+        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+    }
+
+    /// Checks the certificate of the module notes on a solution: plies have the right parity
+    /// and obey their equations, Q's moves inside a core are checks.
+    pub fn check_certificate(g: &Explicit, sol: &Solution) {
+        let p = sol.winner;
+        for v in 0..g.nodes() {
+            let Some(rv) = sol.rank(v) else {
+                continue;
+            };
+            let core = rv.stage % 2 == 1;
+            let succ: Vec<(u64, Option<Rank>)> = g.succ[v as usize]
+                .iter()
+                .map(|&w| (w, sol.rank(w)))
+                .collect();
+            if g.mover[v as usize] == p {
+                assert_eq!(rv.plies % 2, 1, "{v}");
+                let lower = g.exit[v as usize] == Exit::Win
+                    || succ
+                        .iter()
+                        .any(|(_, r)| r.is_some_and(|r| r.stage < rv.stage));
+                let free = core
+                    && succ.iter().any(|&(w, r)| {
+                        !g.check[w as usize] && r.is_some_and(|r| r.stage == rv.stage)
+                    });
+                let best = succ
+                    .iter()
+                    .filter_map(|(_, r)| r.filter(|r| r.stage == rv.stage).map(|r| r.plies))
+                    .min();
+                let want = if lower || free { 1 } else { best.unwrap() + 1 };
+                assert_eq!(rv.plies, want, "{v}");
+            } else {
+                assert_eq!(rv.plies % 2, 0, "{v}");
+                assert_eq!(g.exit[v as usize], Exit::Lose);
+                let mut worst = -1i32;
+                for &(w, r) in &succ {
+                    let r = r.unwrap_or_else(|| panic!("{v}: move to {w} escapes"));
+                    assert!(r.stage <= rv.stage);
+                    if r.stage == rv.stage {
+                        worst = worst.max(i32::from(r.plies));
+                        if core {
+                            assert!(g.check[w as usize], "{v}: a quiet move inside a core");
+                        }
+                    }
+                }
+                assert_eq!(i32::from(rv.plies), worst + 1, "{v}");
+            }
+        }
+    }
+
+    /// Whether P wins from each node, by brute force: P's memoryless strategies (Rabin
+    /// conditions allow them) are enumerated, and for each the opponent's best reply is found
+    /// on the one-player graph that is left (a reachable cycle through one of Q's quiet moves,
+    /// or a reachable cycle without a quiet move of P, or a reachable non-losing exit of Q).
+    fn brute_force(g: &Explicit, p: Color) -> Vec<bool> {
+        let n = g.nodes() as usize;
+        // A choice per P node: a successor index, or usize::MAX for a winning exit.
+        let options: Vec<Vec<usize>> = (0..n)
+            .map(|v| {
+                if g.mover[v] != p {
+                    return vec![0];
+                }
+                let mut o: Vec<usize> = (0..g.succ[v].len()).collect();
+                if g.exit[v] == Exit::Win {
+                    o.push(usize::MAX);
+                }
+                o
+            })
+            .collect();
+        let mut wins = vec![false; n];
+        let mut choice = vec![0usize; n];
+        loop {
+            let strat: Vec<usize> = (0..n).map(|v| options[v][choice[v]]).collect();
+            // Edges of the one-player graph: (from, to, quiet move of Q, quiet move of P).
+            let mut edges: Vec<Vec<(usize, bool, bool)>> = vec![Vec::new(); n];
+            let mut dead = vec![false; n]; // play ends badly for P here
+            let mut good_end = vec![false; n];
+            for v in 0..n {
+                if g.mover[v] == p {
+                    if options[v].is_empty() {
+                        dead[v] = true;
+                    } else if strat[v] == usize::MAX {
+                        good_end[v] = true;
+                    } else {
+                        let w = g.succ[v][strat[v]] as usize;
+                        edges[v].push((w, false, !g.check[w]));
+                    }
+                } else {
+                    if g.exit[v] != Exit::Lose {
+                        dead[v] = true;
+                    }
+                    for &w in &g.succ[v] {
+                        edges[v].push((w as usize, !g.check[w as usize], false));
+                    }
+                }
+            }
+            let reach = |from: usize, allowed: &dyn Fn(&(usize, bool, bool)) -> bool| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![from];
+                seen[from] = true;
+                while let Some(v) = stack.pop() {
+                    for e in &edges[v] {
+                        if allowed(e) && !seen[e.0] {
+                            seen[e.0] = true;
+                            stack.push(e.0);
+                        }
+                    }
+                }
+                seen
+            };
+            let all: Vec<Vec<bool>> = (0..n).map(|v| reach(v, &|_| true)).collect();
+            let checks: Vec<Vec<bool>> = (0..n).map(|v| reach(v, &|e| !e.2)).collect();
+            // Nodes from which Q can end the play well or start a cycle that is good for Q: one
+            // through a quiet move of Q, or one without a quiet move of P.
+            let bad: Vec<bool> = (0..n)
+                .map(|u| {
+                    dead[u]
+                        || (!good_end[u]
+                            && edges[u].iter().any(|&(w, q_quiet, p_quiet)| {
+                                (q_quiet && all[w][u]) || (!p_quiet && checks[w][u])
+                            }))
+                })
+                .collect();
+            for v in 0..n {
+                if !wins[v] && !(0..n).any(|u| all[v][u] && bad[u]) {
+                    wins[v] = true;
+                }
+            }
+            // Next strategy.
+            let mut i = 0;
+            loop {
+                if i == n {
+                    return wins;
+                }
+                choice[i] += 1;
+                if choice[i] < options[i].len().max(1) {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    /// A random graph where every node has a move (the region has no dead ends). The seed also
+    /// varies how often moves check and how many moves a node has.
+    fn random_graph(seed: u64, nodes: usize) -> Explicit {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let check_in = 2 + seed % 3; // a node is in check with odds (check_in - 1) / check_in
+        let mut g = Explicit::default();
+        for i in 0..nodes {
+            let mover = if i % 2 == 0 { R } else { B };
+            let exit = match next(16) {
+                0 => Exit::Win,
+                1 => Exit::Draw,
+                _ => Exit::Lose,
+            };
+            g.node(mover, next(check_in) != 0, exit);
+        }
+        for v in 0..nodes as u64 {
+            let k = 1 + next(3);
+            for _ in 0..k {
+                // Successors have the other mover: ids of the other parity.
+                let w = (next(nodes as u64 / 2) * 2 + (v + 1) % 2) % nodes as u64;
+                if !g.succ[v as usize].contains(&w) {
+                    g.edge(v, w);
+                }
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn random_graphs_agree_with_brute_force_and_carry_certificates() {
+        let (mut decided, mut cores, mut deep) = (0, 0, 0);
+        for seed in 1..2000u64 {
+            let g = random_graph(seed, 8 + (seed % 3) as usize * 2);
+            for p in [R, B] {
+                let sol = solve(&g, &prepare(&g), p).unwrap();
+                let brute = brute_force(&g, p);
+                for v in 0..g.nodes() {
+                    assert_eq!(
+                        sol.rank(v).is_some(),
+                        brute[v as usize],
+                        "seed {seed}, winner {p:?}, node {v}: {g:?}"
+                    );
+                }
+                check_certificate(&g, &sol);
+                decided += sol.count();
+                cores += (0..g.nodes())
+                    .filter(|&v| sol.rank(v).is_some_and(|r| r.stage > 0))
+                    .count();
+                deep += usize::from(sol.stages > 3);
+            }
+        }
+        // The graphs must exercise the cores and the second level, not only exits.
+        assert!(
+            decided > 200 && cores > 100 && deep > 8,
+            "{decided} {cores} {deep}"
+        );
+    }
+}

@@ -1,0 +1,505 @@
+//! `egtb-gen verify`: re-checks a table through the library's reader only, independently of
+//! the generator's code (no unmoves, no counters, no shared state).
+//!
+//! 1. **Locally**, every legal position against its moves (forward move generation by the rules
+//!    core; captures read from the smaller tables in the same directory): a position without a
+//!    move is lost at 0; a position decided by mate, or drawn, holds exactly the best of its
+//!    successors' values ([`Value`]'s order, one ply further); a position decided by the
+//!    perpetual-check rule holds a rule value of the same kind as that best (a win when its
+//!    best move leads to a rule loss, a loss when every move loses and one only by the rule).
+//!    This proves every distance to mate (by induction on it), as in version 1.
+//! 2. **Globally**, the rule: the drawn and rule-decided positions form the game's region. Its
+//!    edges (quiet moves inside it) are built into a plain adjacency array, and the game of
+//!    `docs/egtb.md` is solved again for both winners by a different method than the
+//!    generator's: every attractor is a sequence of sweeps (a node joins in sweep `k` when all
+//!    its successors' ranks, looked at afresh, say so), not a backward search with counters
+//!    kept up to date. Every stored stage and plies must equal the recomputed ones, and every stored
+//!    draw must be won by neither side. Local consistency cannot show the latter: a cycle of
+//!    wrongly drawn positions is locally consistent, so the game has to be solved again.
+//! 3. The header's statistics must match the counts.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
+use chariot::egtb::{Indexer, RuleRank, Signature, TableFile, Value};
+use chariot::rules::Waivers;
+use chariot::{Color, Position};
+use rayon::prelude::*;
+
+use crate::generate::Loaded;
+use crate::run::table_path;
+
+/// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
+pub type Inconsistency = (u64, String, Value, Value);
+
+/// Not a node of the region.
+const NO_NODE: u32 = u32::MAX;
+
+/// The region of the game, as plain arrays (node `i` is entry `entries[i]`).
+struct Region {
+    entries: Vec<u64>,
+    mover: Vec<Color>,
+    check: Vec<bool>,
+    /// The best capture for the side to move: 0 loses (or none), 1 draws, 2 wins by the rule.
+    exit: Vec<u8>,
+    /// Successors of node `i`: `succ[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    succ: Vec<u32>,
+    /// Predecessors, the same way (the successor lists turned round).
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
+}
+
+/// Per node: `None` not won (yet), or the stage and plies.
+type Ranks = Vec<Option<(u16, i32)>>;
+
+impl Region {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn successors(&self, v: usize) -> &[u32] {
+        &self.succ[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    fn predecessors(&self, v: usize) -> &[u32] {
+        &self.pred[self.pred_start[v] as usize..self.pred_start[v + 1] as usize]
+    }
+
+    /// Builds the predecessor lists from the successor lists.
+    fn turn_round(&mut self) {
+        let n = self.len();
+        let mut count = vec![0u32; n + 1];
+        for &w in &self.succ {
+            count[w as usize + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut pred = vec![0u32; self.succ.len()];
+        for v in 0..n {
+            for &w in self.successors(v) {
+                pred[fill[w as usize] as usize] = v as u32;
+                fill[w as usize] += 1;
+            }
+        }
+        self.pred_start = count;
+        self.pred = pred;
+    }
+
+    /// An attractor by sweeps. `arena[v]`: may join. `target(w)`: the rank a node outside the
+    /// arena counts with (`None`: not a target). `base(v)`: a P node that joins at 1 whatever
+    /// its successors. `q_may(v)`: a Q node that may join at all. Sweep `k` adds the P nodes
+    /// with a successor of rank `k - 1` and the Q nodes all of whose successors are ranked, the
+    /// largest at `k - 1`. Returns the ranks of the nodes that joined.
+    ///
+    /// Sweeps 0 and 1 look at every node of the arena; later sweeps only at the predecessors
+    /// of the nodes that joined in the sweep before (no other node can meet the conditions),
+    /// each judged afresh from all its successors.
+    fn sweep_attractor(
+        &self,
+        p: Color,
+        arena: &[bool],
+        target: &(dyn Fn(usize) -> Option<i32> + Sync),
+        base: &(dyn Fn(usize) -> bool + Sync),
+        q_may: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Vec<Option<i32>> {
+        let n = self.len();
+        let mut rank: Vec<Option<i32>> = vec![None; n];
+        let mut k = 0i32;
+        let mut last: Vec<usize> = Vec::new();
+        loop {
+            let candidates: Vec<usize> = if k <= 1 {
+                (0..n).collect()
+            } else {
+                let mut c: Vec<usize> = last
+                    .iter()
+                    .flat_map(|&w| self.predecessors(w).iter().map(|&v| v as usize))
+                    .collect();
+                c.sort_unstable();
+                c.dedup();
+                c
+            };
+            let joined: Vec<usize> = candidates
+                .into_par_iter()
+                .filter(|&v| arena[v] && rank[v].is_none())
+                .filter(|&v| {
+                    let r = |w: u32| {
+                        let w = w as usize;
+                        if arena[w] { rank[w] } else { target(w) }
+                    };
+                    if self.mover[v] == p {
+                        (k == 1 && base(v))
+                            || self.successors(v).iter().any(|&w| r(w) == Some(k - 1))
+                    } else {
+                        q_may(v) && {
+                            let mut worst = Some(-1);
+                            for &w in self.successors(v) {
+                                worst = match (worst, r(w)) {
+                                    (Some(a), Some(b)) => Some(a.max(b)),
+                                    _ => None,
+                                };
+                            }
+                            worst == Some(k - 1)
+                        }
+                    }
+                })
+                .collect();
+            if joined.is_empty() && k >= 1 {
+                return rank;
+            }
+            for &v in &joined {
+                rank[v] = Some(k);
+            }
+            last = joined;
+            k += 1;
+        }
+    }
+
+    /// Solves the game for winner `p` by sweeps.
+    fn solve(&self, p: Color) -> Ranks {
+        let n = self.len();
+        let mut won: Ranks = vec![None; n];
+        let all = vec![true; n];
+        // Stage 0: winning exits.
+        let r = self.sweep_attractor(p, &all, &|_| None, &|v| self.exit[v] == 2, &|v| {
+            self.exit[v] == 0
+        });
+        settle(&mut won, &r, 0);
+        let mut stage = 1u16;
+        loop {
+            // Targets: the nodes won so far, as a move into them counts (P's moves reach Q
+            // nodes: 0; Q's moves reach P nodes: −1).
+            let eff =
+                |won: &Ranks, w: usize| won[w].map(|_| if self.mover[w] == p { -1 } else { 0 });
+            // The core: Z without Q's escapes, then Z := T until it holds.
+            let mut z: Vec<bool> = (0..n)
+                .map(|v| {
+                    won[v].is_none()
+                        && (self.mover[v] == p
+                            || (self.exit[v] == 0
+                                && self
+                                    .successors(v)
+                                    .iter()
+                                    .all(|&w| won[w as usize].is_some() || self.check[w as usize])))
+                })
+                .collect();
+            let core = loop {
+                let zz = z.clone();
+                let w0 = &won;
+                let t = self.sweep_attractor(
+                    p,
+                    &z,
+                    &|w| eff(w0, w),
+                    &|v| {
+                        self.successors(v)
+                            .iter()
+                            .any(|&w| zz[w as usize] && !self.check[w as usize])
+                    },
+                    &|_| true,
+                );
+                let kept: Vec<bool> = t.iter().map(Option::is_some).collect();
+                if kept == z {
+                    break t;
+                }
+                z = kept;
+            };
+            if core.iter().all(Option::is_none) {
+                return won;
+            }
+            settle(&mut won, &core, stage);
+            let arena: Vec<bool> = won.iter().map(Option::is_none).collect();
+            let w0 = &won;
+            let attracted = self.sweep_attractor(p, &arena, &|w| eff(w0, w), &|_| false, &|v| {
+                self.exit[v] == 0
+            });
+            settle(&mut won, &attracted, stage + 1);
+            stage += 2;
+        }
+    }
+}
+
+fn settle(won: &mut Ranks, joined: &[Option<i32>], stage: u16) {
+    for (w, j) in won.iter_mut().zip(joined) {
+        if let Some(r) = j {
+            *w = Some((stage, *r));
+        }
+    }
+}
+
+/// What pass 1 finds in a chunk of entries.
+#[derive(Default)]
+struct Chunk {
+    bad: Option<Inconsistency>,
+    /// Per half: wins, draws, losses, rule wins, rule losses, unused.
+    counts: [[u64; 6]; 2],
+    entries: Vec<u64>,
+    mover: Vec<Color>,
+    check: Vec<bool>,
+    exit: Vec<u8>,
+    degree: Vec<u32>,
+    succ: Vec<u32>,
+}
+
+/// Re-checks one table (see the module notes); `Ok(None)` when it is consistent.
+///
+/// # Errors
+/// When the table or a table its captures lead to cannot be read, or the header's statistics
+/// disagree with the table.
+pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
+    let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let h = t.header().clone();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let ix = Indexer::new(h.signature)?;
+    let own = Arc::new(Loaded::from_file(&t)?);
+    let mut subs: HashMap<Signature, Arc<Loaded>> = HashMap::new();
+    for s in h.signature.captures() {
+        let p = table_path(dir, s);
+        let f = TableFile::open(&p).with_context(|| format!("opening {}", p.display()))?;
+        subs.insert(s, Arc::new(Loaded::from_file(&f)?));
+    }
+    subs.insert(h.signature, Arc::clone(&own));
+    let size = ix.size();
+    let total = 2 * size;
+    let waivers = Waivers {
+        placement: true,
+        counts: true,
+        opposite_check: false,
+    };
+    let legal = |e: u64| -> Option<Position> {
+        let turn = if e < size { Color::Red } else { Color::Black };
+        let p = ix.decode(e % size);
+        if p.has_overlap() {
+            return None;
+        }
+        Position::from_setup(&ix.setup(&p, turn), waivers).ok()
+    };
+    let value_of = |t: &Loaded, pos: &Position| -> Option<Value> {
+        let (tt, i) = t.indexer.index_of(pos).ok()?;
+        t.coding
+            .decode(t.codes[(tt.index() as u64 * t.indexer.size() + i) as usize])
+            .ok()
+    };
+    const CHUNK: u64 = 1 << 14;
+
+    // Pass 0: which entries are nodes of the region (legal, stored draw or rule value).
+    let in_region: Vec<bool> = (0..total)
+        .into_par_iter()
+        .map(|e| {
+            own.coding
+                .decode(own.codes[e as usize])
+                .is_ok_and(|v| v.dtm().is_none())
+                && legal(e).is_some()
+        })
+        .collect();
+    let mut node_of = vec![NO_NODE; total as usize];
+    let mut nodes = 0u32;
+    for (e, &r) in in_region.iter().enumerate() {
+        if r {
+            node_of[e] = nodes;
+            nodes += 1;
+        }
+    }
+    drop(in_region);
+
+    // Pass 1: local consistency, counts, and the region's nodes and edges.
+    let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut out = Chunk::default();
+            for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
+                let half = (e / size) as usize;
+                let Some(mut pos) = legal(e) else {
+                    out.counts[half][5] += 1;
+                    continue;
+                };
+                let Ok(stored) = own.coding.decode(own.codes[e as usize]) else {
+                    out.bad = Some((e, pos.fen(), Value::Draw, Value::Draw));
+                    return out;
+                };
+                out.counts[half][match stored {
+                    Value::Win(_) => 0,
+                    Value::Draw => 1,
+                    Value::Loss(_) => 2,
+                    Value::RuleWin(_) => 3,
+                    Value::RuleLoss(_) => 4,
+                }] += 1;
+                let node = node_of[e as usize] != NO_NODE;
+                let (mut best, mut exit, mut degree) = (None::<Value>, 0u8, 0u32);
+                for &m in pos.legal_move_list().iter() {
+                    let capture = pos.is_capture(m);
+                    pos.make_move(m);
+                    // A quiet move stays in this table; a capture leads to a smaller one.
+                    let (child, target) = if capture {
+                        let t = subs.get(&Signature::of(&pos).0);
+                        (t.and_then(|t| value_of(t, &pos)), NO_NODE)
+                    } else {
+                        match ix.index_of(&pos) {
+                            Ok((tt, i)) => {
+                                let entry = (tt.index() as u64 * size + i) as usize;
+                                (own.coding.decode(own.codes[entry]).ok(), node_of[entry])
+                            }
+                            Err(_) => (None, NO_NODE),
+                        }
+                    };
+                    pos.unmake_move();
+                    let Some(v) = child.map(Value::before_move) else {
+                        return Chunk {
+                            bad: Some((e, pos.fen(), stored, Value::Draw)),
+                            ..out
+                        };
+                    };
+                    best = Some(best.map_or(v, |b| b.max(v)));
+                    if node {
+                        if capture {
+                            exit = exit.max(match v {
+                                Value::RuleWin(_) | Value::Win(_) => 2,
+                                Value::Draw => 1,
+                                _ => 0,
+                            });
+                        } else if target != NO_NODE {
+                            out.succ.push(target);
+                            degree += 1;
+                        }
+                    }
+                }
+                let expected = best.unwrap_or(Value::Loss(0));
+                let agrees = match stored {
+                    Value::RuleWin(_) => matches!(expected, Value::RuleWin(_)),
+                    Value::RuleLoss(_) => matches!(expected, Value::RuleLoss(_)),
+                    _ => expected == stored,
+                };
+                if !agrees {
+                    return Chunk {
+                        bad: Some((e, pos.fen(), stored, expected)),
+                        ..out
+                    };
+                }
+                if node {
+                    out.entries.push(e);
+                    out.mover.push(pos.turn());
+                    out.check.push(pos.in_check());
+                    out.exit.push(exit);
+                    out.degree.push(degree);
+                }
+            }
+            out
+        })
+        .collect();
+    let mut counts = [[0u64; 6]; 2];
+    for c in &chunks {
+        if let Some(bad) = &c.bad {
+            return Ok(Some(bad.clone()));
+        }
+        for (total, part) in counts.iter_mut().zip(c.counts) {
+            for (t, p) in total.iter_mut().zip(part) {
+                *t += p;
+            }
+        }
+    }
+    for (half, s) in h.stats.iter().enumerate() {
+        let header = [
+            s.wins,
+            s.draws,
+            s.losses,
+            s.rule_wins,
+            s.rule_losses,
+            s.unused,
+        ];
+        if header != counts[half] {
+            anyhow::bail!(
+                "{}: header statistics {header:?} do not match the table's {:?} (wins, draws, losses, rule wins, rule losses, unused)",
+                path.display(),
+                counts[half]
+            );
+        }
+    }
+
+    // Pass 2: the game, solved again.
+    let mut region = Region {
+        entries: Vec::with_capacity(nodes as usize),
+        mover: Vec::with_capacity(nodes as usize),
+        check: Vec::with_capacity(nodes as usize),
+        exit: Vec::with_capacity(nodes as usize),
+        start: Vec::with_capacity(nodes as usize + 1),
+        succ: Vec::new(),
+        pred_start: Vec::new(),
+        pred: Vec::new(),
+    };
+    region.start.push(0);
+    for c in chunks {
+        region.entries.extend(c.entries);
+        region.mover.extend(c.mover);
+        region.check.extend(c.check);
+        region.exit.extend(c.exit);
+        for d in c.degree {
+            let last = *region.start.last().unwrap_or(&0);
+            region.start.push(last + d);
+        }
+        region.succ.extend(c.succ);
+    }
+    drop(node_of);
+    region.turn_round();
+    let solutions: Vec<(Color, Ranks)> = Color::ALL.iter().map(|&p| (p, region.solve(p))).collect();
+    let bad = (0..region.len()).into_par_iter().find_map_first(|v| {
+        let e = region.entries[v];
+        let stored = own.coding.decode(own.codes[e as usize]).ok()?;
+        let mut expected = Value::Draw;
+        for (_, won) in &solutions {
+            if let Some((stage, plies)) = won[v] {
+                let rank = RuleRank {
+                    stage: u32::from(stage),
+                    plies: plies as u32,
+                };
+                let value = if plies % 2 == 1 {
+                    Value::RuleWin(rank)
+                } else {
+                    Value::RuleLoss(rank)
+                };
+                if expected != Value::Draw {
+                    // Both sides win: impossible in a correct solution.
+                    return Some((e, value));
+                }
+                expected = value;
+            }
+        }
+        (expected != stored).then_some((e, expected))
+    });
+    Ok(bad.map(|(e, expected)| {
+        let fen = legal(e).map_or_else(String::new, |p| p.fen());
+        let stored = own
+            .coding
+            .decode(own.codes[e as usize])
+            .unwrap_or(Value::Draw);
+        (e, fen, stored, expected)
+    }))
+}
+
+/// `egtb-gen verify`.
+///
+/// # Errors
+/// As [`verify_table`].
+pub fn verify(files: &[std::path::PathBuf]) -> anyhow::Result<bool> {
+    let mut all_ok = true;
+    for path in files {
+        let start = std::time::Instant::now();
+        match verify_table(path)? {
+            None => println!(
+                "{}: ok ({:.1} s)",
+                path.display(),
+                start.elapsed().as_secs_f64()
+            ),
+            Some((e, fen, stored, expected)) => {
+                all_ok = false;
+                println!(
+                    "{}: INCONSISTENT at entry {e}: {fen}: stored {stored}, expected {expected}",
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(all_ok)
+}
