@@ -425,7 +425,8 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
         check: Vec::with_capacity(nodes as usize),
         exit: Vec::with_capacity(nodes as usize),
         start: Vec::with_capacity(nodes as usize + 1),
-        succ: Vec::new(),
+        // Sized exactly: the edges are most of the memory verify needs.
+        succ: Vec::with_capacity(chunks.iter().map(|c| c.succ.len()).sum()),
         pred_start: Vec::new(),
         pred: Vec::new(),
     };
