@@ -165,6 +165,12 @@ impl Degrees {
     pub fn new(out: Vec<u8>, quiet: Vec<u8>) -> Degrees {
         Degrees { out, quiet }
     }
+
+    /// Node `v`'s moves into the region: all, and those that give no check.
+    #[must_use]
+    pub fn of(&self, v: u64) -> (u8, u8) {
+        (self.out[v as usize], self.quiet[v as usize])
+    }
 }
 
 /// Counts every region node's moves into the region by generating them.

@@ -141,6 +141,19 @@ pub fn judge(
     degrees: &Degrees,
 ) -> Result<RuleValues, GameError> {
     let g = TableGraph::new(ix, state, check);
+    // The counts the retrograde passes left must be the region's moves; debug builds (and the
+    // tests) count them again by generating the moves.
+    #[cfg(debug_assertions)]
+    {
+        let fresh = game::prepare(&g);
+        for v in (0..g.nodes()).filter(|&v| g.in_region(v)) {
+            assert_eq!(
+                degrees.of(v),
+                fresh.of(v),
+                "moves into the region of entry {v}"
+            );
+        }
+    }
     let sig = ix.signature();
     let mut solutions = Vec::new();
     for winner in Color::ALL {

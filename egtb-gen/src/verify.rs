@@ -16,6 +16,10 @@
 //!    kept up to date. Every stored stage and plies must equal the recomputed ones, and every stored
 //!    draw must be won by neither side. Local consistency cannot show the latter: a cycle of
 //!    wrongly drawn positions is locally consistent, so the game has to be solved again.
+//!    When no position of a colour has a winning capture and no position of the other side lacks
+//!    a move that gives no check (pass 1 counts them), that colour's game provably decides
+//!    nothing (its stage 0 and first core are empty) and is not built: most tables with an
+//!    attacking piece on one side only end there, without the memory of the adjacency array.
 //! 3. The header's statistics must match the counts.
 
 use std::collections::HashMap;
@@ -236,6 +240,8 @@ struct Chunk {
     bad: Option<Inconsistency>,
     /// Per half: wins, draws, losses, rule wins, rule losses, unused.
     counts: [[u64; 6]; 2],
+    /// Per colour as the winner: whether its game can decide anything (pass 1).
+    possible: [bool; 2],
     entries: Vec<u64>,
     mover: Vec<Color>,
     check: Vec<bool>,
@@ -284,32 +290,59 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
             .ok()
     };
     const CHUNK: u64 = 1 << 14;
-
-    // Pass 0: which entries are nodes of the region (legal, stored draw or rule value).
-    let in_region: Vec<bool> = (0..total)
-        .into_par_iter()
-        .map(|e| {
-            own.coding
-                .decode(own.codes[e as usize])
-                .is_ok_and(|v| v.dtm().is_none())
-                && legal(e).is_some()
-        })
-        .collect();
-    let mut node_of = vec![NO_NODE; total as usize];
-    let mut nodes = 0u32;
-    for (e, &r) in in_region.iter().enumerate() {
-        if r {
-            node_of[e] = nodes;
-            nodes += 1;
+    // Every move of a legal position, valued: the best value (`None` when some successor cannot
+    // be read), the best capture for the game (0 loses, 1 draws, 2 wins) and the quiet moves
+    // into the game's region (successors stored as draws or rule values), with whether they
+    // check.
+    let explore = |pos: &mut Position, region: &mut Vec<(u64, bool)>| -> (Option<Value>, u8) {
+        region.clear();
+        let (mut best, mut exit) = (None::<Value>, 0u8);
+        for &m in pos.legal_move_list().iter() {
+            let capture = pos.is_capture(m);
+            pos.make_move(m);
+            // A quiet move stays in this table; a capture leads to a smaller one.
+            let child = if capture {
+                subs.get(&Signature::of(pos).0)
+                    .and_then(|t| value_of(t, pos))
+            } else {
+                ix.index_of(pos).ok().and_then(|(tt, i)| {
+                    let entry = tt.index() as u64 * size + i;
+                    let v = own.coding.decode(own.codes[entry as usize]).ok()?;
+                    if v.dtm().is_none() {
+                        region.push((entry, pos.in_check()));
+                    }
+                    Some(v)
+                })
+            };
+            pos.unmake_move();
+            let Some(v) = child.map(Value::before_move) else {
+                return (None, exit);
+            };
+            best = Some(best.map_or(v, |b| b.max(v)));
+            if capture {
+                exit = exit.max(match v {
+                    Value::RuleWin(_) | Value::Win(_) => 2,
+                    Value::Draw => 1,
+                    _ => 0,
+                });
+            }
         }
-    }
-    drop(in_region);
+        (Some(best.unwrap_or(Value::Loss(0))), exit)
+    };
+    let in_region = |e: u64| {
+        own.coding
+            .decode(own.codes[e as usize])
+            .is_ok_and(|v| v.dtm().is_none())
+    };
 
-    // Pass 1: local consistency, counts, and the region's nodes and edges.
+    // Pass 1: local consistency, counts, and whether the game can decide anything at all. For
+    // winner P it cannot when no P position has a winning capture and no position of the other
+    // side lacks a way out that gives no check (then its stage 0 and first core are empty).
     let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let mut out = Chunk::default();
+            let mut region = Vec::new();
             for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
                 let half = (e / size) as usize;
                 let Some(mut pos) = legal(e) else {
@@ -327,69 +360,35 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
                     Value::RuleWin(_) => 3,
                     Value::RuleLoss(_) => 4,
                 }] += 1;
-                let node = node_of[e as usize] != NO_NODE;
-                let (mut best, mut exit, mut degree) = (None::<Value>, 0u8, 0u32);
-                for &m in pos.legal_move_list().iter() {
-                    let capture = pos.is_capture(m);
-                    pos.make_move(m);
-                    // A quiet move stays in this table; a capture leads to a smaller one.
-                    let (child, target) = if capture {
-                        let t = subs.get(&Signature::of(&pos).0);
-                        (t.and_then(|t| value_of(t, &pos)), NO_NODE)
-                    } else {
-                        match ix.index_of(&pos) {
-                            Ok((tt, i)) => {
-                                let entry = (tt.index() as u64 * size + i) as usize;
-                                (own.coding.decode(own.codes[entry]).ok(), node_of[entry])
-                            }
-                            Err(_) => (None, NO_NODE),
-                        }
-                    };
-                    pos.unmake_move();
-                    let Some(v) = child.map(Value::before_move) else {
-                        return Chunk {
-                            bad: Some((e, pos.fen(), stored, Value::Draw)),
-                            ..out
-                        };
-                    };
-                    best = Some(best.map_or(v, |b| b.max(v)));
-                    if node {
-                        if capture {
-                            exit = exit.max(match v {
-                                Value::RuleWin(_) | Value::Win(_) => 2,
-                                Value::Draw => 1,
-                                _ => 0,
-                            });
-                        } else if target != NO_NODE {
-                            out.succ.push(target);
-                            degree += 1;
-                        }
-                    }
-                }
-                let expected = best.unwrap_or(Value::Loss(0));
+                let (best, exit) = explore(&mut pos, &mut region);
+                let Some(expected) = best else {
+                    out.bad = Some((e, pos.fen(), stored, Value::Draw));
+                    return out;
+                };
                 let agrees = match stored {
                     Value::RuleWin(_) => matches!(expected, Value::RuleWin(_)),
                     Value::RuleLoss(_) => matches!(expected, Value::RuleLoss(_)),
                     _ => expected == stored,
                 };
                 if !agrees {
-                    return Chunk {
-                        bad: Some((e, pos.fen(), stored, expected)),
-                        ..out
-                    };
+                    out.bad = Some((e, pos.fen(), stored, expected));
+                    return out;
                 }
-                if node {
-                    out.entries.push(e);
-                    out.mover.push(pos.turn());
-                    out.check.push(pos.in_check());
-                    out.exit.push(exit);
-                    out.degree.push(degree);
+                if in_region(e) {
+                    let mover = pos.turn().index();
+                    if exit == 2 {
+                        out.possible[mover] = true;
+                    }
+                    if exit == 0 && region.iter().all(|&(_, check)| check) {
+                        out.possible[1 - mover] = true;
+                    }
                 }
             }
             out
         })
         .collect();
     let mut counts = [[0u64; 6]; 2];
+    let mut possible = [false; 2];
     for c in &chunks {
         if let Some(bad) = &c.bad {
             return Ok(Some(bad.clone()));
@@ -399,7 +398,10 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
                 *t += p;
             }
         }
+        possible[0] |= c.possible[0];
+        possible[1] |= c.possible[1];
     }
+    drop(chunks);
     for (half, s) in h.stats.iter().enumerate() {
         let header = [
             s.wins,
@@ -417,15 +419,63 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
             );
         }
     }
+    if !possible[0] && !possible[1] {
+        // The game decides nothing: no rule value may be stored.
+        let bad = (0..total).into_par_iter().find_map_first(|e| {
+            let v = own.coding.decode(own.codes[e as usize]).ok()?;
+            (v.by_rule() && legal(e).is_some()).then_some(e)
+        });
+        return Ok(bad.map(|e| {
+            let fen = legal(e).map_or_else(String::new, |p| p.fen());
+            let stored = own
+                .coding
+                .decode(own.codes[e as usize])
+                .unwrap_or(Value::Draw);
+            (e, fen, stored, Value::Draw)
+        }));
+    }
 
-    // Pass 2: the game, solved again.
+    // Pass 2: the region's nodes and edges, then the game solved again.
+    let mut node_of = vec![NO_NODE; total as usize];
+    let mut nodes = 0u32;
+    for e in 0..total {
+        if in_region(e) && legal(e).is_some() {
+            node_of[e as usize] = nodes;
+            nodes += 1;
+        }
+    }
+    let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut out = Chunk::default();
+            let mut region = Vec::new();
+            for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
+                if node_of[e as usize] == NO_NODE {
+                    continue;
+                }
+                let Some(mut pos) = legal(e) else {
+                    continue;
+                };
+                let (_, exit) = explore(&mut pos, &mut region);
+                out.entries.push(e);
+                out.mover.push(pos.turn());
+                out.check.push(pos.in_check());
+                out.exit.push(exit);
+                out.degree.push(region.len() as u32);
+                out.succ
+                    .extend(region.iter().map(|&(w, _)| node_of[w as usize]));
+            }
+            out
+        })
+        .collect();
     let mut region = Region {
         entries: Vec::with_capacity(nodes as usize),
         mover: Vec::with_capacity(nodes as usize),
         check: Vec::with_capacity(nodes as usize),
         exit: Vec::with_capacity(nodes as usize),
         start: Vec::with_capacity(nodes as usize + 1),
-        succ: Vec::new(),
+        // Sized exactly: the edges are most of the memory verify needs.
+        succ: Vec::with_capacity(chunks.iter().map(|c| c.succ.len()).sum()),
         pred_start: Vec::new(),
         pred: Vec::new(),
     };

@@ -1,5 +1,7 @@
 //! Feeds arbitrary bytes to the tablebase reader: opening, reading every block and probing must
-//! give values or typed errors, never a panic.
+//! give values or typed errors, never a panic. Both format versions go through it (version 2
+//! adds a longer header and the codes of rule values); a version 2 table such as
+//! `data/egtb/KRKN.egtb` makes a good seed.
 //!
 //! Run with `cargo +nightly fuzz run egtb_reader` from `engine/`. The same property runs in
 //! `cargo test` as a proptest (`egtb::file::tests::arbitrary_bytes_never_panic`).
