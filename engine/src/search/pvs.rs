@@ -279,7 +279,9 @@ impl Worker<'_> {
                 // Past the first move a cutoff is unlikely: pick the next move now and start
                 // loading its child's table entry, which then arrives during this move's search.
                 // The picker's order does not depend on what the search of this move finds.
-                early = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]);
+                // Not if that means generating the quiet moves: this move may yet cut off.
+                early =
+                    picker.next_if_generated(pos, &self.data.history, &mut self.data.buffers[ply]);
                 if let Some(n) = early {
                     self.tt.prefetch(pos.key_after(n));
                 }
