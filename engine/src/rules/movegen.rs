@@ -628,46 +628,38 @@ impl Position {
             list.push(Move::new(from, Square::from_index_unchecked(to)))
         };
         match piece.kind() {
-            Kind::Rook => {
-                for ray in &RAYS[f] {
-                    for &s in &ray.sq[..ray.len as usize] {
-                        let p = b[s as usize];
-                        if p == 0 {
-                            if MODE != CAPTURES {
-                                push(list, s as usize);
-                            }
+            // Chariots and cannons: the occupied points of each line come from the position's
+            // file and rank occupancy (the nearest one or two), the empty points before the
+            // first occupant from the ray. Same order as walking the rays point by point.
+            Kind::Rook | Kind::Cannon => {
+                let file_occ = u32::from(self.files[f % 9]);
+                let rank_occ = u32::from(self.ranks[f / 9]);
+                let rook = piece.kind() == Kind::Rook;
+                for (ray, mut occupants) in RAYS[f].iter().zip(lines_from(f, file_occ, rank_occ)) {
+                    let first = occupants.next();
+                    if MODE != CAPTURES {
+                        let step = if ray.len > 0 {
+                            (usize::from(ray.sq[0])).abs_diff(f)
                         } else {
-                            if MODE != QUIETS && p & 8 != own {
-                                push(list, s as usize);
-                            }
-                            break;
+                            1
+                        };
+                        let empty =
+                            first.map_or(usize::from(ray.len), |t| t.abs_diff(f) / step - 1);
+                        for &s in &ray.sq[..empty] {
+                            push(list, usize::from(s));
                         }
                     }
-                }
-            }
-            Kind::Cannon => {
-                for ray in &RAYS[f] {
-                    let squares = &ray.sq[..ray.len as usize];
-                    let mut i = 0;
-                    while i < squares.len() && b[squares[i] as usize] == 0 {
-                        if MODE != CAPTURES {
-                            push(list, squares[i] as usize);
+                    if MODE != QUIETS {
+                        let target = if rook {
+                            first
+                        } else {
+                            first.and(occupants.next())
+                        };
+                        if let Some(t) = target
+                            && b[t] & 8 != own
+                        {
+                            push(list, t);
                         }
-                        i += 1;
-                    }
-                    if MODE == QUIETS {
-                        continue;
-                    }
-                    i += 1; // jump the screen
-                    while i < squares.len() {
-                        let p = b[squares[i] as usize];
-                        if p != 0 {
-                            if p & 8 != own {
-                                push(list, squares[i] as usize);
-                            }
-                            break;
-                        }
-                        i += 1;
                     }
                 }
             }

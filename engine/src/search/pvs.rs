@@ -19,7 +19,7 @@ use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mat
 use super::score::{tb_rule_win_at, tb_win_in};
 use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
-use super::tt::TtEntry;
+use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
 use crate::egtb::Value as TbValue;
 use crate::rules::{Kind, Move, Piece, Position};
@@ -141,7 +141,9 @@ impl Worker<'_> {
         let config = self.shared.config;
         let eval = if in_check {
             -INFINITE
-        } else if let Some(e) = tte {
+        } else if let Some(e) = tte
+            && e.eval != EVAL_NONE
+        {
             e.eval
         } else {
             self.evaluate(pos, ply)
@@ -447,14 +449,21 @@ impl Worker<'_> {
 
         let mut best;
         let eval;
+        let stored_eval;
         if in_check {
             best = -INFINITE;
             eval = 0;
+            stored_eval = 0;
         } else {
-            eval = match tte {
-                Some(e) => e.eval,
-                None => self.evaluate(pos, ply),
+            // Far outside the window, a bound of the evaluation does (the quick part of it
+            // plus or minus a margin): a bound at or above beta stands pat, one at or below
+            // alpha still lets the captures be tried and delta-pruned against it.
+            let exact;
+            (eval, exact) = match tte {
+                Some(e) if e.eval != EVAL_NONE => (e.eval, true),
+                _ => self.evaluate_lazy(pos, ply, alpha, beta),
             };
+            stored_eval = if exact { eval } else { EVAL_NONE };
             best = eval;
             if best >= beta {
                 if tte.is_none() {
@@ -463,7 +472,7 @@ impl Worker<'_> {
                         TtEntry {
                             mv: Move::NONE,
                             score: to_tt(best, ply),
-                            eval,
+                            eval: stored_eval,
                             depth: -1,
                             bound: Bound::Lower,
                         },
@@ -537,7 +546,7 @@ impl Worker<'_> {
             TtEntry {
                 mv: best_move,
                 score: to_tt(best, ply),
-                eval,
+                eval: stored_eval,
                 depth,
                 bound,
             },
