@@ -723,15 +723,6 @@ pub(crate) struct Legality {
     screens: u128,
 }
 
-impl Legality {
-    /// `true` when the side to move was in check: every move needs the full test, and most
-    /// pseudo-legal moves are illegal.
-    #[inline]
-    pub(crate) fn in_check(&self) -> bool {
-        self.in_check
-    }
-}
-
 /// The pieces of `by` on `board` that attack `sq`.
 pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitboard {
     let mut out = Bitboard::EMPTY;

@@ -241,9 +241,10 @@ pub(crate) struct MovePicker {
     bad_start: usize,
     /// The end of the captures in the buffer (the quiet moves are generated after them).
     captures_end: usize,
-    /// How to test the generated (pseudo-legal) moves for legality when they come up; `None`
-    /// until generation, and when they were all tested at generation (in check, where most
-    /// are illegal).
+    /// How to test the generated (pseudo-legal) moves for legality when they come up; worked
+    /// out when first needed (a quiescence node without captures never needs it). In check,
+    /// where most pseudo-legal moves are illegal, each stage's moves are all tested at
+    /// generation instead.
     legality: Option<Legality>,
 }
 
@@ -336,11 +337,10 @@ impl MovePicker {
                     self.stage = Stage::GoodCaptures;
                     buf.moves.clear();
                     pos.pseudo_legal_captures(&mut buf.moves);
-                    let ctx = pos.legality_in_check(self.in_check);
-                    if ctx.in_check() {
+                    if self.in_check {
+                        let ctx = self.legality(pos);
                         pos.retain_legal_with(&mut buf.moves, 0, &ctx);
                     }
-                    self.legality = Some(ctx);
                     self.score_captures(pos, buf);
                 }
                 Stage::GoodCaptures => {
@@ -370,7 +370,7 @@ impl MovePicker {
                         && !self.refutations[..i].contains(&m)
                         && !pos.is_capture(m)
                         && pos.is_pseudo_legal(m)
-                        && self.legality.is_some_and(|ctx| pos.is_legal_with(m, &ctx))
+                        && pos.is_legal_with(m, &self.legality(pos))
                     {
                         return Some(m);
                     }
@@ -388,7 +388,8 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     let start = buf.moves.len();
                     pos.pseudo_legal_quiets(&mut buf.moves);
-                    if let Some(ctx) = self.legality.filter(Legality::in_check) {
+                    if self.in_check {
+                        let ctx = self.legality(pos);
                         pos.retain_legal_with(&mut buf.moves, start, &ctx);
                     }
                     self.score_quiets(pos, history, buf, start);
@@ -480,13 +481,19 @@ impl MovePicker {
         self.end = n;
     }
 
-    /// `true` when the move at `i` in the buffer is legal.
+    /// The node's legality context, worked out on first use.
     #[inline]
-    fn is_legal(&self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
-        match &self.legality {
-            Some(ctx) if !ctx.in_check() => pos.is_legal_with(buf.moves[i], ctx),
-            _ => true,
-        }
+    fn legality(&mut self, pos: &Position) -> Legality {
+        *self
+            .legality
+            .get_or_insert_with(|| pos.legality_in_check(self.in_check))
+    }
+
+    /// `true` when the move at `i` in the buffer is legal (in check, the lists hold only legal
+    /// moves).
+    #[inline]
+    fn is_legal(&mut self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
+        self.in_check || pos.is_legal_with(buf.moves[i], &self.legality(pos))
     }
 
     /// Takes the (illegal) move at `i` out of the current stage's part of the buffer, keeping
