@@ -255,22 +255,19 @@ impl Worker<'_> {
             if best > -MATE_BOUND && !in_check && move_count > 1 && depth <= 6 && config.futility()
             {
                 if quiet {
-                    if !pos.gives_check(m) {
-                        if config.move_count_pruning()
-                            && depth <= 6
-                            && move_count
-                                > (3 + depth * depth) as usize / if improving { 1 } else { 2 }
-                        {
+                    // Checking moves are never pruned; whether a move gives check is only
+                    // worked out when it would be.
+                    let late = config.move_count_pruning()
+                        && depth <= 6
+                        && move_count
+                            > (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    let futile =
+                        config.futility() && !PV && depth <= 5 && eval + 120 + 90 * depth <= alpha;
+                    if (late || futile) && !pos.gives_check(m) {
+                        if late {
                             picker.skip_quiets();
-                            continue;
                         }
-                        if config.futility()
-                            && !PV
-                            && depth <= 5
-                            && eval + 120 + 90 * depth <= alpha
-                        {
-                            continue;
-                        }
+                        continue;
                     }
                 } else if config.futility() && !PV && depth <= 4 && see(pos, m) < -120 * depth {
                     continue;
