@@ -238,6 +238,22 @@ pub fn evaluate_incremental(pos: &Position, config: &EvalConfig, acc: &Accumulat
     Evaluator::new(pos, config, default_tables(), acc).run(&mut NoTrace)
 }
 
+/// How far the terms beyond material, piece-square tables and tempo (mobility, horse legs,
+/// soldiers, the general's safety) move the evaluation at most, for a lazy evaluation. Over the
+/// positions of `chariot bench` they stay within 180 centipawns in 99.5% of the positions
+/// evaluated and within 240 in 99.97% (docs/search.md, "Lazy evaluation").
+pub const LAZY_MARGIN: i32 = 200;
+
+/// The quick part of [`evaluate_incremental`]: material, piece-square tables and tempo, blended
+/// by phase and scaled for drawish material the same way. The full evaluation is usually within
+/// [`LAZY_MARGIN`] of it, so a search may skip the rest when that cannot matter.
+#[must_use]
+#[inline]
+pub fn evaluate_quick(pos: &Position, config: &EvalConfig, acc: &Accumulator) -> i32 {
+    debug_assert_eq!(*acc, Accumulator::new(pos), "stale accumulator for {pos}");
+    Evaluator::new(pos, config, default_tables(), acc).quick()
+}
+
 /// The evaluation with every term listed (the weights of [`Params::DEFAULT`]).
 #[must_use]
 pub fn breakdown(pos: &Position, config: &EvalConfig) -> Breakdown {
@@ -516,6 +532,18 @@ impl<'a> Evaluator<'a> {
         sink.add(term, color, mg, eg);
     }
 
+    /// Material, piece-square tables and tempo only, finished like [`Evaluator::run`].
+    fn quick(mut self) -> i32 {
+        let k = self.config.knowledge;
+        self.material_and_pst(&mut NoTrace, k >= Level::Tiny);
+        if k >= Level::Medium {
+            let p = &self.tables.params;
+            let (mg, eg) = (p.tempo_mg, p.tempo_eg);
+            self.add(&mut NoTrace, Term::Tempo, self.pos.turn(), mg, eg);
+        }
+        self.finish()
+    }
+
     fn run<S: Sink>(mut self, sink: &mut S) -> i32 {
         let k = self.config.knowledge;
         self.material_and_pst(sink, k >= Level::Tiny);
@@ -533,6 +561,13 @@ impl<'a> Evaluator<'a> {
                 self.king_safety(sink, c);
             }
         }
+        self.finish()
+    }
+
+    /// The blended and scaled score of the terms added so far, from the side to move's view.
+    #[inline]
+    fn finish(&self) -> i32 {
+        let k = self.config.knowledge;
         let phase = phase_of(self.acc);
         let mg = self.mg[0] - self.mg[1];
         let eg = self.eg[0] - self.eg[1];

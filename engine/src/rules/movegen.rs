@@ -294,20 +294,20 @@ impl Position {
 
     /// Generates the pseudo-legal moves (legal but for exposing one's own general), appending to `list`.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        self.generate::<false>(list);
+        self.generate::<ALL>(list);
     }
 
     /// Generates the legal moves, appending to `list`.
     pub fn legal_moves(&self, list: &mut MoveList) {
         let start = list.len();
-        self.generate::<false>(list);
+        self.generate::<ALL>(list);
         self.retain_legal(list, start);
     }
 
     /// Generates the legal captures (for quiescence search), appending to `list`.
     pub fn legal_captures(&self, list: &mut MoveList) {
         let start = list.len();
-        self.generate::<true>(list);
+        self.generate::<CAPTURES>(list);
         self.retain_legal(list, start);
     }
 
@@ -331,7 +331,7 @@ impl Position {
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
         let mut list = MoveList::new();
-        self.generate::<false>(&mut list);
+        self.generate::<ALL>(&mut list);
         let ctx = self.legality();
         list.iter().any(|&m| self.is_legal_with(m, &ctx))
     }
@@ -360,7 +360,7 @@ impl Position {
             return false;
         }
         let mut list = MoveList::new();
-        self.piece_moves::<false>(piece, from, &mut list);
+        self.piece_moves::<ALL>(piece, from, &mut list);
         list.contains(m)
     }
 
@@ -575,18 +575,27 @@ impl Position {
     }
 
     /// Keeps the legal moves of a list of pseudo-legal ones, in order.
-    pub(crate) fn retain_legal_with(&self, list: &mut MoveList, ctx: &Legality) {
-        list.retain(|m| self.is_legal_with(m, ctx));
+    /// Removes the illegal moves from `list[start..]` (pseudo-legal moves), keeping the order.
+    pub(crate) fn retain_legal_with(&self, list: &mut MoveList, start: usize, ctx: &Legality) {
+        list.retain_from(start, |m| self.is_legal_with(m, ctx));
     }
 
     /// Generates the pseudo-legal captures, appending to `list`.
     // Kept out of line: inlined into the move picker it costs more than the call.
     #[inline(never)]
     pub(crate) fn pseudo_legal_captures(&self, list: &mut MoveList) {
-        self.generate::<true>(list);
+        self.generate::<CAPTURES>(list);
     }
 
-    fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
+    /// Generates the pseudo-legal moves that capture nothing, appending to `list` (with
+    /// [`Position::pseudo_legal_captures`], the search's staged generation: the quiet moves are
+    /// only generated at nodes that no capture refutes).
+    #[inline(never)]
+    pub(crate) fn pseudo_legal_quiets(&self, list: &mut MoveList) {
+        self.generate::<QUIETS>(list);
+    }
+
+    fn generate<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let enemies = self.occupied[us.opponent().index()].0;
         for kind in Kind::ALL {
@@ -594,69 +603,63 @@ impl Position {
             let reach = &REACH[us.index()][kind.index()];
             for from in self.pieces[piece.index()] {
                 // Captures only: a piece with no enemy within its reach has none.
-                if CAPTURES && enemies & reach[from.index()] == 0 {
+                if MODE == CAPTURES && enemies & reach[from.index()] == 0 {
                     continue;
                 }
-                self.piece_moves::<CAPTURES>(piece, from, list);
+                self.piece_moves::<MODE>(piece, from, list);
             }
         }
     }
 
     #[inline(always)]
-    fn piece_moves<const CAPTURES: bool>(&self, piece: Piece, from: Square, list: &mut MoveList) {
+    fn piece_moves<const MODE: u8>(&self, piece: Piece, from: Square, list: &mut MoveList) {
         let b = &self.board;
         let us = piece.color();
         let own = (us as u8) << 3;
-        // A target is open when it is empty (quiet moves only) or holds an enemy piece.
-        let open = |p: u8| {
-            if CAPTURES {
-                p != 0 && p & 8 != own
-            } else {
-                p == 0 || p & 8 != own
-            }
+        // A target is open when it is empty (unless captures only) or holds an enemy piece
+        // (unless quiet moves only).
+        let open = |p: u8| match MODE {
+            CAPTURES => p != 0 && p & 8 != own,
+            QUIETS => p == 0,
+            _ => p == 0 || p & 8 != own,
         };
         let f = from.index();
         let push = |list: &mut MoveList, to: usize| {
             list.push(Move::new(from, Square::from_index_unchecked(to)))
         };
         match piece.kind() {
-            Kind::Rook => {
-                for ray in &RAYS[f] {
-                    for &s in &ray.sq[..ray.len as usize] {
-                        let p = b[s as usize];
-                        if p == 0 {
-                            if !CAPTURES {
-                                push(list, s as usize);
-                            }
+            // Chariots and cannons: the occupied points of each line come from the position's
+            // file and rank occupancy (the nearest one or two), the empty points before the
+            // first occupant from the ray. Same order as walking the rays point by point.
+            Kind::Rook | Kind::Cannon => {
+                let file_occ = u32::from(self.files[f % 9]);
+                let rank_occ = u32::from(self.ranks[f / 9]);
+                let rook = piece.kind() == Kind::Rook;
+                for (ray, mut occupants) in RAYS[f].iter().zip(lines_from(f, file_occ, rank_occ)) {
+                    let first = occupants.next();
+                    if MODE != CAPTURES {
+                        let step = if ray.len > 0 {
+                            (usize::from(ray.sq[0])).abs_diff(f)
                         } else {
-                            if p & 8 != own {
-                                push(list, s as usize);
-                            }
-                            break;
+                            1
+                        };
+                        let empty =
+                            first.map_or(usize::from(ray.len), |t| t.abs_diff(f) / step - 1);
+                        for &s in &ray.sq[..empty] {
+                            push(list, usize::from(s));
                         }
                     }
-                }
-            }
-            Kind::Cannon => {
-                for ray in &RAYS[f] {
-                    let squares = &ray.sq[..ray.len as usize];
-                    let mut i = 0;
-                    while i < squares.len() && b[squares[i] as usize] == 0 {
-                        if !CAPTURES {
-                            push(list, squares[i] as usize);
+                    if MODE != QUIETS {
+                        let target = if rook {
+                            first
+                        } else {
+                            first.and(occupants.next())
+                        };
+                        if let Some(t) = target
+                            && b[t] & 8 != own
+                        {
+                            push(list, t);
                         }
-                        i += 1;
-                    }
-                    i += 1; // jump the screen
-                    while i < squares.len() {
-                        let p = b[squares[i] as usize];
-                        if p != 0 {
-                            if p & 8 != own {
-                                push(list, squares[i] as usize);
-                            }
-                            break;
-                        }
-                        i += 1;
                     }
                 }
             }
@@ -699,6 +702,12 @@ impl Position {
     }
 }
 
+/// Generation modes of [`Position::generate`]: every pseudo-legal move, captures only, quiet
+/// moves only.
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
+
 /// What [`Position::legality`] found: which moves may expose the own general, or when in check,
 /// which moves may resolve the check.
 #[derive(Clone, Copy, Debug)]
@@ -712,15 +721,6 @@ pub(crate) struct Legality {
     /// Not in check: squares where an arriving piece may become a cannon's screen. In check:
     /// squares where an arriving piece may resolve a check.
     screens: u128,
-}
-
-impl Legality {
-    /// `true` when the side to move was in check: every move needs the full test, and most
-    /// pseudo-legal moves are illegal.
-    #[inline]
-    pub(crate) fn in_check(&self) -> bool {
-        self.in_check
-    }
 }
 
 /// The pieces of `by` on `board` that attack `sq`.
@@ -823,5 +823,43 @@ mod tests {
             pos.attackers("e3".parse().unwrap(), Color::Black).count(),
             0
         );
+    }
+
+    /// The staged generation's two halves are exactly the pseudo-legal moves, split by capture.
+    #[test]
+    fn captures_and_quiets_split_the_pseudo_legal_moves() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = 0;
+        for fen in [
+            crate::rules::setup::START_FEN,
+            "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
+            "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..200 {
+                let (mut all, mut captures, mut quiets) =
+                    (MoveList::new(), MoveList::new(), MoveList::new());
+                pos.pseudo_legal_moves(&mut all);
+                pos.pseudo_legal_captures(&mut captures);
+                pos.pseudo_legal_quiets(&mut quiets);
+                assert!(captures.iter().all(|&m| pos.is_capture(m)), "{pos}");
+                assert!(quiets.iter().all(|&m| !pos.is_capture(m)), "{pos}");
+                let mut split: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
+                let mut all = all.to_vec();
+                split.sort();
+                all.sort();
+                assert_eq!(split, all, "{pos}");
+                positions += 1;
+                let legal = pos.legal_move_list();
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.make_move(legal[state as usize % legal.len()]);
+            }
+        }
+        assert!(positions > 300, "{positions}");
     }
 }

@@ -114,9 +114,17 @@ impl MoveList {
 
     /// Keeps only the moves for which `keep` is true, in order.
     #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
+    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
+        self.retain_from(0, keep);
+    }
+
+    /// Keeps the first `start` moves and, of the rest, only those for which `keep` is true, in
+    /// order.
+    #[inline]
+    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let start = start.min(self.len);
+        let mut j = start;
+        for i in start..self.len {
             let m = self.moves[i];
             if keep(m) {
                 self.moves[j] = m;

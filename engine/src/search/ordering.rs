@@ -9,21 +9,23 @@
 //! 4. the other quiet moves by their history score (how often they caused cutoffs);
 //! 5. captures that lose material by SEE.
 //!
-//! Moves are generated once (all pseudo-legal moves, or only captures in quiescence) and picked
-//! by a lazy selection sort, so a cutoff after a few moves never pays for sorting the rest. Each
-//! pick takes the first move of the highest score (the scan is written so that the compiler can
-//! use vector instructions) and swaps it to the front of the unpicked part.
+//! Generation is staged: the table move is tried before anything is generated; then only the
+//! captures are generated, and the quiet moves only once the good captures and the killers have
+//! not refuted the node (about half of the nodes that generate at all never get there). Within a
+//! stage, moves are picked by a lazy selection sort, so a cutoff after a few moves never pays for
+//! sorting the rest. Each pick takes the first move of the highest score (the scan is written so
+//! that the compiler can use vector instructions) and swaps it to the front of the unpicked part.
+//! The losing captures wait in the buffer, before the quiet moves, until those are done.
 //!
 //! Everything that can be put off is put off, without changing the order in which moves come
-//! out (a test compares the picker with the plain eager algorithm):
+//! out (a test compares the picker with the plain eager algorithm, stage by stage):
 //! - legality: a move is tested (with the node's `Legality` context) only when it is about to be
 //!   picked, or about to be swapped away from the front; an illegal one is removed keeping the
 //!   order of the others, so the picks are those of a list of the legal moves alone. In check,
-//!   where most pseudo-legal moves are illegal, the list is filtered at once instead;
+//!   where most pseudo-legal moves are illegal, each stage's list is filtered at once instead;
 //! - static exchanges (below);
-//! - skipped quiet moves: once late move pruning starts, the quiet moves are dropped from the
-//!   list at once instead of being picked and skipped one by one, unless the remaining captures
-//!   tie in score (then the swaps decide their order and the slow path runs).
+//! - the search's early pick of the next move (to prefetch its table entry) never makes the
+//!   picker generate the quiet moves ([`MovePicker::next_if_generated`]).
 //!
 //! The static exchange of a capture is only worked out when the capture is about to be picked:
 //! until then it is *pending*, scored as a winning capture plus one. Since a pending score is
@@ -39,15 +41,13 @@ use crate::rules::{Color, Move, MoveList, Piece, Position};
 const HISTORY_MAX: i32 = 16_384;
 
 /// Move scores fit 16 bits, so that the search for the best one handles eight at a time.
-/// From the top: winning and equal captures, killers, the counter move, quiet moves by history
-/// (within ±[`HISTORY_MAX`]), losing captures, and the table move's marker (already handed out).
+/// Captures: winning and equal ones above losing ones; quiet moves by history (within
+/// ±[`HISTORY_MAX`]); in both, the marker of a move already handed out (the table move, a
+/// killer or the counter move) below everything.
 /// Capture scores are a base plus twice the MVV/LVA value; the low bit marks a capture whose
 /// exchange has not been evaluated yet (it sorts as a winning one until then).
 type Score = i16;
 const SCORE_GOOD_CAPTURE: Score = 16_388;
-const SCORE_KILLER_1: Score = 16_387;
-const SCORE_KILLER_2: Score = 16_386;
-const SCORE_COUNTER: Score = 16_385;
 const SCORE_BAD_CAPTURE: Score = -32_767;
 /// The table move's entry in the list.
 const TT_MARK: Score = Score::MIN;
@@ -208,16 +208,22 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
-    Generate,
-    Pick,
+    GenerateCaptures,
+    GoodCaptures,
+    /// The killers and the counter move, by index into [`MovePicker::refutations`].
+    Refutations(u8),
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
 }
 
 /// Hands out the moves of one node, best first (see the module documentation).
 pub(crate) struct MovePicker {
     stage: Stage,
     tt_move: Move,
-    killers: [Move; 2],
-    counter: Move,
+    /// The two killers and the counter move, in the order they are tried.
+    refutations: [Move; 3],
     /// The continuation histories of the two previous moves.
     conts: [ContBase; 2],
     /// Quiescence: captures only (unless in check, when all evasions are generated).
@@ -225,13 +231,20 @@ pub(crate) struct MovePicker {
     /// The side to move is in check.
     in_check: bool,
     skip_quiets: bool,
-    /// The quiet moves have been taken out of the buffer after [`MovePicker::skip_quiets`].
-    quiets_dropped: bool,
+    /// Set during [`MovePicker::next_if_generated`]: stop before generating the quiet moves.
+    generated_only: bool,
+    /// The next move of the current stage's part of the buffer.
     next: usize,
-    /// The end of the moves still to hand out in the buffer.
+    /// The end of the current stage's moves still to hand out.
     end: usize,
-    /// How to test the generated (pseudo-legal) moves for legality when they come up; `None`
-    /// when they were all tested at generation (in check, where most are illegal).
+    /// Where the captures that lose material start in the buffer, once the good ones are out.
+    bad_start: usize,
+    /// The end of the captures in the buffer (the quiet moves are generated after them).
+    captures_end: usize,
+    /// How to test the generated (pseudo-legal) moves for legality when they come up; worked
+    /// out when first needed (a quiescence node without captures never needs it). In check,
+    /// where most pseudo-legal moves are illegal, each stage's moves are all tested at
+    /// generation instead.
     legality: Option<Legality>,
 }
 
@@ -239,7 +252,8 @@ pub(crate) struct MovePicker {
 /// no node pays for initialising them.
 pub(crate) struct MoveBuffer {
     pub moves: MoveList,
-    /// The scores of `moves`, followed by a block of [`TT_MARK`] (see [`first_max`]).
+    /// The scores of `moves`, followed by a block of [`TT_MARK`] after the part being picked
+    /// (see [`first_max`]).
     pub scores: [Score; SCORES],
 }
 
@@ -258,15 +272,16 @@ impl MovePicker {
         MovePicker {
             stage: Stage::TtMove,
             tt_move,
-            killers,
-            counter,
+            refutations: [killers[0], killers[1], counter],
             conts: [None; 2],
             captures_only: false,
             in_check,
             skip_quiets: false,
-            quiets_dropped: false,
+            generated_only: false,
             next: 0,
             end: 0,
+            bad_start: 0,
+            captures_end: 0,
             legality: None,
         }
     }
@@ -284,12 +299,14 @@ impl MovePicker {
         p
     }
 
-    /// The generated moves not handed out yet, in no particular order (empty before generation).
+    /// The moves of the current stage not handed out yet, in no particular order (empty
+    /// outside the stages that pick from the buffer).
     pub fn remaining<'b>(&self, buf: &'b MoveBuffer) -> &'b [Move] {
-        if self.stage == Stage::Pick {
-            &buf.moves[self.next..self.end]
-        } else {
-            &[]
+        match self.stage {
+            Stage::GoodCaptures | Stage::Quiets | Stage::BadCaptures => {
+                &buf.moves[self.next..self.end]
+            }
+            _ => &[],
         }
     }
 
@@ -308,7 +325,7 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TtMove => {
-                    self.stage = Stage::Generate;
+                    self.stage = Stage::GenerateCaptures;
                     let m = self.tt_move;
                     if !m.is_none() && (!self.captures_only || pos.is_capture(m)) && pos.is_legal(m)
                     {
@@ -316,37 +333,106 @@ impl MovePicker {
                     }
                     self.tt_move = Move::NONE;
                 }
-                Stage::Generate => {
-                    self.stage = Stage::Pick;
+                Stage::GenerateCaptures => {
+                    self.stage = Stage::GoodCaptures;
                     buf.moves.clear();
-                    if self.captures_only {
-                        pos.pseudo_legal_captures(&mut buf.moves);
-                    } else {
-                        pos.pseudo_legal_moves(&mut buf.moves);
+                    pos.pseudo_legal_captures(&mut buf.moves);
+                    if self.in_check {
+                        let ctx = self.legality(pos);
+                        pos.retain_legal_with(&mut buf.moves, 0, &ctx);
                     }
-                    let ctx = pos.legality_in_check(self.in_check);
-                    if ctx.in_check() {
-                        pos.retain_legal_with(&mut buf.moves, &ctx);
-                    } else {
-                        self.legality = Some(ctx);
-                    }
-                    self.score(pos, history, buf);
+                    self.score_captures(pos, buf);
                 }
-                Stage::Pick => return self.pick(pos, buf),
+                Stage::GoodCaptures => {
+                    if let Some(m) = self.pick_good_capture(pos, buf) {
+                        return Some(m);
+                    }
+                    // What is left of the captures lose material by exchange: they wait in
+                    // place until the quiet moves are done.
+                    self.bad_start = self.next;
+                    self.captures_end = self.end;
+                    self.stage = if self.captures_only {
+                        Stage::Done
+                    } else {
+                        Stage::Refutations(0)
+                    };
+                }
+                Stage::Refutations(i) => {
+                    let i = usize::from(i);
+                    if i >= self.refutations.len() || self.skip_quiets {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    self.stage = Stage::Refutations(i as u8 + 1);
+                    let m = self.refutations[i];
+                    if !m.is_none()
+                        && m != self.tt_move
+                        && !self.refutations[..i].contains(&m)
+                        && !pos.is_capture(m)
+                        && pos.is_pseudo_legal(m)
+                        && pos.is_legal_with(m, &self.legality(pos))
+                    {
+                        return Some(m);
+                    }
+                    // Not playable here: not handed out, so not to be skipped among the quiets.
+                    self.refutations[i] = Move::NONE;
+                }
+                Stage::GenerateQuiets => {
+                    if self.generated_only {
+                        return None;
+                    }
+                    if self.skip_quiets {
+                        self.start_bad_captures();
+                        continue;
+                    }
+                    self.stage = Stage::Quiets;
+                    let start = buf.moves.len();
+                    pos.pseudo_legal_quiets(&mut buf.moves);
+                    if self.in_check {
+                        let ctx = self.legality(pos);
+                        pos.retain_legal_with(&mut buf.moves, start, &ctx);
+                    }
+                    self.score_quiets(pos, history, buf, start);
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets
+                        && let Some(m) = self.pick_quiet(pos, buf)
+                    {
+                        return Some(m);
+                    }
+                    self.start_bad_captures();
+                }
+                Stage::BadCaptures => return self.pick_bad_capture(pos, buf),
+                Stage::Done => return None,
             }
         }
     }
 
-    fn score(&mut self, pos: &Position, history: &History, buf: &mut MoveBuffer) {
-        let us = pos.turn();
+    /// Scores the captures of `buf.moves` by MVV/LVA, leaving the exchange pending where the
+    /// capturer is worth more than its victim.
+    /// [`MovePicker::next`], unless that needs the quiet moves generated first: then `None`,
+    /// and the picker is left as it was (a later [`MovePicker::next`] generates them). For
+    /// picking a move early, before it is known whether it will be needed.
+    pub fn next_if_generated(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        buf: &mut MoveBuffer,
+    ) -> Option<Move> {
+        self.generated_only = true;
+        let m = self.next(pos, history, buf);
+        self.generated_only = false;
+        m
+    }
+
+    fn score_captures(&mut self, pos: &Position, buf: &mut MoveBuffer) {
         let board = &pos.board;
         for (i, &m) in buf.moves.iter().enumerate() {
             let (from, to) = (m.from().index(), m.to().index());
-            let victim = board[to];
             buf.scores[i] = if m == self.tt_move {
                 TT_MARK
-            } else if victim != 0 {
-                let attacker = board[from];
+            } else {
+                let (victim, attacker) = (board[to], board[from]);
                 let (vv, av) = (
                     BYTE_VALUE[usize::from(victim)],
                     BYTE_VALUE[usize::from(attacker)],
@@ -361,32 +447,58 @@ impl MovePicker {
                     // Pending: the exchange is evaluated if the capture comes to the top.
                     SCORE_GOOD_CAPTURE + v + 1
                 }
-            } else if m == self.killers[0] {
-                SCORE_KILLER_1
-            } else if m == self.killers[1] {
-                SCORE_KILLER_2
-            } else if m == self.counter {
-                SCORE_COUNTER
-            } else {
-                history.quiet_score(us, board[from], m, &self.conts) as Score
             };
         }
         let n = buf.moves.len();
         buf.scores[n..n + BLOCK].fill(TT_MARK);
+        self.next = 0;
         self.end = n;
     }
 
-    /// `true` when the move at `i` in the buffer is legal.
-    #[inline]
-    fn is_legal(&self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
-        match &self.legality {
-            None => true,
-            Some(ctx) => pos.is_legal_with(buf.moves[i], ctx),
+    /// Scores the quiet moves `buf.moves[start..]` by history; the table move, killers and
+    /// counter move, already handed out, are marked to be skipped.
+    fn score_quiets(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        buf: &mut MoveBuffer,
+        start: usize,
+    ) {
+        let us = pos.turn();
+        let board = &pos.board;
+        let [k1, k2, c] = self.refutations;
+        for i in start..buf.moves.len() {
+            let m = buf.moves[i];
+            buf.scores[i] = if m == self.tt_move || m == k1 || m == k2 || m == c {
+                TT_MARK
+            } else {
+                history.quiet_score(us, board[m.from().index()], m, &self.conts) as Score
+            };
         }
+        let n = buf.moves.len();
+        buf.scores[n..n + BLOCK].fill(TT_MARK);
+        self.next = start;
+        self.end = n;
     }
 
-    /// Takes the (illegal) move at `i` out of the buffer, keeping the order of the others, so
-    /// that the rest are picked exactly as from a list of the legal moves alone.
+    /// The node's legality context, worked out on first use.
+    #[inline]
+    fn legality(&mut self, pos: &Position) -> Legality {
+        *self
+            .legality
+            .get_or_insert_with(|| pos.legality_in_check(self.in_check))
+    }
+
+    /// `true` when the move at `i` in the buffer is legal (in check, the lists hold only legal
+    /// moves).
+    #[inline]
+    fn is_legal(&mut self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
+        self.in_check || pos.is_legal_with(buf.moves[i], &self.legality(pos))
+    }
+
+    /// Takes the (illegal) move at `i` out of the current stage's part of the buffer, keeping
+    /// the order of the others, so that the rest are picked exactly as from a list of the
+    /// legal moves alone.
     fn remove(&mut self, buf: &mut MoveBuffer, i: usize) {
         let end = self.end;
         buf.moves.as_mut_slice().copy_within(i + 1..end, i);
@@ -395,60 +507,23 @@ impl MovePicker {
         buf.scores[self.end] = TT_MARK;
     }
 
-    /// After [`MovePicker::skip_quiets`], takes the quiet moves (and the marker of the table
-    /// move) out of the unpicked part, so that they are not picked only to be skipped, when
-    /// that cannot change the order of the rest.
-    ///
-    /// What is left to hand out then are the losing captures (every higher-scored move came
-    /// before the quiet move that triggered the skipping). Picking the quiets first would swap
-    /// some of them around, which matters only for captures of equal score: among distinct
-    /// scores the order is simply by score. So the quiets are dropped only when the remaining
-    /// captures' scores are all different; otherwise they are picked and skipped as before.
-    fn drop_quiets(&mut self, buf: &mut MoveBuffer) {
-        self.quiets_dropped = true;
-        // Captures are told apart by score: every quiet move scores within the history bound or
-        // as a killer or counter move, every capture above or below that.
-        let is_capture =
-            |s: Score| s > SCORE_KILLER_1 || (s < -HISTORY_MAX as Score && s != TT_MARK);
-        let mut kept = [(Move::NONE, 0 as Score); 16];
-        let mut count = 0;
-        for i in self.next..self.end {
-            let s = buf.scores[i];
-            if !is_capture(s) {
-                continue;
-            }
-            if count == kept.len()
-                || s >= SCORE_GOOD_CAPTURE
-                || kept[..count].iter().any(|k| k.1 == s)
-            {
-                return;
-            }
-            kept[count] = (buf.moves[i], s);
-            count += 1;
-        }
-        for (j, &(m, s)) in kept[..count].iter().enumerate() {
-            buf.moves.as_mut_slice()[self.next + j] = m;
-            buf.scores[self.next + j] = s;
-        }
-        self.end = self.next + count;
-        buf.scores[self.end..self.end + BLOCK].fill(TT_MARK);
-    }
-
-    fn pick(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
-        if self.skip_quiets && !self.quiets_dropped {
-            self.drop_quiets(buf);
-        }
+    /// The captures that win or keep material, best first; `None` when only losing ones (and
+    /// the table move's marker) are left.
+    fn pick_good_capture(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
         loop {
             if self.next >= self.end {
                 return None;
             }
             let best = first_max(&buf.scores, self.next, self.end);
+            let top = buf.scores[best];
+            if top < SCORE_GOOD_CAPTURE {
+                return None;
+            }
             if !self.is_legal(pos, buf, best) {
                 self.remove(buf, best);
                 continue;
             }
-            let top = buf.scores[best];
-            if top >= SCORE_GOOD_CAPTURE && top & 1 != 0 {
+            if top & 1 != 0 {
                 // A pending capture: settle it, then look again (it may no longer be on top).
                 let m = buf.moves[best];
                 let base = if see(pos, m) >= 0 {
@@ -459,25 +534,84 @@ impl MovePicker {
                 buf.scores[best] = base + (top - 1 - SCORE_GOOD_CAPTURE);
                 continue;
             }
-            if best != self.next && !self.is_legal(pos, buf, self.next) {
-                // The front move would be swapped to where the best one was: it must be one
-                // that the list of legal moves holds, or the order of the rest changes.
-                self.remove(buf, self.next);
+            if let Some(m) = self.take(pos, buf, best) {
+                return Some(m);
+            }
+        }
+    }
+
+    /// The quiet moves by history.
+    fn pick_quiet(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
+        loop {
+            if self.next >= self.end {
+                return None;
+            }
+            let best = first_max(&buf.scores, self.next, self.end);
+            if buf.scores[best] == TT_MARK {
+                // Only moves already handed out are left.
+                return None;
+            }
+            if !self.is_legal(pos, buf, best) {
+                self.remove(buf, best);
                 continue;
             }
-            let slice = buf.moves.as_mut_slice();
-            slice.swap(self.next, best);
-            buf.scores.swap(self.next, best);
-            let (m, s) = (slice[self.next], buf.scores[self.next]);
-            self.next += 1;
-            if s == TT_MARK {
-                // The TT move, already handed out.
+            if let Some(m) = self.take(pos, buf, best) {
+                return Some(m);
+            }
+        }
+    }
+
+    /// Hands out the move at `best` by swapping it to the front of the current part; `None`
+    /// when the front move, which would be swapped back, proves illegal first (it is removed).
+    #[inline]
+    fn take(&mut self, pos: &Position, buf: &mut MoveBuffer, best: usize) -> Option<Move> {
+        if best != self.next && !self.is_legal(pos, buf, self.next) {
+            // The front move would be swapped to where the best one was: it must be one
+            // that the list of legal moves holds, or the order of the rest changes.
+            self.remove(buf, self.next);
+            return None;
+        }
+        let slice = buf.moves.as_mut_slice();
+        slice.swap(self.next, best);
+        buf.scores.swap(self.next, best);
+        let m = slice[self.next];
+        self.next += 1;
+        Some(m)
+    }
+
+    /// Goes back to the captures left after [`Stage::GoodCaptures`] (the losing ones, and the
+    /// table move's marker), which wait in the buffer before the quiet moves.
+    fn start_bad_captures(&mut self) {
+        self.stage = Stage::BadCaptures;
+        self.next = self.bad_start;
+        self.end = self.captures_end;
+    }
+
+    /// The captures that lose material, best first. The padding after them is gone (the quiet
+    /// moves' scores follow), and they are few: a plain scan finds the first highest.
+    fn pick_bad_capture(&mut self, pos: &Position, buf: &mut MoveBuffer) -> Option<Move> {
+        loop {
+            if self.next >= self.end {
+                self.stage = Stage::Done;
+                return None;
+            }
+            let mut best = self.next;
+            for i in self.next + 1..self.end {
+                if buf.scores[i] > buf.scores[best] {
+                    best = i;
+                }
+            }
+            if buf.scores[best] == TT_MARK {
+                self.stage = Stage::Done;
+                return None;
+            }
+            if !self.is_legal(pos, buf, best) {
+                self.remove(buf, best);
                 continue;
             }
-            if self.skip_quiets && !pos.is_capture(m) {
-                continue;
+            if let Some(m) = self.take(pos, buf, best) {
+                return Some(m);
             }
-            return Some(m);
         }
     }
 }
@@ -576,16 +710,17 @@ mod tests {
         assert_eq!(n, 44);
     }
 
-    /// The plain algorithm the picker must reproduce exactly: every capture's exchange
-    /// evaluated up front, a selection sort with swaps over the whole list, skipped quiets
-    /// picked and dropped one by one.
-    // The original i32 scores.
+    // Capture scores of the reference, far from any history score.
     const REF_GOOD_CAPTURE: i32 = 30_000_000;
-    const REF_KILLER_1: i32 = 20_000_002;
-    const REF_KILLER_2: i32 = 20_000_001;
-    const REF_COUNTER: i32 = 20_000_000;
     const REF_BAD_CAPTURE: i32 = -30_000_000;
 
+    /// The plain algorithm the picker must reproduce exactly, stage by stage: the table move;
+    /// the legal captures (in generation order) with every exchange evaluated up front,
+    /// selection-sorted with swaps, the winning and equal ones; the killers and counter move
+    /// that are legal quiet moves; the legal quiet moves (in generation order, the moves
+    /// already handed out kept in as markers) selection-sorted with swaps by history; then the
+    /// losing captures, continuing the captures' selection sort. Once `skip_after` moves are out
+    /// and the last was quiet, no more quiet moves.
     fn reference_order(
         pos: &Position,
         history: &History,
@@ -594,37 +729,32 @@ mod tests {
         counter: Move,
         skip_after: usize,
     ) -> Vec<Move> {
-        let mut moves = pos.legal_move_list().to_vec();
-        let mut scores: Vec<i32> = moves
+        let ctx = pos.legality();
+        let legal_of = |generate: fn(&Position, &mut MoveList)| -> Vec<Move> {
+            let mut list = MoveList::new();
+            generate(pos, &mut list);
+            list.iter()
+                .copied()
+                .filter(|&m| pos.is_legal_with(m, &ctx))
+                .collect()
+        };
+        let mut captures = legal_of(Position::pseudo_legal_captures);
+        let mut quiets = legal_of(Position::pseudo_legal_quiets);
+        let mut capture_scores: Vec<i32> = captures
             .iter()
             .map(|&m| {
+                let v = mvv_lva(pos, m);
                 if m == tt {
                     i32::MIN
-                } else if pos.is_capture(m) {
-                    let v = mvv_lva(pos, m);
-                    if see(pos, m) >= 0 {
-                        REF_GOOD_CAPTURE + v
-                    } else {
-                        REF_BAD_CAPTURE + v
-                    }
-                } else if m == killers[0] {
-                    REF_KILLER_1
-                } else if m == killers[1] {
-                    REF_KILLER_2
-                } else if m == counter {
-                    REF_COUNTER
+                } else if see(pos, m) >= 0 {
+                    REF_GOOD_CAPTURE + v
                 } else {
-                    history.score(pos.turn(), m)
+                    REF_BAD_CAPTURE + v
                 }
             })
             .collect();
-        let mut out = Vec::new();
-        let mut skip = false;
-        if tt != Move::NONE && moves.contains(&tt) {
-            out.push(tt);
-            skip = out.len() == skip_after && !pos.is_capture(tt);
-        }
-        for next in 0..moves.len() {
+        // One step of a selection sort with swaps: the first highest of `next..` to `next`.
+        fn select(moves: &mut [Move], scores: &mut [i32], next: usize) {
             let mut best = next;
             for i in next + 1..moves.len() {
                 if scores[i] > scores[best] {
@@ -633,14 +763,62 @@ mod tests {
             }
             moves.swap(next, best);
             scores.swap(next, best);
-            let m = moves[next];
-            if scores[next] == i32::MIN || (skip && !pos.is_capture(m)) {
-                continue;
-            }
+        }
+
+        let mut out = Vec::new();
+        let mut skip = false;
+        let emit = |m: Move, out: &mut Vec<Move>, skip: &mut bool| {
             out.push(m);
             if out.len() == skip_after && !pos.is_capture(m) {
-                skip = true;
+                *skip = true;
             }
+        };
+        if !tt.is_none() && pos.is_legal(tt) {
+            emit(tt, &mut out, &mut skip);
+        }
+        let mut next = 0;
+        while next < captures.len() {
+            select(&mut captures, &mut capture_scores, next);
+            if capture_scores[next] < REF_GOOD_CAPTURE {
+                break;
+            }
+            emit(captures[next], &mut out, &mut skip);
+            next += 1;
+        }
+        let mut handed = vec![tt];
+        for m in [killers[0], killers[1], counter] {
+            if !skip && !handed.contains(&m) && quiets.contains(&m) {
+                emit(m, &mut out, &mut skip);
+                handed.push(m);
+            }
+        }
+        let mut quiet_scores: Vec<i32> = quiets
+            .iter()
+            .map(|&m| {
+                if handed.contains(&m) {
+                    i32::MIN
+                } else {
+                    history.score(pos.turn(), m)
+                }
+            })
+            .collect();
+        for i in 0..quiets.len() {
+            if skip {
+                break;
+            }
+            select(&mut quiets, &mut quiet_scores, i);
+            if quiet_scores[i] == i32::MIN {
+                break;
+            }
+            emit(quiets[i], &mut out, &mut skip);
+        }
+        while next < captures.len() {
+            select(&mut captures, &mut capture_scores, next);
+            if capture_scores[next] == i32::MIN {
+                break;
+            }
+            emit(captures[next], &mut out, &mut skip);
+            next += 1;
         }
         out
     }

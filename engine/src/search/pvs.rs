@@ -19,7 +19,7 @@ use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mat
 use super::score::{tb_rule_win_at, tb_win_in};
 use super::see::{SEE_VALUE, see};
 use super::thread::Worker;
-use super::tt::TtEntry;
+use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
 use crate::egtb::Value as TbValue;
 use crate::rules::{Kind, Move, Piece, Position};
@@ -141,7 +141,9 @@ impl Worker<'_> {
         let config = self.shared.config;
         let eval = if in_check {
             -INFINITE
-        } else if let Some(e) = tte {
+        } else if let Some(e) = tte
+            && e.eval != EVAL_NONE
+        {
             e.eval
         } else {
             self.evaluate(pos, ply)
@@ -253,22 +255,19 @@ impl Worker<'_> {
             if best > -MATE_BOUND && !in_check && move_count > 1 && depth <= 6 && config.futility()
             {
                 if quiet {
-                    if !pos.gives_check(m) {
-                        if config.move_count_pruning()
-                            && depth <= 6
-                            && move_count
-                                > (3 + depth * depth) as usize / if improving { 1 } else { 2 }
-                        {
+                    // Checking moves are never pruned; whether a move gives check is only
+                    // worked out when it would be.
+                    let late = config.move_count_pruning()
+                        && depth <= 6
+                        && move_count
+                            > (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    let futile =
+                        config.futility() && !PV && depth <= 5 && eval + 120 + 90 * depth <= alpha;
+                    if (late || futile) && !pos.gives_check(m) {
+                        if late {
                             picker.skip_quiets();
-                            continue;
                         }
-                        if config.futility()
-                            && !PV
-                            && depth <= 5
-                            && eval + 120 + 90 * depth <= alpha
-                        {
-                            continue;
-                        }
+                        continue;
                     }
                 } else if config.futility() && !PV && depth <= 4 && see(pos, m) < -120 * depth {
                     continue;
@@ -279,7 +278,9 @@ impl Worker<'_> {
                 // Past the first move a cutoff is unlikely: pick the next move now and start
                 // loading its child's table entry, which then arrives during this move's search.
                 // The picker's order does not depend on what the search of this move finds.
-                early = picker.next(pos, &self.data.history, &mut self.data.buffers[ply]);
+                // Not if that means generating the quiet moves: this move may yet cut off.
+                early =
+                    picker.next_if_generated(pos, &self.data.history, &mut self.data.buffers[ply]);
                 if let Some(n) = early {
                     self.tt.prefetch(pos.key_after(n));
                 }
@@ -445,14 +446,21 @@ impl Worker<'_> {
 
         let mut best;
         let eval;
+        let stored_eval;
         if in_check {
             best = -INFINITE;
             eval = 0;
+            stored_eval = 0;
         } else {
-            eval = match tte {
-                Some(e) => e.eval,
-                None => self.evaluate(pos, ply),
+            // Far outside the window, a bound of the evaluation does (the quick part of it
+            // plus or minus a margin): a bound at or above beta stands pat, one at or below
+            // alpha still lets the captures be tried and delta-pruned against it.
+            let exact;
+            (eval, exact) = match tte {
+                Some(e) if e.eval != EVAL_NONE => (e.eval, true),
+                _ => self.evaluate_lazy(pos, ply, alpha, beta),
             };
+            stored_eval = if exact { eval } else { EVAL_NONE };
             best = eval;
             if best >= beta {
                 if tte.is_none() {
@@ -461,7 +469,7 @@ impl Worker<'_> {
                         TtEntry {
                             mv: Move::NONE,
                             score: to_tt(best, ply),
-                            eval,
+                            eval: stored_eval,
                             depth: -1,
                             bound: Bound::Lower,
                         },
@@ -535,7 +543,7 @@ impl Worker<'_> {
             TtEntry {
                 mv: best_move,
                 score: to_tt(best, ply),
-                eval,
+                eval: stored_eval,
                 depth,
                 bound,
             },

@@ -40,6 +40,10 @@ struct Bucket {
     entries: [Entry; ENTRIES],
 }
 
+/// The stored static evaluation of a position whose node only had a bound of it (a lazy
+/// evaluation, see `docs/search.md`): a reader evaluates it afresh.
+pub(crate) const EVAL_NONE: i32 = i16::MIN as i32;
+
 /// One stored result, unpacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TtEntry {
@@ -47,7 +51,7 @@ pub(crate) struct TtEntry {
     pub mv: Move,
     /// The score, node-relative (see [`super::score::from_tt`]).
     pub score: i32,
-    /// The static evaluation of the position.
+    /// The static evaluation of the position, or [`EVAL_NONE`].
     pub eval: i32,
     /// The depth searched.
     pub depth: i32,
