@@ -11,6 +11,8 @@ pub mod position;
 pub mod setup;
 pub mod square;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

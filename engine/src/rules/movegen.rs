@@ -356,12 +356,42 @@ impl Position {
         if piece.color() != self.turn || from == to {
             return false;
         }
+        let target = self.board[to.index()];
         if self.piece_at(to).is_some_and(|p| p.color() == self.turn) {
             return false;
         }
-        let mut list = MoveList::new();
-        self.piece_moves::<ALL>(piece, from, &mut list);
-        list.contains(m)
+        // The piece's own rule, tested directly (the search asks this of killer and table
+        // moves at most nodes; generating the piece's moves to look for `m` costs more).
+        let us = self.turn.index();
+        let (f, t) = (from.index(), to.index());
+        match piece.kind() {
+            Kind::Rook | Kind::Cannon => {
+                let between = if from.file() == to.file() {
+                    let (lo, hi) = min_max(from.rank(), to.rank());
+                    u32::from(self.files[usize::from(from.file())]) & between_bits(lo, hi)
+                } else if from.rank() == to.rank() {
+                    let (lo, hi) = min_max(from.file(), to.file());
+                    u32::from(self.ranks[usize::from(from.rank())]) & between_bits(lo, hi)
+                } else {
+                    return false;
+                };
+                let screens = between.count_ones();
+                if piece.kind() == Kind::Rook || target == 0 {
+                    screens == 0
+                } else {
+                    screens == 1
+                }
+            }
+            Kind::Horse => HORSE_STEPS[f]
+                .iter()
+                .any(|(s, leg)| s == t && self.board[leg] == 0),
+            Kind::Elephant => ELEPHANT_STEPS[us][f]
+                .iter()
+                .any(|(s, eye)| s == t && self.board[eye] == 0),
+            Kind::Advisor => ADVISOR_STEPS[us][f].iter().any(|(s, _)| s == t),
+            Kind::King => KING_STEPS[us][f].iter().any(|(s, _)| s == t),
+            Kind::Pawn => PAWN_STEPS[us][f].iter().any(|(s, _)| s == t),
+        }
     }
 
     /// `true` when the (legal) move `m` gives check.
@@ -702,6 +732,18 @@ impl Position {
     }
 }
 
+/// The smaller and the larger of two coordinates.
+#[inline(always)]
+fn min_max(a: u8, b: u8) -> (u8, u8) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// The bits strictly between `lo` and `hi` (`lo < hi`) of a line's occupancy.
+#[inline(always)]
+fn between_bits(lo: u8, hi: u8) -> u32 {
+    ((1u32 << hi) - 1) & !((2u32 << lo) - 1)
+}
+
 /// Generation modes of [`Position::generate`]: every pseudo-legal move, captures only, quiet
 /// moves only.
 const ALL: u8 = 0;
@@ -781,6 +823,7 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testing::{ROOTS, Rng, random_games};
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
@@ -828,38 +871,39 @@ mod tests {
     /// The staged generation's two halves are exactly the pseudo-legal moves, split by capture.
     #[test]
     fn captures_and_quiets_split_the_pseudo_legal_moves() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut positions = 0;
-        for fen in [
-            crate::rules::setup::START_FEN,
-            "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
-            "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
-        ] {
-            let mut pos = Position::from_fen(fen).unwrap();
-            for _ in 0..200 {
-                let (mut all, mut captures, mut quiets) =
-                    (MoveList::new(), MoveList::new(), MoveList::new());
-                pos.pseudo_legal_moves(&mut all);
-                pos.pseudo_legal_captures(&mut captures);
-                pos.pseudo_legal_quiets(&mut quiets);
-                assert!(captures.iter().all(|&m| pos.is_capture(m)), "{pos}");
-                assert!(quiets.iter().all(|&m| !pos.is_capture(m)), "{pos}");
-                let mut split: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
-                let mut all = all.to_vec();
-                split.sort();
-                all.sort();
-                assert_eq!(split, all, "{pos}");
-                positions += 1;
-                let legal = pos.legal_move_list();
-                if legal.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos.make_move(legal[state as usize % legal.len()]);
-            }
-        }
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+        let positions = random_games(&ROOTS, 3, 200, &mut rng, |pos| {
+            let (mut all, mut captures, mut quiets) =
+                (MoveList::new(), MoveList::new(), MoveList::new());
+            pos.pseudo_legal_moves(&mut all);
+            pos.pseudo_legal_captures(&mut captures);
+            pos.pseudo_legal_quiets(&mut quiets);
+            assert!(captures.iter().all(|&m| pos.is_capture(m)), "{pos}");
+            assert!(quiets.iter().all(|&m| !pos.is_capture(m)), "{pos}");
+            let mut split: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
+            let mut all = all.to_vec();
+            split.sort();
+            all.sort();
+            assert_eq!(split, all, "{pos}");
+        });
         assert!(positions > 300, "{positions}");
+    }
+
+    /// `is_pseudo_legal` accepts exactly the generated pseudo-legal moves, among all 8,100
+    /// from-to pairs of every position of random games.
+    #[test]
+    fn pseudo_legality_test_agrees_with_generation() {
+        let mut rng = Rng::new(0x0dd_ba11_cafe_f00d);
+        let positions = random_games(&ROOTS, 6, 120, &mut rng, |pos| {
+            let mut list = MoveList::new();
+            pos.pseudo_legal_moves(&mut list);
+            for from in Square::all() {
+                for to in Square::all() {
+                    let m = Move::new(from, to);
+                    assert_eq!(pos.is_pseudo_legal(m), list.contains(m), "{m} in {pos}");
+                }
+            }
+        });
+        assert!(positions > 400, "{positions}");
     }
 }

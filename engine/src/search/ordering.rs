@@ -184,6 +184,12 @@ pub(crate) fn victim_value(pos: &Position, m: Move) -> i32 {
         .map_or(0, |p| SEE_VALUE[p.kind().index()])
 }
 
+/// The exchange value of the piece that makes `m`.
+#[inline]
+pub(crate) fn attacker_value(pos: &Position, m: Move) -> i32 {
+    BYTE_VALUE[usize::from(pos.board[m.from().index()])]
+}
+
 /// Exchange values by raw piece byte (0 for an empty point).
 const BYTE_VALUE: [i32; 16] = {
     let mut t = [0; 16];

@@ -14,10 +14,10 @@
 use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
-use super::ordering::{History, MovePicker, is_quiet, moving_piece, victim_value};
+use super::ordering::{History, MovePicker, attacker_value, is_quiet, moving_piece, victim_value};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
-use super::see::{SEE_VALUE, see};
+use super::see::see;
 use super::thread::Worker;
 use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
@@ -269,7 +269,14 @@ impl Worker<'_> {
                         }
                         continue;
                     }
-                } else if config.futility() && !PV && depth <= 4 && see(pos, m) < -120 * depth {
+                } else if config.futility()
+                    && !PV
+                    && depth <= 4
+                    // The exchange never loses more than the capturer's value less the
+                    // victim's: most captures pass without working it out.
+                    && victim_value(pos, m) - attacker_value(pos, m) < -120 * depth
+                    && see(pos, m) < -120 * depth
+                {
                     continue;
                 }
             }
@@ -499,10 +506,7 @@ impl Worker<'_> {
                     continue;
                 }
                 // Only a capture by a piece worth more than its victim can lose material.
-                let attacker = pos
-                    .piece_at(m.from())
-                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if attacker > victim_value(pos, m) && see(pos, m) < 0 {
+                if attacker_value(pos, m) > victim_value(pos, m) && see(pos, m) < 0 {
                     continue;
                 }
             }

@@ -1,0 +1,64 @@
+//! Test helpers: a small deterministic random generator and random games from given positions,
+//! so that tests across the crate walk through many positions without a dependency.
+
+use super::{Position, START_FEN};
+
+/// Positions that start the random games of [`random_games`] when a test has no roots of its
+/// own: the start position, a middlegame with open lines and an endgame.
+pub(crate) const ROOTS: [&str; 3] = [
+    START_FEN,
+    "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+];
+
+/// Marsaglia's xorshift64: fast, deterministic, good enough to pick moves.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed` (not zero).
+    pub(crate) fn new(seed: u64) -> Rng {
+        assert_ne!(seed, 0, "xorshift needs a seed other than zero");
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Plays `games` random games of at most `plies` plies, game `i` from `roots[i % roots.len()]`,
+/// calling `visit` with every position reached before its move is chosen (the root included,
+/// the final position too when the game ends early for want of a legal move). Returns the
+/// number of positions visited.
+pub(crate) fn random_games(
+    roots: &[&str],
+    games: usize,
+    plies: usize,
+    rng: &mut Rng,
+    mut visit: impl FnMut(&Position),
+) -> usize {
+    let mut visited = 0;
+    for game in 0..games {
+        let root = roots[game % roots.len()];
+        let mut pos = Position::from_fen(root).unwrap_or_else(|e| panic!("{root}: {e}"));
+        for _ in 0..plies {
+            visit(&pos);
+            visited += 1;
+            let legal = pos.legal_move_list();
+            if legal.is_empty() {
+                break;
+            }
+            pos.make_move(legal[rng.below(legal.len())]);
+        }
+    }
+    visited
+}
