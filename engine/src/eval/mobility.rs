@@ -84,12 +84,34 @@ const fn line_counts(pos: usize, occ: usize, len: usize) -> (u8, u8) {
 
 /// A horse's jumps from one point, grouped by the leg they need free: up to four legs with up
 /// to two targets each. A blocked leg costs every jump through it at once.
+///
+/// The unused entries point at the horse's own point, which its own piece occupies: an unused
+/// leg counts as blocked with no targets, an unused target as taken by an own piece. So
+/// [`horse_mobility`] can go through all four legs and both targets of each without a branch.
 #[derive(Clone, Copy)]
 pub(super) struct HorseLegs {
-    /// Number of legs in use.
+    /// Number of legs in use (they come first).
     pub len: u8,
     /// Per leg: the leg's square, the number of targets (1 or 2) and the targets.
     pub legs: [(u8, u8, [u8; 2]); 4],
+}
+
+/// The mobility of a horse of the side with colour bit `own` (`8 * colour`) on `sq`: the
+/// targets of its free legs that are empty or hold an enemy piece; and how many of its jumps
+/// blocked legs stop.
+#[inline(always)]
+pub(super) fn horse_mobility(board: &[u8; 90], sq: usize, own: u8) -> (i32, i32) {
+    let (mut mobility, mut blocked) = (0, 0);
+    // Empty or an enemy piece (an own piece has the colour bit `own` and a kind).
+    let open = |p: u8| i32::from(p == 0 || p & 8 != own);
+    for &(leg, n, [a, b]) in &HORSE_LEGS[sq].legs {
+        if board[usize::from(leg)] == 0 {
+            mobility += open(board[usize::from(a)]) + open(board[usize::from(b)]);
+        } else {
+            blocked += i32::from(n);
+        }
+    }
+    (mobility, blocked)
 }
 
 const fn horse_legs() -> [HorseLegs; 90] {
@@ -98,6 +120,11 @@ const fn horse_legs() -> [HorseLegs; 90] {
         legs: [(0, 0, [0; 2]); 4],
     };
     let mut table = [empty; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        table[sq].legs = [(sq as u8, 0, [sq as u8; 2]); 4];
+        sq += 1;
+    }
     // (leg offset, two target offsets) in (file, rank) steps.
     type Shape = ((i32, i32), [(i32, i32); 2]);
     let shapes: [Shape; 4] = [
@@ -112,7 +139,7 @@ const fn horse_legs() -> [HorseLegs; 90] {
         let mut s = 0;
         while s < 4 {
             let ((lf, lr), targets) = shapes[s];
-            let mut entry = (((f + lf) + 9 * (r + lr)) as u8, 0u8, [0u8; 2]);
+            let mut entry = (((f + lf) + 9 * (r + lr)) as u8, 0u8, [sq as u8; 2]);
             let mut t = 0;
             while t < 2 {
                 let (tf, tr) = (f + targets[t].0, r + targets[t].1);

@@ -32,7 +32,7 @@ pub use params::Params;
 
 use crate::rules::{Color, Kind, Piece, Position, Square};
 use crate::search::{Level, Style};
-use mobility::{HORSE_LEGS, LINES};
+use mobility::{LINES, horse_mobility};
 
 /// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].
 const PHASE_ROOK: i32 = 4;
@@ -615,17 +615,9 @@ impl<'a> Evaluator<'a> {
         });
         let (mut horse_mob, mut blocked) = (0, 0);
         for_each_square(set(Kind::Horse), |sq| {
-            let jumps = &HORSE_LEGS[sq];
-            for &(leg, n, targets) in &jumps.legs[..usize::from(jumps.len)] {
-                if board[usize::from(leg)] != 0 {
-                    blocked += i32::from(n);
-                    continue;
-                }
-                for &to in &targets[..usize::from(n)] {
-                    let target = board[usize::from(to)];
-                    horse_mob += i32::from(target == 0 || target & 8 != own);
-                }
-            }
+            let (m, b) = horse_mobility(board, sq, own);
+            horse_mob += m;
+            blocked += b;
         });
         let mg = rook_mob * p.rook_mobility_mg
             + horse_mob * p.horse_mobility_mg
