@@ -654,6 +654,47 @@ const BLOCK: usize = 16;
 /// `to` without a scalar tail, and it never wins (a real score at or before it is at least as
 /// high).
 #[inline]
+#[cfg(target_arch = "x86_64")]
+fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_max_epi16, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi16, _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32,
+    };
+    let blocks = (to - from).div_ceil(BLOCK);
+    let span = &scores[from..from + blocks * BLOCK];
+    // SAFETY: SSE2 is part of x86-64; every load reads eight scores inside `span` (whole
+    // blocks of sixteen), unaligned loads allowed.
+    unsafe {
+        let load = |i: usize| _mm_loadu_si128(span.as_ptr().add(i).cast::<__m128i>());
+        let (mut lo, mut hi) = (_mm_set1_epi16(Score::MIN), _mm_set1_epi16(Score::MIN));
+        for k in 0..blocks {
+            lo = _mm_max_epi16(lo, load(k * BLOCK));
+            hi = _mm_max_epi16(hi, load(k * BLOCK + 8));
+        }
+        // The maximum of the eight lanes, in every lane: halves, pairs, then neighbours.
+        let mut m = _mm_max_epi16(lo, hi);
+        m = _mm_max_epi16(m, _mm_shuffle_epi32::<0x4e>(m));
+        m = _mm_max_epi16(m, _mm_shuffle_epi32::<0xb1>(m));
+        m = _mm_max_epi16(
+            m,
+            _mm_or_si128(_mm_srli_epi32::<16>(m), _mm_slli_epi32::<16>(m)),
+        );
+        for k in 0..blocks {
+            // Two mask bits per score that equals the maximum.
+            let a = _mm_movemask_epi8(_mm_cmpeq_epi16(load(k * BLOCK), m)) as u32;
+            let b = _mm_movemask_epi8(_mm_cmpeq_epi16(load(k * BLOCK + 8), m)) as u32;
+            let mask = a | b << 16;
+            if mask != 0 {
+                return from + k * BLOCK + mask.trailing_zeros() as usize / 2;
+            }
+        }
+    }
+    from
+}
+
+/// The portable [`first_max`].
+#[inline]
+#[cfg(not(target_arch = "x86_64"))]
 fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
     let blocks = (to - from).div_ceil(BLOCK);
     let span = &scores[from..from + blocks * BLOCK];
@@ -687,6 +728,26 @@ pub(crate) fn moving_piece(pos: &Position, m: Move) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `first_max` finds the first highest score in ranges of every length and start, with
+    /// many ties and the padding after the range.
+    #[test]
+    fn first_max_finds_the_first_highest_score() {
+        let mut rng = crate::rules::testing::Rng::new(0x5eed_f00d_1234_abcd);
+        for _ in 0..20_000 {
+            let from = rng.below(40);
+            let to = from + 1 + rng.below(MoveList::CAPACITY - from);
+            let mut scores = [0 as Score; SCORES];
+            let spread = [3, 50, 65_536][rng.below(3)];
+            for s in &mut scores[from..to] {
+                *s = (rng.below(spread) as i64 - spread as i64 / 2).clamp(-32_768, 32_767) as Score;
+            }
+            scores[to..to + BLOCK].fill(TT_MARK);
+            let max = *scores[from..to].iter().max().unwrap();
+            let expected = from + scores[from..to].iter().position(|&x| x == max).unwrap();
+            assert_eq!(first_max(&scores, from, to), expected, "{from}..{to}");
+        }
+    }
 
     #[test]
     fn picker_yields_every_legal_move_once_tt_first() {
