@@ -102,8 +102,8 @@ pub(super) struct HorseLegs {
 #[inline(always)]
 pub(super) fn horse_mobility(board: &[u8; 90], sq: usize, own: u8) -> (i32, i32) {
     let (mut mobility, mut blocked) = (0, 0);
-    // Empty or an enemy piece (an own piece has the colour bit `own` and a kind).
-    let open = |p: u8| i32::from(p == 0 || p & 8 != own);
+    // Empty or an enemy piece: not one of the own piece codes `own + 1 ..= own + 7`.
+    let open = |p: u8| i32::from(p.wrapping_sub(own + 1) >= 7);
     for &(leg, n, [a, b]) in &HORSE_LEGS[sq].legs {
         if board[usize::from(leg)] == 0 {
             mobility += open(board[usize::from(a)]) + open(board[usize::from(b)]);
