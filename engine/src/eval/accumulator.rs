@@ -116,14 +116,7 @@ impl Accumulator {
 mod tests {
     use super::*;
     use crate::rules::Position;
-
-    /// A tiny deterministic generator, so that the test needs no dependency.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use crate::rules::testing::Rng;
 
     #[test]
     fn incremental_sums_match_a_scan_over_random_games() {
@@ -132,7 +125,7 @@ mod tests {
             "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         for fen in roots {
             for _ in 0..40 {
                 let mut pos = Position::from_fen(fen).unwrap();
@@ -143,7 +136,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let m = moves[next(&mut state) as usize % moves.len()];
+                    let m = moves[rng.next_u64() as usize % moves.len()];
                     acc = acc.after_move(&pos, m);
                     pos.make_move(m);
                     assert_eq!(acc, Accumulator::new(&pos), "after {m}: {pos}");

@@ -217,14 +217,8 @@ mod tests {
     use super::*;
     use crate::eval::{Accumulator, evaluate_incremental, evaluate_with};
     use crate::rules::START_FEN;
+    use crate::rules::testing::Rng;
     use crate::search::Style;
-
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
 
     /// The evaluation agrees with the plain one at every position of random games, for every
     /// knowledge level and style, from both sides' view.
@@ -239,7 +233,7 @@ mod tests {
         ];
         let levels = [Level::None, Level::Small, Level::Medium, Level::Large];
         let styles = [Style::Solid, Style::Normal, Style::Risky];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         let mut checked = 0;
         for fen in roots {
             for _ in 0..12 {
@@ -258,7 +252,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let m = moves[next(&mut state) as usize % moves.len()];
+                    let m = moves[rng.next_u64() as usize % moves.len()];
                     acc = acc.after_move(&pos, m);
                     pos.make_move(m);
                 }

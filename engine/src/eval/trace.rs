@@ -498,13 +498,7 @@ mod tests {
     use super::*;
     use crate::eval::{EvalConfig, evaluate_with};
     use crate::rules::START_FEN;
-
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use crate::rules::testing::Rng;
 
     fn red_eval(pos: &Position) -> i32 {
         let v = evaluate_with(pos, &EvalConfig::FULL);
@@ -522,7 +516,7 @@ mod tests {
             "3ak1b2/2n1a4/8b/4P4/9/2B3R2/9/9/5K3/3A1AB2 w - - 5 70",
             "4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1",
         ];
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
         for fen in roots {
             for _ in 0..15 {
                 let mut pos = Position::from_fen(fen).unwrap();
@@ -534,7 +528,7 @@ mod tests {
                     }
                     // Prefer captures now and then, so that games reach the endgame.
                     let caps: Vec<_> = moves.iter().filter(|&&m| pos.is_capture(m)).collect();
-                    let r = next(&mut state) as usize;
+                    let r = rng.next_u64() as usize;
                     let m = if !caps.is_empty() && r % 3 == 0 {
                         *caps[r / 3 % caps.len()]
                     } else {

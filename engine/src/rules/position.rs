@@ -574,6 +574,7 @@ impl Default for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testing::Rng;
 
     /// The occupancy masks of every file and rank agree with the board.
     fn assert_masks(pos: &Position) {
@@ -595,7 +596,7 @@ mod tests {
 
     #[test]
     fn occupancy_masks_and_keys_follow_make_and_unmake() {
-        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut rng = Rng::new(0x853c_49e6_748f_ea9b);
         for _ in 0..30 {
             let mut pos = Position::start();
             assert_masks(&pos);
@@ -604,10 +605,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos.make_move(moves[state as usize % moves.len()]);
+                pos.make_move(moves[rng.below(moves.len())]);
                 assert_masks(&pos);
             }
             while !pos.history().is_empty() {

@@ -728,12 +728,13 @@ pub(crate) fn moving_piece(pos: &Position, m: Move) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testing::Rng;
 
     /// `first_max` finds the first highest score in ranges of every length and start, with
     /// many ties and the padding after the range.
     #[test]
     fn first_max_finds_the_first_highest_score() {
-        let mut rng = crate::rules::testing::Rng::new(0x5eed_f00d_1234_abcd);
+        let mut rng = Rng::new(0x5eed_f00d_1234_abcd);
         for _ in 0..20_000 {
             let from = rng.below(40);
             let to = from + 1 + rng.below(MoveList::CAPACITY - from);
@@ -915,13 +916,8 @@ mod tests {
     /// move, and late move pruning switched on after a random quiet move.
     #[test]
     fn picker_order_equals_the_plain_selection_sort() {
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut rand = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
+        let mut rand = move || rng.next_u64();
         let (mut compared, mut with_illegal) = (0, 0);
         for game in 0..64 {
             let fen = crate::search::bench::POSITIONS[game % crate::search::bench::POSITIONS.len()];

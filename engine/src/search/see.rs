@@ -192,6 +192,7 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::rules::movegen::attackers_on;
+    use crate::rules::testing::{Rng, random_games};
 
     /// The plain exchange evaluation: the full attacker set recomputed on a board copy after
     /// every capture, the least valuable (first of equals) taken.
@@ -233,27 +234,17 @@ mod tests {
     /// positions of random games from the bench positions.
     #[test]
     fn see_equals_the_plain_exchange() {
-        let mut state = 0x0bad_5eed_1234_5678u64;
+        let mut rng = Rng::new(0x0bad_5eed_1234_5678);
+        let roots = crate::search::bench::POSITIONS;
         let mut checked = 0;
-        for fen in crate::search::bench::POSITIONS {
-            let mut pos = Position::from_fen(fen).unwrap();
-            for _ in 0..80 {
-                let mut moves = crate::rules::MoveList::new();
-                pos.pseudo_legal_moves(&mut moves);
-                for &m in moves.iter() {
-                    assert_eq!(see(&pos, m), plain_see(&pos, m), "{m} in {pos}");
-                    checked += 1;
-                }
-                let legal = pos.legal_move_list();
-                if legal.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos.make_move(legal[state as usize % legal.len()]);
+        random_games(&roots, roots.len(), 80, &mut rng, |pos| {
+            let mut moves = crate::rules::MoveList::new();
+            pos.pseudo_legal_moves(&mut moves);
+            for &m in moves.iter() {
+                assert_eq!(see(pos, m), plain_see(pos, m), "{m} in {pos}");
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 20_000, "{checked}");
     }
 

@@ -232,19 +232,15 @@ pub fn error_and_gradient(data: &Dataset, w: &[f64], k: f64, threads: usize) -> 
 mod tests {
     use super::*;
     use crate::eval::trace::{Trace, default_weights, piece_cells};
+    use crate::rules::testing::Rng;
     use crate::rules::{Position, START_FEN};
 
     /// A small set from random play, labelled by a rule that depends on the evaluation so that
     /// the fit has something to find.
     fn dataset() -> Dataset {
         let mut data = Dataset::new();
-        let mut state = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Rng::new(0x0123_4567_89ab_cdef);
+        let mut next = move || rng.next_u64();
         let w = default_weights();
         for _ in 0..40 {
             let mut pos = Position::from_fen(START_FEN).unwrap();

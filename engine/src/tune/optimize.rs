@@ -323,6 +323,7 @@ pub const TABLE_WEIGHTS: usize = TABLE_COUNT * CELLS;
 mod tests {
     use super::*;
     use crate::eval::trace::{Trace, default_weights, piece_cells};
+    use crate::rules::testing::Rng;
     use crate::rules::{Position, START_FEN};
     use crate::tune::model::{error, evaluations, fit_k};
 
@@ -353,13 +354,8 @@ mod tests {
     #[test]
     fn tuning_lowers_the_error_and_keeps_the_evaluation_centred() {
         let mut data = Dataset::new();
-        let mut state = 0x5555_1234_9876_abcdu64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Rng::new(0x5555_1234_9876_abcd);
+        let mut next = move || rng.next_u64();
         let w0 = default_weights();
         for _ in 0..30 {
             let mut pos = Position::from_fen(START_FEN).unwrap();
