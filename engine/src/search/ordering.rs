@@ -33,7 +33,7 @@
 //! repeated (without swapping), the moves come out in exactly the order of scoring every capture
 //! up front, at the cost of an exchange evaluation only for captures actually reached.
 
-use super::see::{SEE_VALUE, see};
+use super::see::{SEE_VALUE, see_ge};
 use crate::rules::movegen::Legality;
 use crate::rules::{Color, Move, MoveList, Piece, Position};
 
@@ -553,7 +553,7 @@ impl MovePicker {
             if top & 1 != 0 {
                 // A pending capture: settle it, then look again (it may no longer be on top).
                 let m = buf.moves[best];
-                let base = if see(pos, m) >= 0 {
+                let base = if see_ge(pos, m, 0) {
                     SCORE_GOOD_CAPTURE
                 } else {
                     SCORE_BAD_CAPTURE
@@ -729,6 +729,7 @@ pub(crate) fn moving_piece(pos: &Position, m: Move) -> u8 {
 mod tests {
     use super::*;
     use crate::rules::testing::Rng;
+    use crate::search::see::see;
 
     /// `first_max` finds the first highest score in ranges of every length and start, with
     /// many ties and the padding after the range.

@@ -17,7 +17,7 @@ use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{History, MovePicker, attacker_value, is_quiet, moving_piece, victim_value};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
-use super::see::see;
+use super::see::{see, see_ge};
 use super::thread::Worker;
 use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
@@ -506,7 +506,7 @@ impl Worker<'_> {
                     continue;
                 }
                 // Only a capture by a piece worth more than its victim can lose material.
-                if attacker_value(pos, m) > victim_value(pos, m) && see(pos, m) < 0 {
+                if attacker_value(pos, m) > victim_value(pos, m) && !see_ge(pos, m, 0) {
                     continue;
                 }
             }
