@@ -158,6 +158,10 @@ impl Exchange<'_> {
 
 /// The material the side to move gains by `m` (a capture or not) when both sides then recapture
 /// on the target square with their least valuable attacker for as long as it pays.
+///
+/// The exchange is followed only until its sign is decided (the classic swap-list cut-off), so
+/// the sign is always that of the whole exchange but a value beyond it may be off: a losing
+/// exchange can come out less negative than the full one ([`see_ge`] follows it exactly).
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from().index(), m.to().index());
     let mut board = Exchange::new(pos);
