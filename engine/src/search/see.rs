@@ -160,8 +160,8 @@ impl Exchange<'_> {
 /// on the target square with their least valuable attacker for as long as it pays.
 ///
 /// The exchange is followed only until its sign is decided (the classic swap-list cut-off), so
-/// the sign is always that of the whole exchange but a value beyond it may be off: a losing
-/// exchange can come out less negative than the full one ([`see_ge`] follows it exactly).
+/// the sign is always that of the whole exchange but the value may differ from it (a losing
+/// one can come out less negative); [`see_ge`] follows the exchange to the end.
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from().index(), m.to().index());
     let mut board = Exchange::new(pos);
