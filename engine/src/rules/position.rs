@@ -304,17 +304,16 @@ impl Position {
     #[must_use]
     pub fn key_after(&self, m: Move) -> u64 {
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = Piece::from_u8(self.board[from.index()]) else {
+        let moving = self.board[from.index()];
+        if moving == 0 {
             return self.key;
-        };
-        let mut key = self.key
-            ^ zobrist::piece_key(piece, from)
-            ^ zobrist::piece_key(piece, to)
-            ^ zobrist::side_key();
-        if let Some(captured) = Piece::from_u8(self.board[to.index()]) {
-            key ^= zobrist::piece_key(captured, to);
         }
-        key
+        // An empty target's key is zero.
+        self.key
+            ^ zobrist::byte_key(moving, from)
+            ^ zobrist::byte_key(moving, to)
+            ^ zobrist::byte_key(self.board[to.index()], to)
+            ^ zobrist::side_key()
     }
 
     /// The key computed from scratch; always equal to [`Position::key`].

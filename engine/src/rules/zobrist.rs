@@ -22,18 +22,23 @@ const fn splitmix64(state: &mut u64) -> u64 {
 
 struct Keys {
     side: u64,
-    piece: [[u64; SQUARES]; 14],
+    /// By raw piece byte (Red 1..=7, Black 9..=15; the stream's pieces in index order, Red's
+    /// kinds then Black's); the rows of bytes 0 (an empty point) and 8 are zero, so that the
+    /// byte of a point's content, empty or not, gives its key without a branch.
+    piece: [[u64; SQUARES]; 16],
 }
 
 const fn build() -> Keys {
     let mut state = SEED;
     let side = splitmix64(&mut state);
-    let mut piece = [[0u64; SQUARES]; 14];
+    let mut piece = [[0u64; SQUARES]; 16];
     let mut p = 0;
     while p < 14 {
+        // Piece index p (see `Piece::index`) has the byte 8 * (p / 7) + p % 7 + 1.
+        let byte = 8 * (p / 7) + p % 7 + 1;
         let mut s = 0;
         while s < SQUARES {
-            piece[p][s] = splitmix64(&mut state);
+            piece[byte][s] = splitmix64(&mut state);
             s += 1;
         }
         p += 1;
@@ -47,7 +52,15 @@ static KEYS: Keys = build();
 #[inline]
 #[must_use]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    KEYS.piece[piece.index()][sq.index()]
+    KEYS.piece[usize::from(piece.to_u8())][sq.index()]
+}
+
+/// The key of what the raw board byte `byte` (a piece, or 0 for an empty point) puts on `sq`:
+/// 0 for an empty point.
+#[inline]
+#[must_use]
+pub(crate) fn byte_key(byte: u8, sq: Square) -> u64 {
+    KEYS.piece[usize::from(byte & 15)][sq.index()]
 }
 
 /// XORed into the key when Black is to move.
