@@ -33,9 +33,9 @@
 //! repeated (without swapping), the moves come out in exactly the order of scoring every capture
 //! up front, at the cost of an exchange evaluation only for captures actually reached.
 
-use super::see::{SEE_VALUE, see_ge};
+use super::see::{BYTE_VALUE, see_ge};
 use crate::rules::movegen::Legality;
-use crate::rules::{Color, Move, MoveList, Piece, Position};
+use crate::rules::{Color, Move, MoveList, Position};
 
 /// History scores stay within this bound (the "gravity" update keeps them there).
 const HISTORY_MAX: i32 = 16_384;
@@ -200,8 +200,7 @@ impl History {
 /// The exchange value of the piece on the target of `m` (0 if none).
 #[inline]
 pub(crate) fn victim_value(pos: &Position, m: Move) -> i32 {
-    pos.piece_at(m.to())
-        .map_or(0, |p| SEE_VALUE[p.kind().index()])
+    BYTE_VALUE[usize::from(pos.board[m.to().index()])]
 }
 
 /// The exchange value of the piece that makes `m`.
@@ -209,19 +208,6 @@ pub(crate) fn victim_value(pos: &Position, m: Move) -> i32 {
 pub(crate) fn attacker_value(pos: &Position, m: Move) -> i32 {
     BYTE_VALUE[usize::from(pos.board[m.from().index()])]
 }
-
-/// Exchange values by raw piece byte (0 for an empty point).
-const BYTE_VALUE: [i32; 16] = {
-    let mut t = [0; 16];
-    let mut b = 1;
-    while b < 16 {
-        if b & 7 != 0 {
-            t[b] = SEE_VALUE[(b & 7) - 1];
-        }
-        b += 1;
-    }
-    t
-};
 
 #[cfg(test)]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -722,7 +708,7 @@ pub(crate) fn is_quiet(pos: &Position, m: Move) -> bool {
 /// The raw byte of the piece that `m` moves (before it is made).
 #[inline]
 pub(crate) fn moving_piece(pos: &Position, m: Move) -> u8 {
-    pos.piece_at(m.from()).map_or(0, Piece::to_u8)
+    pos.board[m.from().index()]
 }
 
 #[cfg(test)]

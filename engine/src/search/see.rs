@@ -22,9 +22,22 @@ use crate::rules::{Color, Kind, Move, Piece, Position, Square};
 /// it onto a defended square is always a losing exchange.
 pub(crate) const SEE_VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 100];
 
+/// Exchange values by raw piece byte (0 for an empty point).
+pub(crate) const BYTE_VALUE: [i32; 16] = {
+    let mut t = [0; 16];
+    let mut b = 1;
+    while b < 16 {
+        if b & 7 != 0 {
+            t[b] = SEE_VALUE[(b & 7) - 1];
+        }
+        b += 1;
+    }
+    t
+};
+
 #[inline]
 fn value(byte: u8) -> i32 {
-    Piece::from_u8(byte).map_or(0, |p| SEE_VALUE[p.kind().index()])
+    BYTE_VALUE[usize::from(byte & 15)]
 }
 
 /// The board of an exchange in progress.
