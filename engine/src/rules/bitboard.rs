@@ -8,6 +8,17 @@ use super::square::{SQUARES, Square};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u128);
 
+/// The one-square sets (a load is cheaper than a 128-bit shift by a variable amount).
+static SQUARE_SETS: [Bitboard; SQUARES] = {
+    let mut t = [Bitboard(0); SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = Bitboard(1u128 << i);
+        i += 1;
+    }
+    t
+};
+
 impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
@@ -18,7 +29,7 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        SQUARE_SETS[sq.index()]
     }
 
     /// `true` when the set holds `sq`.

@@ -15,6 +15,26 @@ pub const RANKS: u8 = 10;
 /// Number of squares.
 pub const SQUARES: usize = 90;
 
+/// The file and rank of each square (a load is cheaper than a division by nine).
+static FILE_OF: [u8; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = (i % FILES as usize) as u8;
+        i += 1;
+    }
+    t
+};
+static RANK_OF: [u8; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = (i / FILES as usize) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// One of the 90 points of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -72,14 +92,14 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn file(self) -> u8 {
-        self.0 % FILES
+        FILE_OF[self.0 as usize]
     }
 
     /// The rank, 0 (Red's back rank) to 9 (Black's back rank).
     #[inline]
     #[must_use]
     pub const fn rank(self) -> u8 {
-        self.0 / FILES
+        RANK_OF[self.0 as usize]
     }
 
     /// The square reflected left to right (file f -> 8 - f).
