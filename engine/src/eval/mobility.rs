@@ -9,6 +9,7 @@
 //! branch per point.
 
 use crate::rules::Position;
+use crate::rules::square::file_rank;
 
 /// (chariot count, cannon count) per point of a line and occupancy.
 pub(super) struct LineTables {
@@ -43,7 +44,7 @@ impl LineTables {
     /// The chariot and cannon mobility of a piece on `sq` in `pos`, both lines together.
     #[inline]
     pub(super) fn counts(&self, pos: &Position, sq: usize) -> (i32, i32) {
-        let (f, r) = (sq % 9, sq / 9);
+        let (f, r) = file_rank(sq);
         let a = self.rank[f][usize::from(pos.ranks[r]) & 511];
         let b = self.file[r][usize::from(pos.files[f]) & 1023];
         (

@@ -13,7 +13,7 @@ use super::bitboard::Bitboard;
 use super::mv::{Move, MoveList};
 use super::piece::{Color, Kind, Piece};
 use super::position::Position;
-use super::square::{SQUARES, Square};
+use super::square::{SQUARES, Square, file_rank};
 use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
     PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS, REACH,
@@ -131,7 +131,7 @@ impl Iterator for Occupants {
 /// left), given the occupancy of its file and of its rank.
 #[inline(always)]
 pub(crate) fn lines_from(sq: usize, file_occ: u32, rank_occ: u32) -> [Occupants; 4] {
-    let (f, r) = (sq % 9, sq / 9);
+    let (f, r) = file_rank(sq);
     let line = |bits: u32, ascending: bool, base: usize, step: usize| Occupants {
         bits,
         ascending,
@@ -662,8 +662,9 @@ impl Position {
             // file and rank occupancy (the nearest one or two), the empty points before the
             // first occupant from the ray. Same order as walking the rays point by point.
             Kind::Rook | Kind::Cannon => {
-                let file_occ = u32::from(self.files[f % 9]);
-                let rank_occ = u32::from(self.ranks[f / 9]);
+                let (ff, fr) = file_rank(f);
+                let file_occ = u32::from(self.files[ff]);
+                let rank_occ = u32::from(self.ranks[fr]);
                 let rook = piece.kind() == Kind::Rook;
                 for (ray, mut occupants) in RAYS[f].iter().zip(lines_from(f, file_occ, rank_occ)) {
                     let first = occupants.next();

@@ -15,8 +15,8 @@ pub const RANKS: u8 = 10;
 /// Number of squares.
 pub const SQUARES: usize = 90;
 
-/// The file and rank of each square (a load is cheaper than a division by nine).
-static FILE_OF: [u8; SQUARES] = {
+/// The file and rank of each square index (a load is cheaper than a division by nine).
+pub(crate) static FILE_OF: [u8; SQUARES] = {
     let mut t = [0; SQUARES];
     let mut i = 0;
     while i < SQUARES {
@@ -25,7 +25,13 @@ static FILE_OF: [u8; SQUARES] = {
     }
     t
 };
-static RANK_OF: [u8; SQUARES] = {
+/// The file and rank of the square with index `i` (below [`SQUARES`]).
+#[inline(always)]
+pub(crate) fn file_rank(i: usize) -> (usize, usize) {
+    (usize::from(FILE_OF[i]), usize::from(RANK_OF[i]))
+}
+
+pub(crate) static RANK_OF: [u8; SQUARES] = {
     let mut t = [0; SQUARES];
     let mut i = 0;
     while i < SQUARES {

@@ -12,6 +12,7 @@
 //! attackers of equal value the one on the lowest square is taken.
 
 use crate::rules::movegen::lines_from;
+use crate::rules::square::file_rank;
 use crate::rules::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, KING_STEPS,
     PAWN_ATTACKER_SET, PAWN_ATTACKERS, REACH,
@@ -66,7 +67,7 @@ impl Exchange<'_> {
     fn capture(&mut self, from: usize, to: usize) {
         self.board[to] = self.board[from];
         self.board[from] = 0;
-        let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+        let ((ff, fr), (tf, tr)) = (file_rank(from), file_rank(to));
         self.files[ff] &= !(1 << fr);
         self.ranks[fr] &= !(1 << ff);
         self.files[tf] |= 1 << tr;
@@ -133,8 +134,9 @@ impl Exchange<'_> {
         let lines = reach(Kind::Rook);
         if near(Kind::Rook, lines) || near(Kind::Cannon, lines) {
             let (rook, cannon) = (code(Kind::Rook), code(Kind::Cannon));
-            let file_occ = u32::from(self.files[to % 9]);
-            let rank_occ = u32::from(self.ranks[to / 9]);
+            let (tf, tr) = file_rank(to);
+            let file_occ = u32::from(self.files[tf]);
+            let rank_occ = u32::from(self.ranks[tr]);
             let (mut rooks, mut cannons) = (None::<usize>, None::<usize>);
             for mut line in lines_from(to, file_occ, rank_occ) {
                 if let Some(first) = line.next() {
