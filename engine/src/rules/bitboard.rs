@@ -9,7 +9,7 @@ use super::square::{SQUARES, Square};
 pub struct Bitboard(pub u128);
 
 /// The one-square sets (a load is cheaper than a 128-bit shift by a variable amount).
-static SQUARE_SETS: [Bitboard; SQUARES] = {
+pub(crate) static SQUARE_SETS: [Bitboard; SQUARES] = {
     let mut t = [Bitboard(0); SQUARES];
     let mut i = 0;
     while i < SQUARES {
@@ -18,6 +18,12 @@ static SQUARE_SETS: [Bitboard; SQUARES] = {
     }
     t
 };
+
+/// The set of the square with index `i` (below 90) as a bare mask.
+#[inline(always)]
+pub(crate) fn bit(i: usize) -> u128 {
+    SQUARE_SETS[i].0
+}
 
 impl Bitboard {
     /// The empty set.
@@ -56,13 +62,13 @@ impl Bitboard {
     /// Adds a square.
     #[inline]
     pub fn insert(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= SQUARE_SETS[sq.index()].0;
     }
 
     /// Removes a square.
     #[inline]
     pub fn remove(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !SQUARE_SETS[sq.index()].0;
     }
 
     /// The lowest square of the set, if any.

@@ -9,7 +9,7 @@
 //! board after the move (the file and rank occupancy masks find the pieces on each line without
 //! walking it). In check, only moves that can resolve the check are tested at all.
 
-use super::bitboard::Bitboard;
+use super::bitboard::{Bitboard, bit};
 use super::mv::{Move, MoveList};
 use super::piece::{Color, Kind, Piece};
 use super::position::Position;
@@ -465,17 +465,17 @@ impl Position {
                     .iter()
                     .take_while(|&&s| usize::from(s) != found[0])
                 {
-                    screens |= 1 << s;
+                    screens |= bit(usize::from(s));
                 }
             }
             if mine(0) && (piece(1) == rook || piece(1) == king) {
-                blockers |= 1 << found[0];
+                blockers |= bit(found[0]);
             }
             if piece(2) == cannon {
                 // Two screens: taking either of ours away leaves the cannon one screen.
                 for (i, &s) in found.iter().enumerate().take(2) {
                     if mine(i) {
-                        blockers |= 1 << s;
+                        blockers |= bit(s);
                     }
                 }
             }
@@ -484,7 +484,7 @@ impl Position {
         if horses & HORSE_ATTACKER_SET[k] != 0 {
             for (h, leg) in HORSE_ATTACKERS[k].iter() {
                 if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
-                    blockers |= 1 << leg;
+                    blockers |= bit(leg);
                 }
             }
         }
@@ -520,7 +520,7 @@ impl Position {
             let ray = &RAYS[k][dir];
             let mut set = 0u128;
             for &s in &ray.sq[..ray.len as usize] {
-                set |= 1 << s;
+                set |= bit(usize::from(s));
                 if usize::from(s) == checker {
                     break;
                 }
@@ -539,17 +539,17 @@ impl Position {
             if let Some(second) = line.next().filter(|&s| b[s] == cannon) {
                 // Taking the screen or moving it away resolves this check too.
                 to_set |= line_to(dir, second);
-                from_set |= 1 << first;
+                from_set |= bit(first);
             }
         }
         for (h, leg) in HORSE_ATTACKERS[k].iter() {
             if b[h] == horse && b[leg] == 0 {
-                to_set |= 1 << h | 1 << leg;
+                to_set |= bit(h) | bit(leg);
             }
         }
         for (p, _) in PAWN_ATTACKERS[them.index()][k].iter() {
             if b[p] == pawn {
-                to_set |= 1 << p;
+                to_set |= bit(p);
             }
         }
         Legality {
