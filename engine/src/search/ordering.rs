@@ -267,13 +267,21 @@ pub(crate) struct MoveBuffer {
     /// The scores of `moves`, followed by a block of [`TT_MARK`] after the part being picked
     /// (see [`first_max`]).
     pub scores: [Score; SCORES],
+    /// The quiet moves the search tried at this node without a cutoff, in order (their history
+    /// is lowered when a later quiet move cuts off); kept here rather than in a local array, so
+    /// that no node pays for initialising it.
+    pub quiets: [Move; MAX_QUIETS],
 }
+
+/// How many tried quiet moves a node remembers for the history update.
+pub(crate) const MAX_QUIETS: usize = 64;
 
 impl MoveBuffer {
     pub fn new() -> MoveBuffer {
         MoveBuffer {
             moves: MoveList::new(),
             scores: [0; SCORES],
+            quiets: [Move::NONE; MAX_QUIETS],
         }
     }
 }

@@ -14,7 +14,9 @@
 use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
-use super::ordering::{History, MovePicker, attacker_value, is_quiet, moving_piece, victim_value};
+use super::ordering::{
+    History, MAX_QUIETS, MovePicker, attacker_value, is_quiet, moving_piece, victim_value,
+};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
 use super::see::{see, see_ge};
@@ -226,7 +228,7 @@ impl Worker<'_> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
-        let mut quiets = [Move::NONE; 64];
+        // The quiet moves tried (without a cutoff) go to `self.data.buffers[ply].quiets`.
         let mut quiet_count = 0;
         let original_alpha = alpha;
 
@@ -363,8 +365,8 @@ impl Worker<'_> {
                     alpha = v;
                 }
             }
-            if quiet && m != best_move && quiet_count < quiets.len() {
-                quiets[quiet_count] = m;
+            if quiet && m != best_move && quiet_count < MAX_QUIETS {
+                self.data.buffers[ply].quiets[quiet_count] = m;
                 quiet_count += 1;
             }
         }
@@ -378,7 +380,7 @@ impl Worker<'_> {
             let bonus = (depth * depth).min(400) * 8;
             let history = &mut self.data.history;
             history.update_quiet(us, moving_piece(pos, best_move), best_move, &conts, bonus);
-            for &q in &quiets[..quiet_count] {
+            for &q in &self.data.buffers[ply].quiets[..quiet_count] {
                 history.update_quiet(us, moving_piece(pos, q), q, &conts, -bonus);
             }
             history.set_counter(prev.moved, prev.current, best_move);
