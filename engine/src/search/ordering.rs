@@ -406,14 +406,7 @@ impl MovePicker {
                         continue;
                     }
                     self.stage = Stage::Quiets;
-                    history.prefetch_continuations(pos.turn(), &self.conts);
-                    let start = buf.moves.len();
-                    pos.pseudo_legal_quiets(&mut buf.moves);
-                    if self.in_check {
-                        let ctx = self.legality(pos);
-                        pos.retain_legal_with(&mut buf.moves, start, &ctx);
-                    }
-                    self.score_quiets(pos, history, buf, start);
+                    self.generate_quiets(pos, history, buf);
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets
@@ -476,10 +469,23 @@ impl MovePicker {
         self.end = n;
     }
 
-    /// Scores the quiet moves `buf.moves[start..]` by history; the table move, killers and
-    /// counter move, already handed out, are marked to be skipped. Kept out of line: once per
-    /// node at most, it would otherwise make every call of [`MovePicker::next`] dearer.
+    /// Generates the quiet moves after the captures in the buffer (only the legal ones when in
+    /// check) and scores them. Kept out of line, like the scoring: once per node at most, it
+    /// would otherwise make every call of [`MovePicker::next`] dearer.
     #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Position, history: &History, buf: &mut MoveBuffer) {
+        history.prefetch_continuations(pos.turn(), &self.conts);
+        let start = buf.moves.len();
+        pos.pseudo_legal_quiets(&mut buf.moves);
+        if self.in_check {
+            let ctx = self.legality(pos);
+            pos.retain_legal_with(&mut buf.moves, start, &ctx);
+        }
+        self.score_quiets(pos, history, buf, start);
+    }
+
+    /// Scores the quiet moves `buf.moves[start..]` by history; the table move, killers and
+    /// counter move, already handed out, are marked to be skipped.
     fn score_quiets(
         &mut self,
         pos: &Position,
