@@ -68,11 +68,12 @@ impl Accumulator {
         let tables = default_tables();
         let mut acc = *self;
         let (from, to) = (m.from().index(), m.to().index());
-        let Some(piece) = pos.piece_at(m.from()) else {
-            debug_assert!(false, "no piece to move for {m} in {pos}");
+        let moving = pos.board[from];
+        debug_assert!(moving != 0, "no piece to move for {m} in {pos}");
+        let Some(piece) = Piece::from_u8(moving) else {
             return acc;
         };
-        let c = piece.color().index();
+        let c = usize::from(moving >> 3);
         let row = &tables.psq[piece.index()];
         acc.psq[c].0 += row[to].0 - row[from].0;
         acc.psq[c].1 += row[to].1 - row[from].1;
@@ -81,7 +82,7 @@ impl Accumulator {
             let zone = &mut acc.zone[c ^ 1][slot];
             *zone = *zone + (ZONE_OF[to] >> (c ^ 1) & 1) - (ZONE_OF[from] >> (c ^ 1) & 1);
         }
-        if let Some(victim) = pos.piece_at(m.to()) {
+        if let Some(victim) = Piece::from_u8(pos.board[to]) {
             if let Some(slot) = zone_slot(victim.kind()) {
                 acc.zone[c][slot] -= ZONE_OF[to] >> c & 1;
             }
