@@ -357,7 +357,8 @@ impl Position {
             return false;
         }
         let target = self.board[to.index()];
-        if self.piece_at(to).is_some_and(|p| p.color() == self.turn) {
+        if target != 0 && target & 8 == (self.turn as u8) << 3 {
+            // An own piece on the target.
             return false;
         }
         // The piece's own rule, tested directly (the search asks this of killer and table

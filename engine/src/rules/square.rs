@@ -15,7 +15,7 @@ pub const RANKS: u8 = 10;
 /// Number of squares.
 pub const SQUARES: usize = 90;
 
-/// The file and rank of each square index (a load is cheaper than a division by nine).
+/// The file of each square index (a load is cheaper than a division by nine).
 pub(crate) static FILE_OF: [u8; SQUARES] = {
     let mut t = [0; SQUARES];
     let mut i = 0;
@@ -25,12 +25,8 @@ pub(crate) static FILE_OF: [u8; SQUARES] = {
     }
     t
 };
-/// The file and rank of the square with index `i` (below [`SQUARES`]).
-#[inline(always)]
-pub(crate) fn file_rank(i: usize) -> (usize, usize) {
-    (usize::from(FILE_OF[i]), usize::from(RANK_OF[i]))
-}
 
+/// The rank of each square index.
 pub(crate) static RANK_OF: [u8; SQUARES] = {
     let mut t = [0; SQUARES];
     let mut i = 0;
@@ -40,6 +36,12 @@ pub(crate) static RANK_OF: [u8; SQUARES] = {
     }
     t
 };
+
+/// The file and rank of the square with index `i` (below [`SQUARES`]).
+#[inline(always)]
+pub(crate) fn file_rank(i: usize) -> (usize, usize) {
+    (usize::from(FILE_OF[i]), usize::from(RANK_OF[i]))
+}
 
 /// One of the 90 points of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -470,8 +470,8 @@ impl MovePicker {
     }
 
     /// Generates the quiet moves after the captures in the buffer (only the legal ones when in
-    /// check) and scores them. Kept out of line, like the scoring: once per node at most, it
-    /// would otherwise make every call of [`MovePicker::next`] dearer.
+    /// check) and scores them. Kept out of line: once per node at most, it would otherwise make
+    /// every call of [`MovePicker::next`] dearer.
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, history: &History, buf: &mut MoveBuffer) {
         history.prefetch_continuations(pos.turn(), &self.conts);

@@ -207,10 +207,12 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-/// `true` when [`see`] of `m` is at least `threshold`, worked out without the whole exchange
-/// where it is decided early: each side's capture is only followed as long as the result could
-/// still change (the method of Stockfish's `see_ge`). The general, valued far above everything,
-/// recaptures only onto a square the other side no longer attacks, as in [`see`].
+/// `true` when the exchange started by `m`, with both sides free to stop recapturing, gains at
+/// least `threshold`. Each side's capture is only followed as long as the result could still
+/// change (the method of Stockfish's `see_ge`). For `threshold` 0 it agrees with [`see`], which
+/// stops once the sign is decided; for others it follows the exchange to the end. The general,
+/// valued far above everything, recaptures only onto a square the other side no longer attacks,
+/// as in [`see`].
 pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from().index(), m.to().index());
     // What the side to move is ahead of the threshold if nothing recaptures.
@@ -247,62 +249,11 @@ mod tests {
     use crate::rules::movegen::attackers_on;
     use crate::rules::testing::{Rng, random_games};
 
-    /// The plain exchange evaluation: the full attacker set recomputed on a board copy after
-    /// every capture, the least valuable (first of equals) taken.
-    fn plain_see(pos: &Position, m: Move) -> i32 {
-        let mut board = pos.board;
-        let (from, to) = (m.from(), m.to());
-        let mut gain = [0i32; 34];
-        let mut depth = 0;
-        gain[0] = value(board[to.index()]);
-        let mut on_square = value(board[from.index()]);
-        board[to.index()] = board[from.index()];
-        board[from.index()] = 0;
-        let mut side = pos.turn().opponent();
-        while depth + 1 < gain.len() {
-            let Some((sq, v)) = attackers_on(&board, to, side)
-                .map(|sq| (sq, value(board[sq.index()])))
-                .min_by_key(|&(_, v)| v)
-            else {
-                break;
-            };
-            depth += 1;
-            gain[depth] = on_square - gain[depth - 1];
-            if (-gain[depth - 1]).max(gain[depth]) < 0 {
-                break;
-            }
-            on_square = v;
-            board[to.index()] = board[sq.index()];
-            board[sq.index()] = 0;
-            side = side.opponent();
-        }
-        while depth > 0 {
-            gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-            depth -= 1;
-        }
-        gain[0]
-    }
-
-    /// The fast exchange evaluation equals the plain one for every pseudo-legal move of the
-    /// positions of random games from the bench positions.
-    #[test]
-    fn see_equals_the_plain_exchange() {
-        let mut rng = Rng::new(0x0bad_5eed_1234_5678);
-        let roots = crate::search::bench::POSITIONS;
-        let mut checked = 0;
-        random_games(&roots, roots.len(), 80, &mut rng, |pos| {
-            let mut moves = crate::rules::MoveList::new();
-            pos.pseudo_legal_moves(&mut moves);
-            for &m in moves.iter() {
-                assert_eq!(see(pos, m), plain_see(pos, m), "{m} in {pos}");
-                checked += 1;
-            }
-        });
-        assert!(checked > 20_000, "{checked}");
-    }
-
-    /// The exchange followed to the end (no early stop), each side free to stop capturing.
-    fn full_see(pos: &Position, m: Move) -> i32 {
+    /// The values of the pieces taken in the exchange started by `m`, in order, when each side
+    /// keeps recapturing with its least valuable attacker (the lowest square among equals): the
+    /// victim, the capturer, then each recapturer. The plain way: the full attacker set
+    /// recomputed on a board copy after every capture.
+    fn exchange_values(pos: &Position, m: Move) -> Vec<i32> {
         let mut board = pos.board;
         let (from, to) = (m.from(), m.to());
         let mut values = vec![value(board[to.index()]), value(board[from.index()])];
@@ -318,14 +269,65 @@ mod tests {
             board[sq.index()] = 0;
             side = side.opponent();
         }
-        // values[0] is won by the first capture, values[i] by the i-th recapture; the side to
-        // move at each step takes the better of stopping (0) and capturing.
-        let n = values.len() - 1;
+        values
+    }
+
+    /// The plain swap list over [`exchange_values`], with [`see`]'s cut-off once the sign is
+    /// decided.
+    fn plain_see(pos: &Position, m: Move) -> i32 {
+        let values = exchange_values(pos, m);
+        let mut gain = vec![values[0]];
+        // The d-th recapture takes values[d]; it exists when a (d+1)-th piece follows.
+        for d in 1..values.len() - 1 {
+            gain.push(values[d] - gain[d - 1]);
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+        }
+        while gain.len() > 1 {
+            let last = gain.pop().unwrap_or_default();
+            let prev = gain.len() - 1;
+            gain[prev] = -(-gain[prev]).max(last);
+        }
+        gain[0]
+    }
+
+    /// The exchange followed to the end, each side free to stop capturing.
+    fn full_see(pos: &Position, m: Move) -> i32 {
+        let values = exchange_values(pos, m);
+        // The side to move at each recapture takes the better of stopping (0) and capturing.
         let mut best = 0;
-        for i in (1..n).rev() {
-            best = (values[i] - best).max(0);
+        for &v in values[1..values.len() - 1].iter().rev() {
+            best = (v - best).max(0);
         }
         values[0] - best
+    }
+
+    /// Calls `check` with every pseudo-legal move of every position of random games (seeded
+    /// with `seed`, `plies` long) from the bench positions; returns how many moves it saw.
+    fn each_move(seed: u64, plies: usize, mut check: impl FnMut(&Position, Move)) -> usize {
+        let mut rng = Rng::new(seed);
+        let roots = crate::search::bench::POSITIONS;
+        let mut seen = 0;
+        random_games(&roots, roots.len(), plies, &mut rng, |pos| {
+            let mut moves = crate::rules::MoveList::new();
+            pos.pseudo_legal_moves(&mut moves);
+            for &m in moves.iter() {
+                check(pos, m);
+                seen += 1;
+            }
+        });
+        seen
+    }
+
+    /// The fast exchange evaluation equals the plain one for every pseudo-legal move of the
+    /// positions of random games from the bench positions.
+    #[test]
+    fn see_equals_the_plain_exchange() {
+        let checked = each_move(0x0bad_5eed_1234_5678, 80, |pos, m| {
+            assert_eq!(see(pos, m), plain_see(pos, m), "{m} in {pos}");
+        });
+        assert!(checked > 20_000, "{checked}");
     }
 
     /// `see_ge` answers `see(m) >= 0` exactly (the search asks it that), and `full_see(m) >= t`
@@ -333,41 +335,33 @@ mod tests {
     /// exchange as soon as its sign is decided, so its value can differ from the full one.)
     #[test]
     fn see_ge_agrees_with_the_exchange() {
-        let mut rng = Rng::new(0x5ee6_e0de_cafe_1234);
-        let roots = crate::search::bench::POSITIONS;
-        let mut checked = 0;
-        random_games(&roots, roots.len(), 60, &mut rng, |pos| {
-            let mut moves = crate::rules::MoveList::new();
-            pos.pseudo_legal_moves(&mut moves);
-            for &m in moves.iter() {
-                assert_eq!(see_ge(pos, m, 0), see(pos, m) >= 0, "{m} in {pos}");
-                let v = full_see(pos, m);
-                for t in [
-                    -900,
-                    -480,
-                    -360,
-                    -240,
-                    -120,
-                    -1,
-                    0,
-                    1,
-                    100,
-                    200,
-                    450,
-                    v - 1,
-                    v,
-                    v + 1,
-                ] {
-                    assert_eq!(
-                        see_ge(pos, m, t),
-                        v >= t,
-                        "{m} in {pos}: {v}, threshold {t}"
-                    );
-                    checked += 1;
-                }
+        let moves = each_move(0x5ee6_e0de_cafe_1234, 60, |pos, m| {
+            assert_eq!(see_ge(pos, m, 0), see(pos, m) >= 0, "{m} in {pos}");
+            let v = full_see(pos, m);
+            for t in [
+                -900,
+                -480,
+                -360,
+                -240,
+                -120,
+                -1,
+                0,
+                1,
+                100,
+                200,
+                450,
+                v - 1,
+                v,
+                v + 1,
+            ] {
+                assert_eq!(
+                    see_ge(pos, m, t),
+                    v >= t,
+                    "{m} in {pos}: {v}, threshold {t}"
+                );
             }
         });
-        assert!(checked > 100_000, "{checked}");
+        assert!(moves * 14 > 100_000, "{moves}");
     }
 
     fn see_of(fen: &str, mv: &str) -> i32 {
