@@ -14,6 +14,13 @@ set -euo pipefail
 depth=${1:-10}
 eleeye=${2:-}
 ee_depth=${3:-8}
+for n in "$depth" "$ee_depth"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "depths are whole numbers from 1, not '$n' (usage: $0 [BENCH_DEPTH] [ELEEYE [EE_DEPTH]])" >&2; exit 2; }
+done
+if [ -n "$eleeye" ]; then
+  [ -f "$eleeye" ] && [ -x "$eleeye" ] || { echo "$eleeye: not an executable ElephantEye" >&2; exit 2; }
+  eleeye=$(realpath "$eleeye")
+fi
 command -v valgrind > /dev/null || { echo "valgrind is needed (apt install valgrind)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 cargo build --release -q -p chariot
@@ -35,7 +42,6 @@ printf 'chariot bench %s: %s nodes, %s instructions (start-up %s), %s per node\n
   "$depth" "$nodes" "$total" "$base" "$per"
 
 if [ -n "$eleeye" ]; then
-  eleeye=$(realpath "$eleeye")
   fifo=$tmp/in
   mkfifo "$fifo"
   ( cd "$(dirname "$eleeye")" && valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.ee" \
