@@ -502,7 +502,8 @@ impl Position {
     /// a checker (taking it), between a checking chariot, cannon or general and ours (blocking,
     /// or giving a cannon a second screen), or on a checking horse's leg; or it must take a
     /// cannon's only screen away. A move that does none of these leaves some check standing,
-    /// so only the others need the full test.
+    /// so only the others need the full test. Out of line: it serves the nodes in check only.
+    #[inline(never)]
     fn evasions(&self, ksq: Square) -> Legality {
         let us = self.turn;
         let them = us.opponent();

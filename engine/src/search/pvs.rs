@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{
-    History, MAX_QUIETS, MovePicker, attacker_value, is_quiet, moving_piece, victim_value,
+    ContBase, History, MAX_QUIETS, MovePicker, attacker_value, is_quiet, moving_piece, victim_value,
 };
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
@@ -23,7 +23,7 @@ use super::see::{see, see_ge};
 use super::thread::Worker;
 use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
-use crate::egtb::Value as TbValue;
+use crate::egtb::{Tablebases, Value as TbValue};
 use crate::rules::{Kind, Move, Piece, Position};
 
 /// Late move reductions by depth and move number: about `ln(depth) * ln(moves) / 2`.
@@ -64,6 +64,7 @@ impl Worker<'_> {
         if depth <= 0 {
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
+        let known_check = self.data.stack[ply].check.take();
         self.data.pv_len[ply] = ply;
         self.count_node();
         if self.stopped {
@@ -87,26 +88,9 @@ impl Worker<'_> {
         // score better (the distance counts from the root).
         if let Some((tables, pieces)) = self.shared.tables
             && pos.piece_count() <= pieces
-            && tables.covers(pos)
-            && let Ok(Some(value)) = tables.probe(pos)
+            && let Some(v) = self.probe_tables(tables, pos, ply)
         {
-            self.shared
-                .tbhits
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            // The tables hold exact distances to mate: report them as mates when they fit in
-            // the mate range, as table wins below it when they do not. Rule wins score below
-            // every table mate.
-            let plies = ply + value.dtm().unwrap_or(0) as usize;
-            return match value {
-                TbValue::Win(_) if plies < MAX_PLY => mate_in(plies),
-                TbValue::Loss(_) if plies < MAX_PLY => mated_in(plies),
-                TbValue::Win(_) => tb_win_in(plies as u32),
-                TbValue::Loss(_) => -tb_win_in(plies as u32),
-                // Won or lost by the perpetual-check rule: decided, but not by mate.
-                TbValue::RuleWin(_) => tb_rule_win_at(ply),
-                TbValue::RuleLoss(_) => -tb_rule_win_at(ply),
-                TbValue::Draw => self.draw_score(pos),
-            };
+            return v;
         }
 
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
@@ -116,7 +100,8 @@ impl Worker<'_> {
             return alpha;
         }
 
-        let in_check = pos.in_check();
+        debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         let key = pos.key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -326,7 +311,10 @@ impl Worker<'_> {
                         .history
                         .quiet_score(us, self.data.stack[ply].moved, m, &conts)
                         / 6000;
-                    if pos.in_check() {
+                    let gives_check = pos.in_check();
+                    // The child need not work it out again.
+                    self.data.stack[ply + 1].check = Some(gives_check);
+                    if gives_check {
                         // The move gives check (the opponent is in check now).
                         r -= 1;
                     }
@@ -377,18 +365,7 @@ impl Worker<'_> {
         }
 
         if best >= beta && is_quiet(pos, best_move) {
-            let bonus = (depth * depth).min(400) * 8;
-            let history = &mut self.data.history;
-            history.update_quiet(us, moving_piece(pos, best_move), best_move, &conts, bonus);
-            for &q in &self.data.buffers[ply].quiets[..quiet_count] {
-                history.update_quiet(us, moving_piece(pos, q), q, &conts, -bonus);
-            }
-            history.set_counter(prev.moved, prev.current, best_move);
-            let killers = &mut self.data.stack[ply].killers;
-            if killers[0] != best_move {
-                killers[1] = killers[0];
-                killers[0] = best_move;
-            }
+            self.reward_quiet(pos, ply, depth, best_move, quiet_count, &conts);
         }
 
         let bound = if best >= beta {
@@ -421,6 +398,7 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        let known_check = self.data.stack[ply].check.take();
         self.data.pv_len[ply] = ply;
         self.count_node();
         if self.stopped {
@@ -433,7 +411,8 @@ impl Worker<'_> {
             return self.evaluate(pos, ply);
         }
 
-        let in_check = pos.in_check();
+        debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         let key = pos.key();
         let tte = self.tt.probe(key);
         if let Some(e) = tte {
@@ -555,6 +534,62 @@ impl Worker<'_> {
             },
         );
         best
+    }
+
+    /// The endgame tables' score of a position they cover: quicker wins and slower losses score
+    /// better (the distance counts from the root). `None` when no table covers it. Out of line,
+    /// like the other rare steps of a node, to keep the search function's code small.
+    #[inline(never)]
+    fn probe_tables(&self, tables: &Tablebases, pos: &Position, ply: usize) -> Option<i32> {
+        if !tables.covers(pos) {
+            return None;
+        }
+        let value = tables.probe(pos).ok()??;
+        self.shared
+            .tbhits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // The tables hold exact distances to mate: report them as mates when they fit in the
+        // mate range, as table wins below it when they do not. Rule wins score below every
+        // table mate.
+        let plies = ply + value.dtm().unwrap_or(0) as usize;
+        Some(match value {
+            TbValue::Win(_) if plies < MAX_PLY => mate_in(plies),
+            TbValue::Loss(_) if plies < MAX_PLY => mated_in(plies),
+            TbValue::Win(_) => tb_win_in(plies as u32),
+            TbValue::Loss(_) => -tb_win_in(plies as u32),
+            // Won or lost by the perpetual-check rule: decided, but not by mate.
+            TbValue::RuleWin(_) => tb_rule_win_at(ply),
+            TbValue::RuleLoss(_) => -tb_rule_win_at(ply),
+            TbValue::Draw => self.draw_score(pos),
+        })
+    }
+
+    /// A quiet move cut off at `ply`: it gains in the histories and becomes the counter move
+    /// and first killer; the quiet moves tried before it (in the ply's buffer) lose.
+    #[inline(never)]
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        best_move: Move,
+        quiet_count: usize,
+        conts: &[ContBase; 2],
+    ) {
+        let us = pos.turn();
+        let prev = self.data.stack[ply - 1];
+        let bonus = (depth * depth).min(400) * 8;
+        let history = &mut self.data.history;
+        history.update_quiet(us, moving_piece(pos, best_move), best_move, conts, bonus);
+        for &q in &self.data.buffers[ply].quiets[..quiet_count] {
+            history.update_quiet(us, moving_piece(pos, q), q, conts, -bonus);
+        }
+        history.set_counter(prev.moved, prev.current, best_move);
+        let killers = &mut self.data.stack[ply].killers;
+        if killers[0] != best_move {
+            killers[1] = killers[0];
+            killers[0] = best_move;
+        }
     }
 
     /// Makes `m` followed by the child's line the principal variation of `ply`.

@@ -177,6 +177,9 @@ impl Exchange<'_> {
 /// The exchange is followed only until its sign is decided (the classic swap-list cut-off), so
 /// the sign is always that of the whole exchange but the value may differ from it (a losing
 /// one can come out less negative); [`see_ge`] follows the exchange to the end.
+// Out of line: only the shallow futility test asks for it, and inlined there it makes the
+// search function larger for every node.
+#[inline(never)]
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from().index(), m.to().index());
     let mut board = Exchange::new(pos);

@@ -37,6 +37,10 @@ pub(crate) struct Frame {
     pub current: Move,
     /// The raw byte of the piece that `current` moves.
     pub moved: u8,
+    /// Whether the side to move at this ply is in check, when the parent already worked it out
+    /// (the late move reduction asks whether a move gives check); `None` otherwise. Every node
+    /// takes it on entry, so that it never outlives the position it is about.
+    pub check: Option<bool>,
 }
 
 impl Frame {
@@ -45,6 +49,7 @@ impl Frame {
         killers: [Move::NONE; 2],
         current: Move::NONE,
         moved: 0,
+        check: None,
     };
 }
 
