@@ -421,7 +421,12 @@ fn round_trip(p: &Position) -> usize {
 /// another file also holds several like pieces.
 fn check_tandem_usage(p: &Position, m: Move, notation: Notation, text: &str) {
     let piece = p.piece_at(m.from()).unwrap();
-    let on_file = |file: u8| p.pieces(piece).filter(|sq| sq.file() == file).count();
+    let on_file = |file: u8| {
+        p.pieces(piece)
+            .into_iter()
+            .filter(|sq| sq.file() == file)
+            .count()
+    };
     let count = on_file(m.from().file());
     let other_files = (0..9)
         .filter(|&f| f != m.from().file() && on_file(f) >= 2)
@@ -435,6 +440,7 @@ fn check_tandem_usage(p: &Position, m: Move, notation: Notation, text: &str) {
     let wxf_middle = notation == Notation::Wxf && count % 2 == 1 && {
         let mut squares: Vec<Square> = p
             .pieces(piece)
+            .into_iter()
             .filter(|sq| sq.file() == m.from().file())
             .collect();
         squares.sort_by_key(|sq| sq.rank());

@@ -27,7 +27,11 @@ fn forward(color: Color) -> i32 {
 
 /// The squares of `color`'s pieces of `kind` on board file `file`, front first.
 fn on_file(pos: &Position, piece: Piece, file: u8) -> Vec<Square> {
-    let mut squares: Vec<Square> = pos.pieces(piece).filter(|sq| sq.file() == file).collect();
+    let mut squares: Vec<Square> = pos
+        .pieces(piece)
+        .into_iter()
+        .filter(|sq| sq.file() == file)
+        .collect();
     // Bitboard order is by rank from Red's back rank; the front is the far end for the mover.
     squares.sort_by_key(|sq| sq.relative_rank(piece.color()));
     squares.reverse();

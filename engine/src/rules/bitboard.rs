@@ -91,30 +91,55 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline]
+    fn into_iter(self) -> Squares {
+        Squares {
+            lo: self.0 as u64,
+            hi: (self.0 >> 64) as u64,
+        }
+    }
+}
+
+/// The squares of a [`Bitboard`], lowest first.
+///
+/// The set is walked as its two 64-bit halves: each step is a scan and a clear of the lowest bit
+/// in one register, where the 128-bit value would take two of each.
+#[derive(Clone, Debug)]
+pub struct Squares {
+    lo: u64,
+    hi: u64,
+}
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        // Split the 128-bit scan so that the common case stays in one 64-bit register.
-        let lo = self.0 as u64;
-        let i = if lo != 0 {
-            lo.trailing_zeros()
+        let i = if self.lo != 0 {
+            let i = self.lo.trailing_zeros();
+            self.lo &= self.lo - 1;
+            i
+        } else if self.hi != 0 {
+            let i = 64 + self.hi.trailing_zeros();
+            self.hi &= self.hi - 1;
+            i
         } else {
-            64 + ((self.0 >> 64) as u64).trailing_zeros()
+            return None;
         };
-        self.0 &= self.0 - 1;
         Some(Square::from_index_unchecked(i as usize))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = (self.lo.count_ones() + self.hi.count_ones()) as usize;
         (n, Some(n))
     }
 }
+
+impl ExactSizeIterator for Squares {}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {

@@ -231,8 +231,9 @@ impl Board {
         let owner = victim.color();
         let m = Move::new(a, sq);
         let captured = self.play(m);
-        let protected =
-            attackers_on(&self.squares, sq, owner).any(|r| self.capture_is_safe(r, sq, excused));
+        let protected = attackers_on(&self.squares, sq, owner)
+            .into_iter()
+            .any(|r| self.capture_is_safe(r, sq, excused));
         self.unplay(m, captured);
         protected
     }
@@ -359,7 +360,7 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         let m = Move::new(sq(&m[..2]), sq(&m[2..]));
         assert!(pos.is_legal(m), "{m} is not legal in {fen}");
-        chased(&pos, m).map(|s| s.to_string()).collect()
+        chased(&pos, m).into_iter().map(|s| s.to_string()).collect()
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod tables;
 pub(crate) mod testing;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use judge::{
     GameResult, JudgeConfig, Reason, Verdict, judge, judge_game, repetition_start,
     repetition_verdict,

@@ -264,6 +264,7 @@ mod tests {
         board[from.index()] = 0;
         let mut side = pos.turn().opponent();
         while let Some((sq, v)) = attackers_on(&board, to, side)
+            .into_iter()
             .map(|sq| (sq, value(board[sq.index()])))
             .min_by_key(|&(_, v)| v)
         {
