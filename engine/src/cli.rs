@@ -9,7 +9,7 @@ use chariot::eval::{EvalConfig, breakdown};
 use chariot::rules::perft::{divide, perft};
 use chariot::rules::{Position, START_FEN};
 use chariot::search::puzzle::Puzzle;
-use chariot::search::{Limits, Options, Searcher, bench};
+use chariot::search::{Level, Limits, Options, Searcher, bench};
 use clap::{Parser, Subcommand};
 
 /// Chariot: a Xiangqi engine for UCCI and UCI GUIs, with tools for its rules.
@@ -52,6 +52,12 @@ enum Command {
         /// Depth in plies.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// The `pruning` option's level: none, tiny, small, medium, large (the default, whose
+        /// node count is the search's signature) or huge. Less pruning makes a tree of mostly
+        /// cheap quiescence nodes, like ElephantEye's, for comparing the speed of the code on
+        /// similar trees.
+        #[arg(long, default_value = "large", value_parser = parse_pruning)]
+        pruning: Level,
     },
     /// Print the static evaluation of a position, term by term.
     Eval {
@@ -194,7 +200,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Bench { depth } => run_bench(depth),
+        Command::Bench { depth, pruning } => run_bench(depth, pruning),
         Command::Eval { fen } => {
             let pos = Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
             let config = EvalConfig {
@@ -252,10 +258,15 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn run_bench(depth: u32) -> anyhow::Result<()> {
+/// Reads `--pruning` as the UCCI option's levels are read.
+fn parse_pruning(s: &str) -> Result<Level, String> {
+    chariot::protocol::options::level("pruning", Some(s))
+}
+
+fn run_bench(depth: u32, pruning: Level) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     let mut failure = None;
-    let result = bench::run(depth, |i, fen, r| {
+    let result = bench::run_with(depth, pruning, |i, fen, r| {
         let best = r
             .best
             .map_or_else(|| "(none)".to_owned(), |m| m.to_string());

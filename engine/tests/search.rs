@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chariot::rules::{Move, Position};
 use chariot::search::{
-    Control, Info, Limits, Options, Report, Score, SearchResult, Searcher, bench,
+    Control, Info, Level, Limits, Options, Report, Score, SearchResult, Searcher, bench,
 };
 
 fn searcher() -> Searcher {
@@ -326,6 +326,45 @@ fn bench_signature_is_deterministic() {
     let b = bench::run(5, |_, _, _| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 0);
+}
+
+#[test]
+fn bench_with_less_pruning_searches_more_nodes() {
+    // The default is `large`; `small` keeps only the null move, `none` nothing.
+    let default = bench::run(5, |_, _, _| {});
+    assert_eq!(
+        bench::run_with(5, Level::Large, |_, _, _| {}).nodes,
+        default.nodes
+    );
+    let small = bench::run_with(5, Level::Small, |_, _, _| {});
+    let none = bench::run_with(5, Level::None, |_, _, _| {});
+    assert!(
+        default.nodes < small.nodes,
+        "{} {}",
+        default.nodes,
+        small.nodes
+    );
+    assert!(small.nodes < none.nodes, "{} {}", small.nodes, none.nodes);
+}
+
+#[test]
+fn bench_command_takes_a_pruning_level_and_rejects_a_bad_one() {
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let out = std::process::Command::new(chariot)
+        .args(["bench", "3", "--pruning", "small"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let small = bench::run_with(3, Level::Small, |_, _, _| {}).nodes;
+    assert!(text.contains(&format!("Total nodes: {small}")), "{text}");
+    let out = std::process::Command::new(chariot)
+        .args(["bench", "3", "--pruning", "lots"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("pruning") && err.contains("\"lots\""), "{err}");
 }
 
 #[test]

@@ -234,9 +234,14 @@ pub fn level(name: &str, value: Option<&str>) -> Result<Level, String> {
         Some("medium") => Level::Medium,
         Some("large") => Level::Large,
         Some("huge") => Level::Huge,
-        other => {
+        Some(other) => {
             return Err(format!(
                 "option {name}: expected none, small, medium or large, found {other:?}"
+            ));
+        }
+        None => {
+            return Err(format!(
+                "option {name}: expected none, small, medium or large"
             ));
         }
     })

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Control, Limits, Options, SearchResult, Searcher};
+use super::{Control, Level, Limits, Options, SearchResult, Searcher};
 use crate::rules::{Position, START_FEN};
 
 /// The default bench depth: about 7 million nodes, 6 to 7 s of one core in a release build.
@@ -49,7 +49,22 @@ pub struct BenchResult {
 ///
 /// # Panics
 /// Never for the built-in positions (they are legal).
-pub fn run(depth: u32, mut each: impl FnMut(usize, &str, &SearchResult)) -> BenchResult {
+pub fn run(depth: u32, each: impl FnMut(usize, &str, &SearchResult)) -> BenchResult {
+    run_with(depth, Level::Large, each)
+}
+
+/// [`run`] with the `pruning` option at `pruning` (the default is [`Level::Large`]): with less
+/// pruning the tree holds more of the cheap quiescence nodes, as ElephantEye's does, so that the
+/// speed of the code can be compared with another engine's on trees of a similar kind (see
+/// `docs/PERFORMANCE.md`). Only the default's node count is the search's signature.
+///
+/// # Panics
+/// Never for the built-in positions (they are legal).
+pub fn run_with(
+    depth: u32,
+    pruning: Level,
+    mut each: impl FnMut(usize, &str, &SearchResult),
+) -> BenchResult {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -63,6 +78,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &str, &SearchResult)) -> Benc
         let mut searcher = Searcher::new(Options {
             hash_mb: 16,
             threads: 1,
+            pruning,
             ..Options::default()
         });
         let start = Instant::now();
