@@ -15,8 +15,8 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square, file_rank};
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-    PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS, REACH,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE,
+    KING_STEPS, PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS, REACH,
 };
 
 #[inline(always)]
@@ -398,8 +398,24 @@ impl Position {
     /// `true` when the (legal) move `m` gives check.
     #[must_use]
     pub fn gives_check(&self, m: Move) -> bool {
-        let them = self.turn.opponent();
-        self.attacked_after(m, self.kings[them.index()], them)
+        let us = self.turn;
+        let them = us.opponent();
+        let ksq = self.kings[them.index()];
+        let (from, to) = (m.from().index(), m.to().index());
+        // Most moves neither open a line or a horse's leg onto the general nor arrive where
+        // they attack it: those need no look at the board after the move.
+        let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
+        let moving = self.board[from];
+        let quiet = !has(leaving, from)
+            && !has(arriving, to)
+            && !(moving == code(us, Kind::Horse) && has(HORSE_ATTACKER_SET[ksq.index()], to))
+            && !(moving == code(us, Kind::Pawn)
+                && has(PAWN_ATTACKER_SET[us.index()][ksq.index()], to));
+        if quiet {
+            debug_assert!(!self.attacked_after(m, ksq, them), "{m} in {}", self.fen());
+            return false;
+        }
+        self.attacked_after(m, ksq, them)
     }
 
     /// `true` when `m` captures a piece.

@@ -351,6 +351,34 @@ pub static REACH: [[[u128; SQUARES]; 7]; 2] = {
     out
 };
 
+/// `KING_EXPOSURE[sq]`, for a general on `sq`: the points a piece may leave and so open a line
+/// or a horse's leg onto it (its file and rank, where a chariot, cannon or the other general may
+/// stand behind, and the four points diagonally next to it, the legs of horses that attack it),
+/// then the points where an arriving piece may attack it along a line or become a cannon's
+/// screen (its file and rank). A move that leaves none of the first and arrives on none of the
+/// second opens no line onto the general.
+pub static KING_EXPOSURE: [[u128; 2]; SQUARES] = {
+    let mut t = [[0u128; 2]; SQUARES];
+    let mut k = 0;
+    while k < SQUARES {
+        let (kf, kr) = ((k % 9) as i32, (k / 9) as i32);
+        let mut s = 0;
+        while s < SQUARES {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            let line = f == kf || r == kr;
+            if line || ((f - kf).abs() == 1 && (r - kr).abs() == 1) {
+                t[k][0] |= 1 << s;
+            }
+            if line {
+                t[k][1] |= 1 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
