@@ -339,10 +339,17 @@ impl Position {
     /// `true` when `m` is a legal move here. Accepts any move value, however strange.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
-        if m.is_none() || !self.is_pseudo_legal(m) {
-            return false;
-        }
-        self.is_legal_with(m, &self.legality())
+        !m.is_none() && self.is_pseudo_legal(m) && self.is_legal_pseudo(m)
+    }
+
+    /// `true` when the pseudo-legal move `m` does not leave the own general attacked, tested on
+    /// the board after it. For one move this is cheaper than working out the
+    /// [`Position::legality`] context, which pays off only over several.
+    #[inline]
+    pub(crate) fn is_legal_pseudo(&self, m: Move) -> bool {
+        let ksq = self.kings[self.turn.index()];
+        let k = if m.from() == ksq { m.to() } else { ksq };
+        !self.exposed_after(m, k)
     }
 
     /// `true` when `m` moves a piece of the side to move the way that piece moves, ignoring
