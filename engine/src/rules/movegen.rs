@@ -791,6 +791,19 @@ pub(crate) struct Legality {
     screens: u128,
 }
 
+impl Legality {
+    /// `true` when the pseudo-legal move `m`, not in check, is legal by the context alone: not
+    /// the general's, leaving no blocking point, arriving on no screen point. `false` when the
+    /// move needs [`Position::is_legal_with`].
+    #[inline(always)]
+    pub(crate) fn surely_legal(&self, m: Move) -> bool {
+        !self.in_check
+            && m.from() != self.ksq
+            && !has(self.blockers, m.from().index())
+            && !has(self.screens, m.to().index())
+    }
+}
+
 /// The pieces of `by` on `board` that attack `sq`.
 pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitboard {
     let mut out = Bitboard::EMPTY;

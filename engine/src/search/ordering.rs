@@ -520,9 +520,19 @@ impl MovePicker {
 
     /// `true` when the move at `i` in the buffer is legal (in check, the lists hold only legal
     /// moves).
-    #[inline]
+    #[inline(always)]
     fn is_legal(&mut self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
-        self.in_check || pos.is_legal_with(buf.moves[i], &self.legality(pos))
+        let m = buf.moves[i];
+        self.in_check
+            || self.legality.is_some_and(|ctx| ctx.surely_legal(m))
+            || self.is_legal_slow(pos, m)
+    }
+
+    /// [`MovePicker::is_legal`] for a move that the context, if known yet, does not clear
+    /// at once.
+    #[inline(never)]
+    fn is_legal_slow(&mut self, pos: &Position, m: Move) -> bool {
+        pos.is_legal_with(m, &self.legality(pos))
     }
 
     /// Takes the (illegal) move at `i` out of the current stage's part of the buffer, keeping
