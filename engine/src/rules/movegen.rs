@@ -413,12 +413,13 @@ impl Position {
         // they attack it: those need no look at the board after the move.
         let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
         let moving = self.board[from];
-        let quiet = !has(leaving, from)
-            && !has(arriving, to)
-            && !(moving == code(us, Kind::Horse) && has(HORSE_ATTACKER_SET[ksq.index()], to))
-            && !(moving == code(us, Kind::Pawn)
-                && has(PAWN_ATTACKER_SET[us.index()][ksq.index()], to));
-        if quiet {
+        let horse = moving == code(us, Kind::Horse);
+        let pawn = moving == code(us, Kind::Pawn);
+        let may_check = has(leaving, from)
+            || has(arriving, to)
+            || (horse && has(HORSE_ATTACKER_SET[ksq.index()], to))
+            || (pawn && has(PAWN_ATTACKER_SET[us.index()][ksq.index()], to));
+        if !may_check {
             debug_assert!(!self.attacked_after(m, ksq, them), "{m} in {}", self.fen());
             return false;
         }
