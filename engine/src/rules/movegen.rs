@@ -292,6 +292,37 @@ impl Position {
         self.is_attacked_king(self.kings[self.turn.index()], self.turn)
     }
 
+    /// [`Position::in_check`] for a position whose side to move was not in check before the
+    /// last move (true whenever the position before it was itself reached by a legal move):
+    /// then only that move can have given check, by attacking the general from its target or
+    /// by opening a line or a horse's leg onto it, and most moves are ruled out by two masks
+    /// (see [`KING_EXPOSURE`]) without looking along the general's lines.
+    #[inline]
+    pub(crate) fn in_check_after_move(&self) -> bool {
+        let Some(last) = self.history().last() else {
+            return self.in_check();
+        };
+        let m = last.mv;
+        let us = self.turn;
+        let them = us.opponent();
+        let ksq = self.kings[us.index()].index();
+        let may_check = !m.is_none() && {
+            let (from, to) = (m.from().index(), m.to().index());
+            let [leaving, arriving] = KING_EXPOSURE[ksq];
+            let moved = self.board[to];
+            has(leaving, from)
+                || has(arriving, to)
+                || (moved == code(them, Kind::Horse) && has(HORSE_ATTACKER_SET[ksq], to))
+                || (moved == code(them, Kind::Pawn)
+                    && has(PAWN_ATTACKER_SET[them.index()][ksq], to))
+        };
+        if !may_check {
+            debug_assert!(!self.in_check(), "{m} in {}", self.fen());
+            return false;
+        }
+        self.in_check()
+    }
+
     /// Generates the pseudo-legal moves (legal but for exposing one's own general), appending to `list`.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         self.generate::<ALL>(list);
@@ -945,5 +976,22 @@ mod tests {
             }
         });
         assert!(positions > 400, "{positions}");
+    }
+
+    #[test]
+    fn check_after_a_move_agrees_with_the_full_test() {
+        let mut rng = Rng::new(0xc4ec_0f_a11);
+        let mut checks = 0;
+        random_games(&ROOTS, 30, 150, &mut rng, |pos| {
+            let full = pos.in_check();
+            assert_eq!(pos.in_check_after_move(), full, "{pos}");
+            checks += usize::from(full);
+            if !full {
+                let mut passed = pos.clone();
+                passed.make_null();
+                assert!(!passed.in_check_after_move(), "{pos}");
+            }
+        });
+        assert!(checks > 50, "{checks}");
     }
 }

@@ -41,6 +41,19 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     i32::from(t[(depth as usize).min(63)][moves.min(63)])
 }
 
+/// Whether the side to move at `ply` is in check. Below the root's children, the position
+/// before the last move was reached by a legal move, so only the last move can have given check
+/// ([`Position::in_check_after_move`]); the root's children are tested in full, in case the root
+/// was set up with the side not to move in check (allowed for analysis).
+#[inline]
+fn side_in_check(pos: &Position, ply: usize) -> bool {
+    if ply >= 2 {
+        pos.in_check_after_move()
+    } else {
+        pos.in_check()
+    }
+}
+
 /// `true` when passing is a safe guess for the side to move: it keeps a chariot or two horses
 /// and cannons. With less (only defenders and soldiers, or one minor piece) zugzwang is common
 /// in Xiangqi endgames and the null move would lie.
@@ -101,7 +114,7 @@ impl Worker<'_> {
         }
 
         debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
-        let in_check = known_check.unwrap_or_else(|| pos.in_check());
+        let in_check = known_check.unwrap_or_else(|| side_in_check(pos, ply));
         let key = pos.key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -311,7 +324,7 @@ impl Worker<'_> {
                         .history
                         .quiet_score(us, self.data.stack[ply].moved, m, &conts)
                         / 6000;
-                    let gives_check = pos.in_check();
+                    let gives_check = side_in_check(pos, ply + 1);
                     // The child need not work it out again.
                     self.data.stack[ply + 1].check = Some(gives_check);
                     if gives_check {
@@ -412,7 +425,7 @@ impl Worker<'_> {
         }
 
         debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
-        let in_check = known_check.unwrap_or_else(|| pos.in_check());
+        let in_check = known_check.unwrap_or_else(|| side_in_check(pos, ply));
         let key = pos.key();
         let tte = self.tt.probe(key);
         if let Some(e) = tte {
