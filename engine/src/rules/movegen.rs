@@ -16,7 +16,7 @@ use super::position::Position;
 use super::square::{SQUARES, Square, file_rank};
 use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE,
-    KING_STEPS, PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAYS, REACH,
+    KING_STEPS, PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAY_SETS, RAYS, REACH,
 };
 
 #[inline(always)]
@@ -209,6 +209,14 @@ fn has(set: u128, i: usize) -> bool {
 }
 
 impl Position {
+    /// The chariots, cannons and general of `color`: the pieces that attack along lines.
+    #[inline(always)]
+    fn sliders(&self, color: Color) -> u128 {
+        self.pieces[Piece::new(color, Kind::Rook).index()].0
+            | self.pieces[Piece::new(color, Kind::Cannon).index()].0
+            | self.pieces[Piece::new(color, Kind::King).index()].0
+    }
+
     /// `true` when the general of `color` on `ksq` is attacked in this position.
     #[inline]
     pub(crate) fn is_attacked_king(&self, ksq: Square, color: Color) -> bool {
@@ -502,7 +510,12 @@ impl Position {
         let k = ksq.index();
         let file_occ = u32::from(self.files[usize::from(ksq.file())]);
         let rank_occ = u32::from(self.ranks[usize::from(ksq.rank())]);
+        // Only a line with an enemy chariot, cannon or general on it can pin or need a screen.
+        let sliders = self.sliders(them);
         for (dir, line) in lines_from(k, file_occ, rank_occ).into_iter().enumerate() {
+            if RAY_SETS[k][dir] & sliders == 0 {
+                continue;
+            }
             let mut found = [0usize; 3];
             let mut n = 0;
             for s in line.take(3) {

@@ -122,6 +122,27 @@ const fn build_rays() -> [[Ray; 4]; SQUARES] {
 /// `RAYS[sq][dir]`: the squares along a line, for rooks, cannons and the flying general.
 pub static RAYS: [[Ray; 4]; SQUARES] = build_rays();
 
+/// `RAY_SETS[sq][dir]`: the squares of [`RAYS`]`[sq][dir]` as a bit set, to see at once whether
+/// any piece of a kind stands on a line.
+pub static RAY_SETS: [[u128; 4]; SQUARES] = {
+    let rays = build_rays();
+    let mut t = [[0u128; 4]; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            let mut i = 0;
+            while i < rays[s][d].len as usize {
+                t[s][d] |= 1 << rays[s][d].sq[i];
+                i += 1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 const fn build_king() -> [[Steps<4>; SQUARES]; 2] {
     let mut t = [[Steps::EMPTY; SQUARES]; 2];
     let mut c = 0;
