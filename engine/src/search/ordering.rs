@@ -70,15 +70,19 @@ pub(crate) struct History {
 const CONT_SIZE: usize = 16 * 90;
 
 /// Where the continuation history of one earlier move starts (see [`History::continuation`]);
-/// `None` for no earlier move (a null move or before the root).
-pub(crate) type ContBase = Option<u32>;
+/// [`NO_CONT`] for no earlier move (a null move or before the root).
+pub(crate) type ContBase = u32;
+
+/// The [`ContBase`] of no earlier move: a sub-table after the real ones that stays zero (it is
+/// never updated), so that scoring reads it like any other, without a test.
+pub(crate) const NO_CONT: ContBase = (CONT_SIZE * CONT_SIZE) as u32;
 
 impl History {
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * 90 * 90],
             counter: vec![Move::NONE; 16 * 90],
-            continuation: vec![0; CONT_SIZE * CONT_SIZE],
+            continuation: vec![0; CONT_SIZE * CONT_SIZE + CONT_SIZE],
         }
     }
 
@@ -92,9 +96,9 @@ impl History {
     #[inline]
     pub fn cont_base(piece: u8, prev: Move) -> ContBase {
         if prev.is_none() {
-            None
+            NO_CONT
         } else {
-            Some(((usize::from(piece) * 90 + prev.to().index()) * CONT_SIZE) as u32)
+            ((usize::from(piece) * 90 + prev.to().index()) * CONT_SIZE) as u32
         }
     }
 
@@ -104,9 +108,9 @@ impl History {
     #[inline]
     pub fn prefetch_continuations(&self, color: Color, conts: &[ContBase; 2]) {
         #[cfg(target_arch = "x86_64")]
-        for base in conts.iter().flatten() {
+        for &base in conts.iter().filter(|&&b| b != NO_CONT) {
             // The side's piece bytes are `8 * colour + 1 ..= 8 * colour + 7`.
-            let start = *base as usize + (8 * color.index() + 1) * 90;
+            let start = base as usize + (8 * color.index() + 1) * 90;
             let part = &self.continuation[start..start + 7 * 90];
             for line in (0..part.len()).step_by(32) {
                 let p = std::ptr::from_ref(&part[line]).cast::<i8>();
@@ -122,9 +126,7 @@ impl History {
     /// `base`.
     #[inline]
     fn cont_score(&self, base: ContBase, piece: u8, m: Move) -> i32 {
-        base.map_or(0, |b| {
-            i32::from(self.continuation[b as usize + usize::from(piece) * 90 + m.to().index()])
-        })
+        i32::from(self.continuation[base as usize + usize::from(piece) * 90 + m.to().index()])
     }
 
     /// The ordering score of a quiet move: butterfly history plus both continuation scores,
@@ -149,9 +151,9 @@ impl History {
     ) {
         self.update(color, m, bonus);
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        for base in conts.iter().flatten() {
+        for &base in conts.iter().filter(|&&b| b != NO_CONT) {
             let slot =
-                &mut self.continuation[*base as usize + usize::from(piece) * 90 + m.to().index()];
+                &mut self.continuation[base as usize + usize::from(piece) * 90 + m.to().index()];
             let h = i32::from(*slot);
             *slot = (h + b - h * b.abs() / HISTORY_MAX) as i16;
         }
@@ -293,7 +295,7 @@ impl MovePicker {
             stage: Stage::TtMove,
             tt_move,
             refutations: [killers[0], killers[1], counter],
-            conts: [None; 2],
+            conts: [NO_CONT; 2],
             captures_only: false,
             in_check,
             skip_quiets: false,
@@ -742,6 +744,26 @@ mod tests {
     use super::*;
     use crate::rules::testing::Rng;
     use crate::search::see::see;
+
+    #[test]
+    fn no_earlier_move_reads_zero_and_is_never_written() {
+        let mut h = History::new();
+        let mv = |a: &str, b: &str| Move::new(a.parse().unwrap(), b.parse().unwrap());
+        let m = mv("h2", "e2");
+        let earlier = History::cont_base(5, mv("h9", "g7"));
+        assert_ne!(earlier, NO_CONT);
+        assert_eq!(History::cont_base(5, Move::NONE), NO_CONT);
+        for _ in 0..10 {
+            h.update_quiet(Color::Red, 6, m, &[NO_CONT, NO_CONT], 5000);
+            h.update_quiet(Color::Red, 6, m, &[earlier, NO_CONT], 3000);
+        }
+        assert!(h.continuation[NO_CONT as usize..].iter().all(|&v| v == 0));
+        let butterfly = h.score(Color::Red, m);
+        assert!(butterfly > 0);
+        assert_eq!(h.quiet_score(Color::Red, 6, m, &[NO_CONT; 2]), butterfly);
+        let with_earlier = h.quiet_score(Color::Red, 6, m, &[earlier, NO_CONT]);
+        assert!(with_earlier > butterfly, "{with_earlier} {butterfly}");
+    }
 
     /// `first_max` finds the first highest score in ranges of every length and start, with
     /// many ties and the padding after the range.

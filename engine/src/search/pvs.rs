@@ -15,7 +15,8 @@ use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
 use super::ordering::{
-    ContBase, History, MAX_QUIETS, MovePicker, attacker_value, is_quiet, moving_piece, victim_value,
+    ContBase, History, MAX_QUIETS, MovePicker, NO_CONT, attacker_value, is_quiet, moving_piece,
+    victim_value,
 };
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
@@ -217,7 +218,7 @@ impl Worker<'_> {
                 let p2 = self.data.stack[ply - 2];
                 History::cont_base(p2.moved, p2.current)
             } else {
-                None
+                NO_CONT
             },
         ];
         let mut picker = MovePicker::new(tt_move, self.data.stack[ply].killers, counter, in_check)
