@@ -55,26 +55,39 @@ impl Frame {
 
 /// A thread's state that outlives one search: history and counter moves (until `clear`), and
 /// the stack and principal variation buffers (reused to avoid allocation).
+///
+/// The per-ply tables are boxed arrays rather than vectors: their lengths are constants, so that
+/// the compiler can see that an index below [`MAX_PLY`] (which the search checks at every node)
+/// is in bounds, and drop the test.
 pub(crate) struct ThreadData {
     pub history: History,
-    pub stack: Vec<Frame>,
-    pub pv: Vec<[Move; MAX_PLY + 1]>,
-    pub pv_len: Vec<usize>,
+    pub stack: Box<[Frame; MAX_PLY + 4]>,
+    pub pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub pv_len: Box<[usize; MAX_PLY + 1]>,
     /// One move buffer per ply.
-    pub buffers: Vec<MoveBuffer>,
+    pub buffers: Box<[MoveBuffer; MAX_PLY + 1]>,
     /// The evaluation's incremental sums of the position at each ply.
-    pub accs: Vec<Accumulator>,
+    pub accs: Box<[Accumulator; MAX_PLY + 4]>,
+}
+
+/// A boxed array of `N` values made by `f`, built on the heap (a move buffer per ply would be
+/// too large for a thread's stack).
+fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> {
+    let all: Box<[T]> = (0..N).map(f).collect();
+    all.try_into()
+        .unwrap_or_else(|_| unreachable!("the iterator yields exactly N values"))
 }
 
 impl ThreadData {
     pub fn new() -> ThreadData {
+        let start = Accumulator::new(&Position::start());
         ThreadData {
             history: History::new(),
-            stack: vec![Frame::EMPTY; MAX_PLY + 4],
-            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: vec![0; MAX_PLY + 1],
-            buffers: (0..MAX_PLY + 1).map(|_| MoveBuffer::new()).collect(),
-            accs: vec![Accumulator::new(&Position::start()); MAX_PLY + 4],
+            stack: boxed_array(|_| Frame::EMPTY),
+            pv: boxed_array(|_| [Move::NONE; MAX_PLY + 1]),
+            pv_len: boxed_array(|_| 0),
+            buffers: boxed_array(|_| MoveBuffer::new()),
+            accs: boxed_array(|_| start),
         }
     }
 
