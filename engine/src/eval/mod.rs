@@ -606,7 +606,7 @@ impl<'a> Evaluator<'a> {
         let board = &pos.board;
         let own = (c as u8) << 3;
         let p = &self.tables.params;
-        let set = |kind: Kind| pos.pieces[c.index() * 7 + kind.index()].0;
+        let set = |kind: Kind| pos.pieces[Piece::new(c, kind).slot()].0;
         let mut rook_mob = 0;
         for_each_square(set(Kind::Rook), |sq| rook_mob += LINES.counts(pos, sq).0);
         let mut cannon_mob = 0;
@@ -639,7 +639,7 @@ impl<'a> Evaluator<'a> {
     fn pawns<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let p = &self.tables.params;
-        let pawns = pos.pieces[c.index() * 7 + Kind::Pawn.index()].0;
+        let pawns = pos.pieces[Piece::new(c, Kind::Pawn).slot()].0;
         let enemy_advisors = self.acc.count_of(c.opponent(), Kind::Advisor.index());
         // Soldiers across the river with another soldier on the point to their right.
         let connected = sparse_count(pawns & ACROSS_RIVER[c.index()] & (pawns >> 1) & !FILE_I);

@@ -413,7 +413,7 @@ pub fn piece_cells(pos: &Position) -> Vec<usize> {
 fn mobility(pos: &Position, c: Color, p: &mut Params) {
     let s = sign(c);
     let own = (c as u8) << 3;
-    let set = |kind: Kind| pos.pieces[c.index() * 7 + kind.index()].0;
+    let set = |kind: Kind| pos.pieces[Piece::new(c, kind).slot()].0;
     let (mut rook, mut cannon, mut horse, mut blocked) = (0, 0, 0, 0);
     for_each_square(set(Kind::Rook), |sq| rook += LINES.counts(pos, sq).0);
     for_each_square(set(Kind::Cannon), |sq| cannon += LINES.counts(pos, sq).1);
@@ -443,7 +443,7 @@ fn mobility(pos: &Position, c: Color, p: &mut Params) {
 /// Connected soldiers and soldiers at a palace short of advisors.
 fn soldiers(pos: &Position, acc: &Accumulator, c: Color, p: &mut Params) {
     let s = sign(c);
-    let pawns = pos.pieces[c.index() * 7 + Kind::Pawn.index()].0;
+    let pawns = pos.pieces[Piece::new(c, Kind::Pawn).slot()].0;
     let enemy_advisors = acc.count_of(c.opponent(), Kind::Advisor.index());
     let connected = sparse_count(pawns & ACROSS_RIVER[c.index()] & (pawns >> 1) & !FILE_I);
     let near = sparse_count(pawns & NEAR_PALACE[c.index()]) * (2 - enemy_advisors);

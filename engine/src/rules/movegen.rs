@@ -212,9 +212,9 @@ impl Position {
     /// The chariots, cannons and general of `color`: the pieces that attack along lines.
     #[inline(always)]
     fn sliders(&self, color: Color) -> u128 {
-        self.pieces[Piece::new(color, Kind::Rook).index()].0
-            | self.pieces[Piece::new(color, Kind::Cannon).index()].0
-            | self.pieces[Piece::new(color, Kind::King).index()].0
+        self.pieces[Piece::new(color, Kind::Rook).slot()].0
+            | self.pieces[Piece::new(color, Kind::Cannon).slot()].0
+            | self.pieces[Piece::new(color, Kind::King).slot()].0
     }
 
     /// `true` when the general of `color` on `ksq` is attacked in this position.
@@ -228,9 +228,8 @@ impl Position {
             color,
             u32::from(self.files[usize::from(ksq.file())]),
             u32::from(self.ranks[usize::from(ksq.rank())]),
-            self.pieces[Piece::new(them, Kind::Horse).index()].0 & HORSE_ATTACKER_SET[k] != 0,
-            self.pieces[Piece::new(them, Kind::Pawn).index()].0
-                & PAWN_ATTACKER_SET[them.index()][k]
+            self.pieces[Piece::new(them, Kind::Horse).slot()].0 & HORSE_ATTACKER_SET[k] != 0,
+            self.pieces[Piece::new(them, Kind::Pawn).slot()].0 & PAWN_ATTACKER_SET[them.index()][k]
                 != 0,
         );
         debug_assert_eq!(fast, king_attacked(&self.board, ksq, color), "{self}");
@@ -268,7 +267,7 @@ impl Position {
         let k = ksq.index();
         // Before the move, or the moved piece where it arrives (a superset of the sets after).
         let near = |kind: Kind, set: u128| {
-            self.pieces[Piece::new(them, kind).index()].0 & set != 0
+            self.pieces[Piece::new(them, kind).slot()].0 & set != 0
                 || (moving == code(them, kind) && has(set, to.index()))
         };
         let fast = attacked(
@@ -549,7 +548,7 @@ impl Position {
                 }
             }
         }
-        let horses = self.pieces[Piece::new(them, Kind::Horse).index()].0;
+        let horses = self.pieces[Piece::new(them, Kind::Horse).slot()].0;
         if horses & HORSE_ATTACKER_SET[k] != 0 {
             for (h, leg) in HORSE_ATTACKERS[k].iter() {
                 if b[h] == horse && b[leg] != 0 && b[leg] & 8 == own {
@@ -701,7 +700,7 @@ impl Position {
         for kind in Kind::ALL {
             let piece = Piece::new(us, kind);
             let reach = &REACH[us.index()][kind.index()];
-            for from in self.pieces[piece.index()] {
+            for from in self.pieces[piece.slot()] {
                 // Captures only: a piece with no enemy within its reach has none.
                 if MODE == CAPTURES && enemies & reach[from.index()] == 0 {
                     continue;

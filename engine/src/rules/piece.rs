@@ -180,6 +180,14 @@ impl Piece {
         (self.color() as usize) * 7 + ((self.0 & 7) - 1) as usize
     }
 
+    /// The raw byte as an index (1..=7 Red, 9..=15 Black): where the position keeps the
+    /// piece's squares.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) const fn slot(self) -> usize {
+        self.0 as usize
+    }
+
     /// The raw byte (1..=7 Red, 9..=15 Black).
     #[inline]
     #[must_use]

@@ -111,7 +111,9 @@ pub struct Undo {
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: [u8; SQUARES],
-    pub(crate) pieces: [Bitboard; 14],
+    /// The squares of each piece, by raw piece byte ([`Piece::to_u8`]: 1..=7 Red, 9..=15
+    /// Black; entries 0 and 8 stay empty), so that a board byte indexes it directly.
+    pub(crate) pieces: [Bitboard; 16],
     pub(crate) occupied: [Bitboard; 2],
     pub(crate) kings: [Square; 2],
     /// Occupancy of each file: bit `r` of `files[f]` is set when the point at file `f`, rank
@@ -173,7 +175,7 @@ impl Position {
     pub fn from_setup(setup: &Setup, waivers: Waivers) -> Result<Position, PositionError> {
         let mut pos = Position {
             board: [0; SQUARES],
-            pieces: [Bitboard::EMPTY; 14],
+            pieces: [Bitboard::EMPTY; 16],
             occupied: [Bitboard::EMPTY; 2],
             kings: [Square::new(0, 0); 2],
             files: [0; 9],
@@ -194,7 +196,7 @@ impl Position {
             if total > 16 {
                 return Err(PositionError::TooManyPieces(color, total));
             }
-            let kings = pos.pieces[Piece::new(color, Kind::King).index()];
+            let kings = pos.pieces[Piece::new(color, Kind::King).slot()];
             match kings.count() {
                 0 => return Err(PositionError::MissingGeneral(color)),
                 1 => {}
@@ -210,7 +212,7 @@ impl Position {
             for color in Color::ALL {
                 for kind in Kind::ALL {
                     let piece = Piece::new(color, kind);
-                    let count = pos.pieces[piece.index()].count();
+                    let count = pos.pieces[piece.slot()].count();
                     if count > kind.max_count() {
                         let max = kind.max_count();
                         return Err(PositionError::TooManyOfKind {
@@ -270,7 +272,7 @@ impl Position {
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = piece.to_u8();
-        self.pieces[piece.index()].insert(sq);
+        self.pieces[piece.slot()].insert(sq);
         self.occupied[piece.color().index()].insert(sq);
         self.files[usize::from(sq.file())] |= 1 << sq.rank();
         self.ranks[usize::from(sq.rank())] |= 1 << sq.file();
@@ -349,7 +351,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn pieces(&self, piece: Piece) -> Bitboard {
-        self.pieces[piece.index()]
+        self.pieces[piece.slot()]
     }
 
     /// The squares occupied by `color`.
@@ -403,20 +405,20 @@ impl Position {
             key: self.key,
             halfmoves: self.halfmoves,
         });
-        let piece = Piece::from_u8(moving).unwrap_or_else(|| unreachable!());
+        // The pieces by their raw board bytes (see `Position::pieces`).
         let us = self.turn.index();
         let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
-        if let Some(cap) = Piece::from_u8(captured) {
-            self.pieces[cap.index()] ^= tb;
+        if captured != 0 {
+            self.pieces[usize::from(captured & 15)] ^= tb;
             self.occupied[us ^ 1] ^= tb;
-            self.key ^= zobrist::piece_key(cap, to);
+            self.key ^= zobrist::byte_key(captured, to);
             self.halfmoves = 0;
         } else {
             self.halfmoves += 1;
         }
         self.board[to.index()] = moving;
         self.board[from.index()] = 0;
-        self.pieces[piece.index()] ^= fb | tb;
+        self.pieces[usize::from(moving & 15)] ^= fb | tb;
         self.occupied[us] ^= fb | tb;
         let (ff, fr, tf, tr) = (from.file(), from.rank(), to.file(), to.rank());
         self.files[usize::from(ff)] ^= 1 << fr;
@@ -424,8 +426,8 @@ impl Position {
         self.files[usize::from(tf)] |= 1 << tr;
         self.ranks[usize::from(tr)] |= 1 << tf;
         self.key ^=
-            zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::side_key();
-        if piece.kind() == Kind::King {
+            zobrist::byte_key(moving, from) ^ zobrist::byte_key(moving, to) ^ zobrist::side_key();
+        if moving & 7 == Piece::new(Color::Red, Kind::King).to_u8() {
             self.kings[us] = to;
         }
         if self.turn == Color::Black {
@@ -446,24 +448,23 @@ impl Position {
         }
         let (from, to) = (undo.mv.from(), undo.mv.to());
         let moving = self.board[to.index()];
-        let piece = Piece::from_u8(moving).unwrap_or_else(|| unreachable!());
         let us = self.turn.index();
         let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         self.board[from.index()] = moving;
         self.board[to.index()] = undo.captured;
-        self.pieces[piece.index()] ^= fb | tb;
+        self.pieces[usize::from(moving & 15)] ^= fb | tb;
         self.occupied[us] ^= fb | tb;
         let (ff, fr, tf, tr) = (from.file(), from.rank(), to.file(), to.rank());
         self.files[usize::from(ff)] |= 1 << fr;
         self.ranks[usize::from(fr)] |= 1 << ff;
-        if let Some(cap) = Piece::from_u8(undo.captured) {
-            self.pieces[cap.index()] ^= tb;
+        if undo.captured != 0 {
+            self.pieces[usize::from(undo.captured & 15)] ^= tb;
             self.occupied[us ^ 1] ^= tb;
         } else {
             self.files[usize::from(tf)] ^= 1 << tr;
             self.ranks[usize::from(tr)] ^= 1 << tf;
         }
-        if piece.kind() == Kind::King {
+        if moving & 7 == Piece::new(Color::Red, Kind::King).to_u8() {
             self.kings[us] = from;
         }
         self.key = undo.key;

@@ -81,7 +81,8 @@ impl Exchange<'_> {
         let c = side.index();
         let code = |kind: Kind| Piece::new(side, kind).to_u8();
         // Whether a piece of `kind` may stand on one of the squares of `set`.
-        let near = |kind: Kind, set: u128| self.pos.pieces[c * 7 + kind.index()].0 & set != 0;
+        let near =
+            |kind: Kind, set: u128| self.pos.pieces[Piece::new(side, kind).slot()].0 & set != 0;
         let reach = |kind: Kind| REACH[c][kind.index()][to];
         let value = |kind: Kind| SEE_VALUE[kind.index()];
 
