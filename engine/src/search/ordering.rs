@@ -56,8 +56,9 @@ const MAX_MVV_LVA: i32 = 8 * 900;
 
 /// Quiet-move statistics of one thread, kept between searches of a game.
 pub(crate) struct History {
-    /// Butterfly history: `[colour][from][to]`.
-    butterfly: Vec<i16>,
+    /// Butterfly history: `[colour][packed move]` (see [`History::index`]; a packed move is
+    /// `from | to << 7`, so the entries of off-board squares are never used).
+    butterfly: Box<[i16; 2 << 14]>,
     /// Counter moves: `[piece that moved][its target]` -> the quiet reply that refuted it.
     counter: Vec<Move>,
     /// Continuation history: `[earlier piece][its target][piece][target]`, how good a quiet move
@@ -80,7 +81,10 @@ pub(crate) const NO_CONT: ContBase = (CONT_SIZE * CONT_SIZE) as u32;
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 * 90 * 90],
+            butterfly: vec![0; 2 << 14]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             counter: vec![Move::NONE; 16 * 90],
             continuation: vec![0; CONT_SIZE * CONT_SIZE + CONT_SIZE],
         }
@@ -161,7 +165,9 @@ impl History {
 
     #[inline]
     fn index(color: Color, m: Move) -> usize {
-        color.index() * 8100 + m.from().index() * 90 + m.to().index()
+        // The packed move (14 bits for a real one) behind the colour: no multiplication, and
+        // the mask keeps every index inside the table, so it needs no bounds test.
+        (color.index() << 14 | usize::from(m.to_u16())) & ((2 << 14) - 1)
     }
 
     /// The history score of a quiet move by `color`.
