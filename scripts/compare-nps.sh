@@ -70,7 +70,8 @@ run_eleeye() {
 
 # The positions ElephantEye searches (UCCI `position` arguments).
 if [ -n "$pruning" ]; then
-  "$chariot" bench 1 | sed -n 's/^Position .*  \([^ ]*\) \([wb]\) \(.*\)$/fen \1 \2 \3/p' > "$tmp/positions"
+  # (A bad level stops the script here, with chariot's message.)
+  "$chariot" bench 1 --pruning "$pruning" | sed -n 's/^Position .*  \([^ ]*\) \([wb]\) \(.*\)$/fen \1 \2 \3/p' > "$tmp/positions"
   [ "$(wc -l < "$tmp/positions")" -eq 16 ] || { echo "could not read the bench positions from chariot bench" >&2; exit 1; }
   ee_depth=$depth
   ee_label="16 bench positions, go depth $depth"

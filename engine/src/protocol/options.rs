@@ -234,14 +234,10 @@ pub fn level(name: &str, value: Option<&str>) -> Result<Level, String> {
         Some("medium") => Level::Medium,
         Some("large") => Level::Large,
         Some("huge") => Level::Huge,
-        Some(other) => {
+        other => {
+            let found = other.map_or_else(String::new, |v| format!(", found {v:?}"));
             return Err(format!(
-                "option {name}: expected none, small, medium or large, found {other:?}"
-            ));
-        }
-        None => {
-            return Err(format!(
-                "option {name}: expected none, small, medium or large"
+                "option {name}: expected none, small, medium or large{found}"
             ));
         }
     })

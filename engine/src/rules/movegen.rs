@@ -197,6 +197,21 @@ fn attacked<V: View>(
     false
 }
 
+/// `false` when the move `m` of the piece `moving` (raw byte) of `mover` surely does not give
+/// check to the general on `ksq`: it neither leaves the general's file or rank or a horse's leg
+/// next to it (which may open a line or a leg), nor arrives on its file or rank (a chariot, a
+/// cannon's screen, the facing general), nor is a horse or soldier arriving where it attacks
+/// the general (see [`KING_EXPOSURE`]). `true` when only the board after the move can tell.
+#[inline(always)]
+fn may_give_check(m: Move, moving: u8, mover: Color, ksq: Square) -> bool {
+    let (from, to, k) = (m.from().index(), m.to().index(), ksq.index());
+    let [leaving, arriving] = KING_EXPOSURE[k];
+    has(leaving, from)
+        || has(arriving, to)
+        || (moving == code(mover, Kind::Horse) && has(HORSE_ATTACKER_SET[k], to))
+        || (moving == code(mover, Kind::Pawn) && has(PAWN_ATTACKER_SET[mover.index()][k], to))
+}
+
 /// `true` when bit `i` of `set` is set (two 64-bit halves: cheaper than a 128-bit shift).
 #[inline(always)]
 fn has(set: u128, i: usize) -> bool {
@@ -312,17 +327,8 @@ impl Position {
         let m = last.mv;
         let us = self.turn;
         let them = us.opponent();
-        let ksq = self.kings[us.index()].index();
-        let may_check = !m.is_none() && {
-            let (from, to) = (m.from().index(), m.to().index());
-            let [leaving, arriving] = KING_EXPOSURE[ksq];
-            let moved = self.board[to];
-            has(leaving, from)
-                || has(arriving, to)
-                || (moved == code(them, Kind::Horse) && has(HORSE_ATTACKER_SET[ksq], to))
-                || (moved == code(them, Kind::Pawn)
-                    && has(PAWN_ATTACKER_SET[them.index()][ksq], to))
-        };
+        let may_check = !m.is_none()
+            && may_give_check(m, self.board[m.to().index()], them, self.kings[us.index()]);
         if !may_check {
             debug_assert!(!self.in_check(), "{m} in {}", self.fen());
             return false;
@@ -446,18 +452,8 @@ impl Position {
         let us = self.turn;
         let them = us.opponent();
         let ksq = self.kings[them.index()];
-        let (from, to) = (m.from().index(), m.to().index());
-        // Most moves neither open a line or a horse's leg onto the general nor arrive where
-        // they attack it: those need no look at the board after the move.
-        let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
-        let moving = self.board[from];
-        let horse = moving == code(us, Kind::Horse);
-        let pawn = moving == code(us, Kind::Pawn);
-        let may_check = has(leaving, from)
-            || has(arriving, to)
-            || (horse && has(HORSE_ATTACKER_SET[ksq.index()], to))
-            || (pawn && has(PAWN_ATTACKER_SET[us.index()][ksq.index()], to));
-        if !may_check {
+        // Most moves need no look at the board after the move.
+        if !may_give_check(m, self.board[m.from().index()], us, ksq) {
             debug_assert!(!self.attacked_after(m, ksq, them), "{m} in {}", self.fen());
             return false;
         }
@@ -648,7 +644,7 @@ impl Position {
             );
             return false;
         }
-        if !has(ctx.blockers, from.index()) && !has(ctx.screens, to.index()) {
+        if ctx.surely_legal(m) {
             debug_assert!(
                 !self.exposed_after(m, ctx.ksq),
                 "fast legality test missed {m} in {}",

@@ -34,6 +34,7 @@
 //! up front, at the cost of an exchange evaluation only for captures actually reached.
 
 use super::see::{BYTE_VALUE, see_ge};
+use super::thread::boxed_array;
 use crate::rules::movegen::Legality;
 use crate::rules::{Color, Move, MoveList, Position};
 
@@ -81,10 +82,7 @@ pub(crate) const NO_CONT: ContBase = (CONT_SIZE * CONT_SIZE) as u32;
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 << 14]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!()),
+            butterfly: boxed_array(|_| 0),
             counter: vec![Move::NONE; 16 * 90],
             continuation: vec![0; CONT_SIZE * CONT_SIZE + CONT_SIZE],
         }

@@ -55,6 +55,14 @@ fn side_in_check(pos: &Position, ply: usize) -> bool {
     }
 }
 
+/// [`side_in_check`] at a node's entry, unless the parent already found it out (`known`, taken
+/// from the node's frame).
+#[inline]
+fn node_in_check(pos: &Position, ply: usize, known: Option<bool>) -> bool {
+    debug_assert!(known.is_none_or(|c| c == pos.in_check()));
+    known.unwrap_or_else(|| side_in_check(pos, ply))
+}
+
 /// `true` when passing is a safe guess for the side to move: it keeps a chariot or two horses
 /// and cannons. With less (only defenders and soldiers, or one minor piece) zugzwang is common
 /// in Xiangqi endgames and the null move would lie.
@@ -114,8 +122,7 @@ impl Worker<'_> {
             return alpha;
         }
 
-        debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
-        let in_check = known_check.unwrap_or_else(|| side_in_check(pos, ply));
+        let in_check = node_in_check(pos, ply, known_check);
         let key = pos.key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -425,8 +432,7 @@ impl Worker<'_> {
             return self.evaluate(pos, ply);
         }
 
-        debug_assert!(known_check.is_none_or(|c| c == pos.in_check()));
-        let in_check = known_check.unwrap_or_else(|| side_in_check(pos, ply));
+        let in_check = node_in_check(pos, ply, known_check);
         let key = pos.key();
         let tte = self.tt.probe(key);
         if let Some(e) = tte {

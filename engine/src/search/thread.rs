@@ -72,7 +72,7 @@ pub(crate) struct ThreadData {
 
 /// A boxed array of `N` values made by `f`, built on the heap (a move buffer per ply would be
 /// too large for a thread's stack).
-fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> {
+pub(super) fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> {
     let all: Box<[T]> = (0..N).map(f).collect();
     all.try_into()
         .unwrap_or_else(|_| unreachable!("the iterator yields exactly N values"))
