@@ -15,8 +15,9 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square, file_rank};
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE,
-    KING_STEPS, PAWN_ATTACKER_SET, PAWN_ATTACKERS, PAWN_STEPS, RAY_SETS, RAYS, REACH,
+    ACROSS_RIVER, ADVISOR_STEPS, BOARD, CAPTURE_ZONE, ELEPHANT_STEPS, FILE_A, FILE_I,
+    HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE, KING_STEPS, PAWN_ATTACKER_SET,
+    PAWN_ATTACKERS, PAWN_STEPS, RAY_SETS, RAYS, REACH,
 };
 
 #[inline(always)]
@@ -695,10 +696,25 @@ impl Position {
         let enemies = self.occupied[us.opponent().index()].0;
         for kind in Kind::ALL {
             let piece = Piece::new(us, kind);
+            let set = self.pieces[piece.slot()];
+            if MODE == CAPTURES {
+                // Captures only: most kinds have none, which one test of the whole kind finds.
+                let zone = match kind {
+                    Kind::Pawn => pawn_targets(us, set.0),
+                    _ => CAPTURE_ZONE[us.index()][kind.index()],
+                };
+                if enemies & zone == 0 {
+                    continue;
+                }
+            }
             let reach = &REACH[us.index()][kind.index()];
-            for from in self.pieces[piece.slot()] {
-                // Captures only: a piece with no enemy within its reach has none.
-                if MODE == CAPTURES && enemies & reach[from.index()] == 0 {
+            for from in set {
+                // Captures only: a piece with no enemy within its reach has none (a chariot or
+                // cannon nearly always has one on its lines: not worth the test).
+                if MODE == CAPTURES
+                    && !matches!(kind, Kind::Rook | Kind::Cannon)
+                    && enemies & reach[from.index()] == 0
+                {
                     continue;
                 }
                 self.piece_moves::<MODE>(piece, from, list);
@@ -796,6 +812,19 @@ impl Position {
             }
         }
     }
+}
+
+/// Every point that the soldiers `pawns` of `color` could step to: forward, and sideways once
+/// across the river.
+#[inline(always)]
+fn pawn_targets(color: Color, pawns: u128) -> u128 {
+    let forward = match color {
+        Color::Red => pawns << 9,
+        Color::Black => pawns >> 9,
+    };
+    let crossed = pawns & ACROSS_RIVER[color.index()];
+    let sideways = ((crossed & !FILE_I) << 1) | ((crossed & !FILE_A) >> 1);
+    (forward | sideways) & BOARD
 }
 
 /// The smaller and the larger of two coordinates.
@@ -945,6 +974,23 @@ mod tests {
             pos.attackers("e3".parse().unwrap(), Color::Black).count(),
             0
         );
+    }
+
+    /// The soldiers' targets worked out for a whole set at once are those of each soldier.
+    #[test]
+    fn pawn_targets_are_the_soldiers_reach() {
+        for color in Color::ALL {
+            let mut all = 0;
+            for sq in 0..SQUARES {
+                let reach = REACH[color.index()][Kind::Pawn.index()][sq];
+                assert_eq!(pawn_targets(color, 1 << sq), reach, "{color:?} {sq}");
+                all |= 1 << sq;
+            }
+            assert_eq!(
+                pawn_targets(color, all),
+                CAPTURE_ZONE[color.index()][Kind::Pawn.index()]
+            );
+        }
     }
 
     /// The staged generation's two halves are exactly the pseudo-legal moves, split by capture.

@@ -372,6 +372,60 @@ pub static REACH: [[[u128; SQUARES]; 7]; 2] = {
     out
 };
 
+/// `CAPTURE_ZONE[color][kind]`: every square some piece of that colour and kind could capture
+/// on from anywhere (the union of [`REACH`]); for the general, the advisors and the elephants a
+/// small region of their own half. Without an enemy piece there, the kind has no capture.
+pub static CAPTURE_ZONE: [[u128; 7]; 2] = {
+    let mut out = [[0u128; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let mut s = 0;
+            while s < SQUARES {
+                out[c][k] |= REACH[c][k][s];
+                s += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// The points of each side's half beyond the river, where its soldiers also move sideways.
+pub static ACROSS_RIVER: [u128; 2] = {
+    let mut out = [0u128; 2];
+    let mut s = 0;
+    while s < SQUARES {
+        if s / 9 >= 5 {
+            out[0] |= 1 << s;
+        } else {
+            out[1] |= 1 << s;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// The points of file a and of file i.
+pub const FILE_A: u128 = file_set(0);
+/// See [`FILE_A`].
+pub const FILE_I: u128 = file_set(8);
+
+const fn file_set(f: usize) -> u128 {
+    let mut set = 0u128;
+    let mut r = 0;
+    while r < 10 {
+        set |= 1 << (f + 9 * r);
+        r += 1;
+    }
+    set
+}
+
+/// Every point of the board.
+pub const BOARD: u128 = (1u128 << SQUARES) - 1;
+
 /// `KING_EXPOSURE[sq]`, for a general on `sq`: the points a piece may leave and so open a line
 /// or a horse's leg onto it (its file and rank, where a chariot, cannon or the other general may
 /// stand behind, and the four points diagonally next to it, the legs of horses that attack it),
