@@ -147,24 +147,41 @@ impl Memory {
 
 /// The shared transposition table.
 pub(crate) struct Tt {
+    /// Owns the buckets; reached through `base` and `len`, which spare matching on the kind of
+    /// memory at every access.
+    #[allow(dead_code)]
     memory: Memory,
+    base: *const Bucket,
+    len: usize,
     generation: AtomicU8,
 }
+
+// SAFETY: `base` and `len` describe the buckets that `memory` owns, which live as long as the
+// table and are only reached through atomic operations; `Memory` itself is `Send` and `Sync`.
+unsafe impl Send for Tt {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Tt {}
 
 impl Tt {
     /// A table of about `mb` MiB (at least one).
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let n = (bytes / size_of::<Bucket>()).max(1);
+        let memory = Memory::new(n);
+        let buckets = memory.buckets();
+        let (base, len) = (buckets.as_ptr(), buckets.len());
         Tt {
-            memory: Memory::new(n),
+            memory,
+            base,
+            len,
             generation: AtomicU8::new(0),
         }
     }
 
     #[inline]
     fn buckets(&self) -> &[Bucket] {
-        self.memory.buckets()
+        // SAFETY: `base` and `len` are those of `memory`'s buckets, which live as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.base, self.len) }
     }
 
     /// Empties the table. Takes `&self`: the table is shared with [`super::HashView`]s, and
@@ -192,10 +209,12 @@ impl Tt {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let buckets = self.buckets();
-        // Multiply-shift maps the key uniformly onto any table size, not only powers of two.
-        let i = ((u128::from(key) * buckets.len() as u128) >> 64) as usize;
-        &buckets[i]
+        // Multiply-shift maps the key uniformly onto any table size, not only powers of two, and
+        // the index is always below the size.
+        let i = ((u128::from(key) * self.len as u128) >> 64) as usize;
+        debug_assert!(i < self.len);
+        // SAFETY: `i < len` (above), and the buckets live as long as `self`.
+        unsafe { &*self.base.add(i) }
     }
 
     /// Starts loading the bucket of `key` into the cache (a hint; it has no other effect).
