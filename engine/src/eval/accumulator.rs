@@ -9,7 +9,7 @@
 //! ([`Accumulator::new`]); debug builds check that at every evaluation, and a test checks it over
 //! random games.
 
-use super::{Tables, ZONE_OF, default_tables, zone_slot};
+use super::{NO_ZONE_SLOT, Tables, ZONE_OF, ZONE_SLOT, default_tables, zone_slot};
 use crate::rules::{Color, Move, Piece, Position};
 
 /// Material and piece-square sums of each side, and the number of pieces of each kind.
@@ -19,8 +19,8 @@ pub struct Accumulator {
     pub(super) psq: [(i32, i32); 2],
     /// Per side: material alone, (midgame, endgame).
     pub(super) material: [(i32, i32); 2],
-    /// Pieces on the board by [`Piece::index`].
-    pub(super) counts: [u8; 14],
+    /// Pieces on the board by raw piece byte (`Piece::slot`).
+    pub(super) counts: [u8; 16],
     /// Per side: the enemy chariots, horses, cannons and soldiers in that side's king zone.
     pub(super) zone: [[u8; 4]; 2],
 }
@@ -36,7 +36,7 @@ impl Accumulator {
         let mut acc = Accumulator {
             psq: [(0, 0); 2],
             material: [(0, 0); 2],
-            counts: [0; 14],
+            counts: [0; 16],
             zone: [[0; 4]; 2],
         };
         for sq in pos.occupied() {
@@ -44,13 +44,13 @@ impl Accumulator {
                 continue;
             };
             let c = piece.color().index();
-            let (m, e) = tables.psq[piece.index()][sq.index()];
-            let (vm, ve) = tables.material[piece.index()];
+            let (m, e) = tables.psq[piece.slot()][sq.index()];
+            let (vm, ve) = tables.material[piece.slot()];
             acc.psq[c].0 += m;
             acc.psq[c].1 += e;
             acc.material[c].0 += vm;
             acc.material[c].1 += ve;
-            acc.counts[piece.index()] += 1;
+            acc.counts[piece.slot()] += 1;
             let defender = piece.color().opponent().index();
             if let Some(slot) = zone_slot(piece.kind()) {
                 if ZONE_OF[sq.index()] >> defender & 1 != 0 {
@@ -68,25 +68,26 @@ impl Accumulator {
         let tables = default_tables();
         let mut acc = *self;
         let (from, to) = (m.from().index(), m.to().index());
-        let moving = pos.board[from];
+        // Raw piece bytes index the tables (the board holds them; the mask keeps the index
+        // inside the tables without a bounds test).
+        let moving = usize::from(pos.board[from] & 15);
         debug_assert!(moving != 0, "no piece to move for {m} in {pos}");
-        let Some(piece) = Piece::from_u8(moving) else {
-            return acc;
-        };
-        let c = usize::from(moving >> 3);
-        let row = &tables.psq[piece.index()];
+        let c = moving >> 3;
+        let row = &tables.psq[moving];
         acc.psq[c].0 += row[to].0 - row[from].0;
         acc.psq[c].1 += row[to].1 - row[from].1;
-        if let Some(slot) = zone_slot(piece.kind()) {
+        let slot = ZONE_SLOT[moving];
+        if slot != NO_ZONE_SLOT {
             // The mover attacks the other side's zone.
-            let zone = &mut acc.zone[c ^ 1][slot];
+            let zone = &mut acc.zone[c ^ 1][usize::from(slot & 3)];
             *zone = *zone + (ZONE_OF[to] >> (c ^ 1) & 1) - (ZONE_OF[from] >> (c ^ 1) & 1);
         }
-        if let Some(victim) = Piece::from_u8(pos.board[to]) {
-            if let Some(slot) = zone_slot(victim.kind()) {
-                acc.zone[c][slot] -= ZONE_OF[to] >> c & 1;
+        let v = usize::from(pos.board[to] & 15);
+        if v != 0 {
+            let slot = ZONE_SLOT[v];
+            if slot != NO_ZONE_SLOT {
+                acc.zone[c][usize::from(slot & 3)] -= ZONE_OF[to] >> c & 1;
             }
-            let v = victim.index();
             let (m, e) = tables.psq[v][to];
             let (vm, ve) = tables.material[v];
             let o = c ^ 1;
@@ -103,13 +104,13 @@ impl Accumulator {
     #[inline]
     #[must_use]
     pub fn count(&self, piece: Piece) -> i32 {
-        i32::from(self.counts[piece.index()])
+        i32::from(self.counts[piece.slot()])
     }
 
     /// The number of pieces of `color` and the kind with index `kind` (see [`crate::rules::Kind::index`]).
     #[inline]
     pub(super) fn count_of(&self, color: Color, kind: usize) -> i32 {
-        i32::from(self.counts[color.index() * 7 + kind])
+        i32::from(self.counts[(color.index() << 3 | (kind + 1)) & 15])
     }
 }
 

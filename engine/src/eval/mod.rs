@@ -306,11 +306,13 @@ fn phase_of(acc: &Accumulator) -> i32 {
 }
 
 /// Material plus piece-square values per piece and square, precomputed from [`Params`].
+/// Indexed by the raw piece byte (`Piece::slot`), as the board holds it; the entries of the
+/// bytes that are no piece are zero.
 pub struct Tables {
-    /// `psq[piece.index()][sq]` = (material + pst) as (midgame, endgame).
-    psq: [[(i32, i32); 90]; 14],
-    /// `material[piece.index()]` = (midgame, endgame).
-    material: [(i32, i32); 14],
+    /// `psq[piece byte][sq]` = (material + pst) as (midgame, endgame).
+    psq: [[(i32, i32); 90]; 16],
+    /// `material[piece byte]` = (midgame, endgame).
+    material: [(i32, i32); 16],
     params: Params,
 }
 
@@ -318,17 +320,17 @@ impl Tables {
     /// The tables for a set of weights.
     #[must_use]
     pub fn new(params: &Params) -> Tables {
-        let mut psq = [[(0, 0); 90]; 14];
-        let mut materials = [(0, 0); 14];
+        let mut psq = [[(0, 0); 90]; 16];
+        let mut materials = [(0, 0); 16];
         for color in Color::ALL {
             for kind in Kind::ALL {
                 let piece = Piece::new(color, kind);
                 let (mg, eg) = pst::tables(kind);
                 let (vm, ve) = material(params, kind);
-                materials[piece.index()] = (vm, ve);
+                materials[piece.slot()] = (vm, ve);
                 for sq in Square::all() {
                     let i = pst::index(color, sq);
-                    psq[piece.index()][sq.index()] = (vm + mg[i], ve + eg[i]);
+                    psq[piece.slot()][sq.index()] = (vm + mg[i], ve + eg[i]);
                 }
             }
         }
@@ -398,6 +400,24 @@ const fn zone_slot(kind: Kind) -> Option<usize> {
         _ => None,
     }
 }
+
+/// [`zone_slot`] by raw piece byte, [`NO_ZONE_SLOT`] for the other kinds and bytes.
+const ZONE_SLOT: [u8; 16] = {
+    let mut t = [NO_ZONE_SLOT; 16];
+    let mut b = 0;
+    while b < 16 {
+        if let Some(p) = Piece::from_u8(b as u8)
+            && let Some(slot) = zone_slot(p.kind())
+        {
+            t[b] = slot as u8;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// See [`ZONE_SLOT`].
+const NO_ZONE_SLOT: u8 = 4;
 
 /// The points whose rank, counted from `color`'s side, lies in `lo..=hi`.
 const fn relative_ranks(color: Color, lo: usize, hi: usize) -> u128 {
