@@ -656,6 +656,25 @@ impl Position {
         !self.exposed_after(m, ctx.ksq)
     }
 
+    /// `true` when the pseudo-legal move `m` surely does not expose the own general, the side
+    /// to move not being in check: it is not the general's, leaves none of the points from
+    /// which a line or a horse's leg onto the general may open, and arrives on neither of the
+    /// general's lines (where it might screen an enemy cannon); see [`KING_EXPOSURE`]. Two mask
+    /// tests, without the node's [`Legality`] context, which is more precise but dearer to
+    /// work out; `false` says nothing.
+    #[inline(always)]
+    pub(crate) fn surely_keeps_general_safe(&self, m: Move) -> bool {
+        let ksq = self.kings[self.turn.index()];
+        let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
+        let (from, to) = (m.from().index(), m.to().index());
+        let safe = from != ksq.index() && !has(leaving, from) && !has(arriving, to);
+        debug_assert!(
+            !safe || self.in_check() || !self.exposed_after(m, ksq),
+            "{m} exposes the general in {self}"
+        );
+        safe
+    }
+
     #[inline]
     fn exposed_after(&self, m: Move, ksq: Square) -> bool {
         self.attacked_after(m, ksq, self.turn)

@@ -353,7 +353,11 @@ impl MovePicker {
                 Stage::TtMove => {
                     self.stage = Stage::GenerateCaptures;
                     let m = self.tt_move;
-                    if !m.is_none() && (!self.captures_only || pos.is_capture(m)) && pos.is_legal(m)
+                    if !m.is_none()
+                        && (!self.captures_only || pos.is_capture(m))
+                        && pos.is_pseudo_legal(m)
+                        && ((!self.in_check && pos.surely_keeps_general_safe(m))
+                            || pos.is_legal_pseudo(m))
                     {
                         return Some(m);
                     }
@@ -396,7 +400,7 @@ impl MovePicker {
                         && !self.refutations[..i].contains(&m)
                         && !pos.is_capture(m)
                         && pos.is_pseudo_legal(m)
-                        && pos.is_legal_with(m, &self.legality(pos))
+                        && self.is_legal_move(pos, m)
                     {
                         return Some(m);
                     }
@@ -528,10 +532,18 @@ impl MovePicker {
     /// moves).
     #[inline(always)]
     fn is_legal(&mut self, pos: &Position, buf: &MoveBuffer, i: usize) -> bool {
-        let m = buf.moves[i];
-        self.in_check
-            || self.legality.is_some_and(|ctx| ctx.surely_legal(m))
-            || self.is_legal_slow(pos, m)
+        self.in_check || self.is_legal_move(pos, buf.moves[i])
+    }
+
+    /// `true` when the pseudo-legal move `m` is legal.
+    #[inline(always)]
+    fn is_legal_move(&mut self, pos: &Position, m: Move) -> bool {
+        let cleared = match self.legality {
+            Some(ctx) => ctx.surely_legal(m),
+            // Until a move needs the context, two masks clear most moves without it.
+            None => !self.in_check && pos.surely_keeps_general_safe(m),
+        };
+        cleared || self.is_legal_slow(pos, m)
     }
 
     /// [`MovePicker::is_legal`] for a move that the context, if known yet, does not clear
