@@ -244,14 +244,24 @@ pub fn evaluate_incremental(pos: &Position, config: &EvalConfig, acc: &Accumulat
 /// evaluated and within 240 in 99.97% (docs/search.md, "Lazy evaluation").
 pub const LAZY_MARGIN: i32 = 200;
 
-/// The quick part of [`evaluate_incremental`]: material, piece-square tables and tempo, blended
-/// by phase and scaled for drawish material the same way. The full evaluation is usually within
-/// [`LAZY_MARGIN`] of it, so a search may skip the rest when that cannot matter.
+/// [`evaluate_incremental`] when it may fall inside `(alpha, beta)`; otherwise a bound of it.
+/// The quick part of the evaluation (material, piece-square tables and tempo, blended by phase
+/// and scaled for drawish material the same way) comes first: the full evaluation is usually
+/// within [`LAZY_MARGIN`] of it, so when the quick part is at least `beta + LAZY_MARGIN` the
+/// result is `quick - LAZY_MARGIN`, when at most `alpha - LAZY_MARGIN` it is
+/// `quick + LAZY_MARGIN`, and the flag is `false`. Otherwise the other terms are added to the
+/// quick part's sums (nothing is computed twice) and the flag is `true`: the exact evaluation.
 #[must_use]
 #[inline]
-pub fn evaluate_quick(pos: &Position, config: &EvalConfig, acc: &Accumulator) -> i32 {
+pub fn evaluate_lazy(
+    pos: &Position,
+    config: &EvalConfig,
+    acc: &Accumulator,
+    alpha: i32,
+    beta: i32,
+) -> (i32, bool) {
     debug_assert_eq!(*acc, Accumulator::new(pos), "stale accumulator for {pos}");
-    Evaluator::new(pos, config, default_tables(), acc).quick()
+    Evaluator::new(pos, config, default_tables(), acc).lazy(alpha, beta)
 }
 
 /// The evaluation with every term listed (the weights of [`Params::DEFAULT`]).
@@ -552,8 +562,10 @@ impl<'a> Evaluator<'a> {
         sink.add(term, color, mg, eg);
     }
 
-    /// Material, piece-square tables and tempo only, finished like [`Evaluator::run`].
-    fn quick(mut self) -> i32 {
+    /// See [`evaluate_lazy`]: the terms of [`Evaluator::run`] in another order (the sums are
+    /// the same), finished once after the quick ones and, inside the window, again after all.
+    #[inline(never)]
+    fn lazy(mut self, alpha: i32, beta: i32) -> (i32, bool) {
         let k = self.config.knowledge;
         self.material_and_pst(&mut NoTrace, k >= Level::Tiny);
         if k >= Level::Medium {
@@ -561,7 +573,25 @@ impl<'a> Evaluator<'a> {
             let (mg, eg) = (p.tempo_mg, p.tempo_eg);
             self.add(&mut NoTrace, Term::Tempo, self.pos.turn(), mg, eg);
         }
-        self.finish()
+        let quick = self.finish();
+        if quick - LAZY_MARGIN >= beta {
+            return (quick - LAZY_MARGIN, false);
+        }
+        if quick + LAZY_MARGIN <= alpha {
+            return (quick + LAZY_MARGIN, false);
+        }
+        if k >= Level::Medium {
+            for c in Color::ALL {
+                self.pieces(&mut NoTrace, c);
+                self.pawns(&mut NoTrace, c);
+            }
+        }
+        if k >= Level::Large {
+            for c in Color::ALL {
+                self.king_safety(&mut NoTrace, c);
+            }
+        }
+        (self.finish(), true)
     }
 
     fn run<S: Sink>(mut self, sink: &mut S) -> i32 {
@@ -621,6 +651,7 @@ impl<'a> Evaluator<'a> {
     /// own piece is as much a sign of activity as a threatened enemy one. The counts come from
     /// [`LINES`], indexed by the occupancy of the piece's rank and file (which the position
     /// keeps), so a line costs two look-ups.
+    #[inline(always)]
     fn pieces<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let board = &pos.board;
@@ -656,6 +687,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Connected soldiers across the river; soldiers at a palace short of advisors.
+    #[inline(always)]
     fn pawns<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let p = &self.tables.params;
@@ -677,6 +709,7 @@ impl<'a> Evaluator<'a> {
     /// Safety of `c`'s general: the enemy's cannons on its file, missing defenders against the
     /// enemy's force, and enemy attackers before the palace. Cannon threats are credited to the
     /// attacker (term `Cannons`), the rest is a penalty for the defender.
+    #[inline(always)]
     fn king_safety<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let p = &self.tables.params;
@@ -799,6 +832,30 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&color_flip(&pos)), "{fen}");
             assert_eq!(evaluate(&pos), evaluate(&pos.mirror()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn lazy_evaluation_is_exact_inside_the_window_and_a_bound_outside() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let acc = Accumulator::new(&pos);
+            let v = evaluate(&pos);
+            let cfg = EvalConfig::FULL;
+            assert_eq!(
+                evaluate_lazy(&pos, &cfg, &acc, -30_000, 30_000),
+                (v, true),
+                "{fen}"
+            );
+            for (alpha, beta) in [(v - 1, v + 1), (v - 500, v - 499), (v + 499, v + 500)] {
+                let (w, exact) = evaluate_lazy(&pos, &cfg, &acc, alpha, beta);
+                // Exact, or a bound outside the window (the search's only use of it).
+                if exact {
+                    assert_eq!(w, v, "{fen}");
+                } else {
+                    assert!(w >= beta || w <= alpha, "{fen}: {w} in ({alpha}, {beta})");
+                }
+            }
         }
     }
 

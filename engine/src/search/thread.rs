@@ -21,9 +21,7 @@ use super::timeman::TimeManager;
 use super::tt::Tt;
 use super::{Control, Level, Limits, Report, SearchResult, Searcher, Style};
 use crate::egtb::Tablebases;
-use crate::eval::{
-    Accumulator, EvalConfig, LAZY_MARGIN, evaluate_incremental, evaluate_quick, evaluate_with,
-};
+use crate::eval::{Accumulator, EvalConfig, evaluate_incremental, evaluate_lazy, evaluate_with};
 use crate::rules::{Color, Move, MoveList, Position};
 
 /// What the search keeps for each ply.
@@ -287,19 +285,13 @@ impl Worker<'_> {
     }
 
     /// The static evaluation when it may fall inside `(alpha, beta)`; otherwise, when the quick
-    /// part of it shows that it is at least `beta` or at most `alpha` by [`LAZY_MARGIN`], that
-    /// bound. The flag is `true` for the exact evaluation.
+    /// part of it shows that it is at least `beta` or at most `alpha` by the lazy margin, that
+    /// bound (see [`evaluate_lazy`]). The flag is `true` for the exact evaluation.
     #[inline]
     pub fn evaluate_lazy(&self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
         let config = &self.shared.config;
         if config.noise == 0 {
-            let quick = evaluate_quick(pos, &config.eval, &self.data.accs[ply]);
-            if quick - LAZY_MARGIN >= beta {
-                return (quick - LAZY_MARGIN, false);
-            }
-            if quick + LAZY_MARGIN <= alpha {
-                return (quick + LAZY_MARGIN, false);
-            }
+            return evaluate_lazy(pos, &config.eval, &self.data.accs[ply], alpha, beta);
         }
         (self.evaluate(pos, ply), true)
     }
