@@ -17,8 +17,6 @@ use crate::rules::{Color, Move, Piece, Position};
 pub struct Accumulator {
     /// Per side: material plus piece-square values, (midgame, endgame).
     pub(super) psq: [(i32, i32); 2],
-    /// Per side: material alone, (midgame, endgame).
-    pub(super) material: [(i32, i32); 2],
     /// Pieces on the board by raw piece byte (`Piece::slot`).
     pub(super) counts: [u8; 16],
     /// Per side: the enemy chariots, horses, cannons and soldiers in that side's king zone.
@@ -35,7 +33,6 @@ impl Accumulator {
     pub(super) fn with_tables(pos: &Position, tables: &Tables) -> Accumulator {
         let mut acc = Accumulator {
             psq: [(0, 0); 2],
-            material: [(0, 0); 2],
             counts: [0; 16],
             zone: [[0; 4]; 2],
         };
@@ -45,11 +42,8 @@ impl Accumulator {
             };
             let c = piece.color().index();
             let (m, e) = tables.psq[piece.slot()][sq.index()];
-            let (vm, ve) = tables.material[piece.slot()];
             acc.psq[c].0 += m;
             acc.psq[c].1 += e;
-            acc.material[c].0 += vm;
-            acc.material[c].1 += ve;
             acc.counts[piece.slot()] += 1;
             let defender = piece.color().opponent().index();
             if let Some(slot) = zone_slot(piece.kind()) {
@@ -89,15 +83,24 @@ impl Accumulator {
                 acc.zone[c][usize::from(slot & 3)] -= ZONE_OF[to] >> c & 1;
             }
             let (m, e) = tables.psq[v][to];
-            let (vm, ve) = tables.material[v];
             let o = c ^ 1;
             acc.psq[o].0 -= m;
             acc.psq[o].1 -= e;
-            acc.material[o].0 -= vm;
-            acc.material[o].1 -= ve;
             acc.counts[v] -= 1;
         }
         acc
+    }
+
+    /// Per side: material alone, (midgame, endgame), from the piece counts.
+    pub(super) fn material(&self, tables: &Tables) -> [(i32, i32); 2] {
+        let mut out = [(0, 0); 2];
+        for (byte, &n) in self.counts.iter().enumerate() {
+            let (m, e) = tables.material[byte];
+            let side = &mut out[byte >> 3];
+            side.0 += i32::from(n) * m;
+            side.1 += i32::from(n) * e;
+        }
+        out
     }
 
     /// The number of `piece`s on the board.

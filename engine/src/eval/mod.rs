@@ -139,12 +139,17 @@ impl Term {
 
 /// Where the terms go: nowhere in the search, into a table for `chariot eval`.
 trait Sink {
+    /// Whether the sink keeps the terms apart (else only their sums matter).
+    const SEPARATES: bool;
+
     fn add(&mut self, term: Term, color: Color, mg: i32, eg: i32);
 }
 
 struct NoTrace;
 
 impl Sink for NoTrace {
+    const SEPARATES: bool = false;
+
     #[inline(always)]
     fn add(&mut self, _: Term, _: Color, _: i32, _: i32) {}
 }
@@ -165,6 +170,8 @@ pub struct Breakdown {
 }
 
 impl Sink for Breakdown {
+    const SEPARATES: bool = true;
+
     fn add(&mut self, term: Term, color: Color, mg: i32, eg: i32) {
         let i = match self.terms.iter().position(|(t, _)| *t == term) {
             Some(i) => i,
@@ -633,8 +640,17 @@ impl<'a> Evaluator<'a> {
     }
 
     fn material_and_pst<S: Sink>(&mut self, sink: &mut S, with_pst: bool) {
+        if with_pst && !S::SEPARATES {
+            // Material and piece-square values together, as the accumulator keeps them.
+            for c in Color::ALL {
+                let (all_mg, all_eg) = self.acc.psq[c.index()];
+                self.add(sink, Term::Pst, c, all_mg, all_eg);
+            }
+            return;
+        }
+        let material = self.acc.material(self.tables);
         for c in Color::ALL {
-            let (mat_mg, mat_eg) = self.acc.material[c.index()];
+            let (mat_mg, mat_eg) = material[c.index()];
             let (all_mg, all_eg) = self.acc.psq[c.index()];
             self.add(sink, Term::Material, c, mat_mg, mat_eg);
             if with_pst {
