@@ -1000,8 +1000,7 @@ mod tests {
     fn pawn_targets_are_the_soldiers_reach() {
         for color in Color::ALL {
             let mut all = 0;
-            for sq in 0..SQUARES {
-                let reach = REACH[color.index()][Kind::Pawn.index()][sq];
+            for (sq, &reach) in REACH[color.index()][Kind::Pawn.index()].iter().enumerate() {
                 assert_eq!(pawn_targets(color, 1 << sq), reach, "{color:?} {sq}");
                 all |= 1 << sq;
             }
