@@ -242,8 +242,16 @@ pub fn evaluate_with(pos: &Position, config: &EvalConfig) -> i32 {
 #[inline]
 pub fn evaluate_incremental(pos: &Position, config: &EvalConfig, acc: &Accumulator) -> i32 {
     debug_assert_eq!(*acc, Accumulator::new(pos), "stale accumulator for {pos}");
-    Evaluator::new(pos, config, default_tables(), acc).run(&mut NoTrace)
+    // The lazy evaluation with a window nothing falls outside: one copy of the evaluation's
+    // code serves both (`Evaluator::run` is left to the breakdown).
+    let (v, exact) =
+        Evaluator::new(pos, config, default_tables(), acc).lazy(-EVAL_BOUND, EVAL_BOUND);
+    debug_assert!(exact);
+    v
 }
+
+/// Beyond every evaluation (and every lazy bound of one).
+const EVAL_BOUND: i32 = 1 << 24;
 
 /// How far the terms beyond material, piece-square tables and tempo (mobility, horse legs,
 /// soldiers, the general's safety) move the evaluation at most, for a lazy evaluation. Over the
