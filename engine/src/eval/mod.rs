@@ -31,6 +31,8 @@ pub use accumulator::Accumulator;
 pub use params::Params;
 
 use crate::rules::{Color, Kind, Piece, Position, Square};
+// Across the river (per side), and file i, where a soldier has no point to its right.
+use crate::rules::tables::{ACROSS_RIVER, FILE_I};
 use crate::search::{Level, Style};
 use mobility::{LINES, horse_mobility};
 
@@ -459,29 +461,12 @@ const fn relative_ranks(color: Color, lo: usize, hi: usize) -> u128 {
     set
 }
 
-/// The points across the river for each side's soldiers (relative ranks 5..=9).
-const ACROSS_RIVER: [u128; 2] = [
-    relative_ranks(Color::Red, 5, 9),
-    relative_ranks(Color::Black, 5, 9),
-];
-
 /// Where a soldier can still attack: across the river but not on the last rank (relative ranks
 /// 5..=8).
 const ATTACKING_SOLDIERS: [u128; 2] = [
     relative_ranks(Color::Red, 5, 8),
     relative_ranks(Color::Black, 5, 8),
 ];
-
-/// The points of file i (a soldier there has no point to its right).
-const FILE_I: u128 = {
-    let mut set = 0u128;
-    let mut rank = 0;
-    while rank < 10 {
-        set |= 1 << (8 + 9 * rank);
-        rank += 1;
-    }
-    set
-};
 
 /// Where a side's soldier counts as at the enemy palace: relative ranks 6..=8, files d..f.
 const NEAR_PALACE: [u128; 2] = {
