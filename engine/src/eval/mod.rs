@@ -566,13 +566,7 @@ impl<'a> Evaluator<'a> {
     /// the same), finished once after the quick ones and, inside the window, again after all.
     #[inline(never)]
     fn lazy(mut self, alpha: i32, beta: i32) -> (i32, bool) {
-        let k = self.config.knowledge;
-        self.material_and_pst(&mut NoTrace, k >= Level::Tiny);
-        if k >= Level::Medium {
-            let p = &self.tables.params;
-            let (mg, eg) = (p.tempo_mg, p.tempo_eg);
-            self.add(&mut NoTrace, Term::Tempo, self.pos.turn(), mg, eg);
-        }
+        self.quick_terms(&mut NoTrace);
         let quick = self.finish();
         if quick - LAZY_MARGIN >= beta {
             return (quick - LAZY_MARGIN, false);
@@ -580,38 +574,47 @@ impl<'a> Evaluator<'a> {
         if quick + LAZY_MARGIN <= alpha {
             return (quick + LAZY_MARGIN, false);
         }
-        if k >= Level::Medium {
-            for c in Color::ALL {
-                self.pieces(&mut NoTrace, c);
-                self.pawns(&mut NoTrace, c);
-            }
-        }
-        if k >= Level::Large {
-            for c in Color::ALL {
-                self.king_safety(&mut NoTrace, c);
-            }
-        }
+        self.other_terms(&mut NoTrace);
         (self.finish(), true)
     }
 
+    /// Every term, each told to `sink` (for the breakdown; the search uses
+    /// [`Evaluator::lazy`]).
     fn run<S: Sink>(mut self, sink: &mut S) -> i32 {
+        self.quick_terms(sink);
+        self.other_terms(sink);
+        self.finish()
+    }
+
+    /// The quick part of the evaluation: material, piece-square tables and tempo (as the
+    /// knowledge level has them).
+    #[inline(always)]
+    fn quick_terms<S: Sink>(&mut self, sink: &mut S) {
         let k = self.config.knowledge;
         self.material_and_pst(sink, k >= Level::Tiny);
+        if k >= Level::Medium {
+            let p = &self.tables.params;
+            let (mg, eg) = (p.tempo_mg, p.tempo_eg);
+            self.add(sink, Term::Tempo, self.pos.turn(), mg, eg);
+        }
+    }
+
+    /// The rest: mobility, horse legs and soldiers, then the generals' safety (as the knowledge
+    /// level has them).
+    #[inline(always)]
+    fn other_terms<S: Sink>(&mut self, sink: &mut S) {
+        let k = self.config.knowledge;
         if k >= Level::Medium {
             for c in Color::ALL {
                 self.pieces(sink, c);
                 self.pawns(sink, c);
             }
-            let us = self.pos.turn();
-            let p = &self.tables.params;
-            self.add(sink, Term::Tempo, us, p.tempo_mg, p.tempo_eg);
         }
         if k >= Level::Large {
             for c in Color::ALL {
                 self.king_safety(sink, c);
             }
         }
-        self.finish()
     }
 
     /// The blended and scaled score of the terms added so far, from the side to move's view.

@@ -15,9 +15,9 @@ use super::piece::{Color, Kind, Piece};
 use super::position::Position;
 use super::square::{SQUARES, Square, file_rank};
 use super::tables::{
-    ACROSS_RIVER, ADVISOR_STEPS, BOARD, CAPTURE_ZONE, ELEPHANT_STEPS, FILE_A, FILE_I,
-    HORSE_ATTACKER_SET, HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE, KING_STEPS, PAWN_ATTACKER_SET,
-    PAWN_ATTACKERS, PAWN_STEPS, RAY_SETS, RAYS, REACH,
+    ACROSS_RIVER, ADVISOR_STEPS, CAPTURE_ZONE, ELEPHANT_STEPS, FILE_A, FILE_I, HORSE_ATTACKER_SET,
+    HORSE_ATTACKERS, HORSE_STEPS, KING_EXPOSURE, KING_STEPS, PAWN_ATTACKER_SET, PAWN_ATTACKERS,
+    PAWN_STEPS, RAY_SETS, RAYS, REACH,
 };
 
 #[inline(always)]
@@ -205,12 +205,19 @@ fn attacked<V: View>(
 /// the general (see [`KING_EXPOSURE`]). `true` when only the board after the move can tell.
 #[inline(always)]
 fn may_give_check(m: Move, moving: u8, mover: Color, ksq: Square) -> bool {
-    let (from, to, k) = (m.from().index(), m.to().index(), ksq.index());
-    let [leaving, arriving] = KING_EXPOSURE[k];
-    has(leaving, from)
-        || has(arriving, to)
+    let (to, k) = (m.to().index(), ksq.index());
+    may_open_lines(m, ksq)
         || (moving == code(mover, Kind::Horse) && has(HORSE_ATTACKER_SET[k], to))
         || (moving == code(mover, Kind::Pawn) && has(PAWN_ATTACKER_SET[mover.index()][k], to))
+}
+
+/// `false` when the move `m` surely opens no line or horse's leg onto the general on `ksq` and
+/// arrives on neither of its lines: it leaves none of the points of [`KING_EXPOSURE`]'s first
+/// mask and arrives on none of its second.
+#[inline(always)]
+fn may_open_lines(m: Move, ksq: Square) -> bool {
+    let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
+    has(leaving, m.from().index()) || has(arriving, m.to().index())
 }
 
 /// `true` when bit `i` of `set` is set (two 64-bit halves: cheaper than a 128-bit shift).
@@ -665,9 +672,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn surely_keeps_general_safe(&self, m: Move) -> bool {
         let ksq = self.kings[self.turn.index()];
-        let [leaving, arriving] = KING_EXPOSURE[ksq.index()];
-        let (from, to) = (m.from().index(), m.to().index());
-        let safe = from != ksq.index() && !has(leaving, from) && !has(arriving, to);
+        let safe = m.from() != ksq && !may_open_lines(m, ksq);
         debug_assert!(
             !safe || self.in_check() || !self.exposed_after(m, ksq),
             "{m} exposes the general in {self}"
@@ -843,7 +848,7 @@ fn pawn_targets(color: Color, pawns: u128) -> u128 {
     };
     let crossed = pawns & ACROSS_RIVER[color.index()];
     let sideways = ((crossed & !FILE_I) << 1) | ((crossed & !FILE_A) >> 1);
-    (forward | sideways) & BOARD
+    (forward | sideways) & Bitboard::FULL.0
 }
 
 /// The smaller and the larger of two coordinates.

@@ -423,9 +423,6 @@ const fn file_set(f: usize) -> u128 {
     set
 }
 
-/// Every point of the board.
-pub const BOARD: u128 = (1u128 << SQUARES) - 1;
-
 /// `KING_EXPOSURE[sq]`, for a general on `sq`: the points a piece may leave and so open a line
 /// or a horse's leg onto it (its file and rank, where a chariot, cannon or the other general may
 /// stand behind, and the four points diagonally next to it, the legs of horses that attack it),
