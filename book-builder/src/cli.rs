@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use chariot_cli::Exit;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -216,39 +218,15 @@ enum Command {
     },
 }
 
-/// Exit code when some file could not be read at all (or a book does not verify).
-pub(crate) const EXIT_UNREADABLE: u8 = 1;
-/// Exit code for bad usage.
-const EXIT_USAGE: u8 = 2;
-
-/// Runs the command line and returns the process exit code.
+/// Runs the command line and returns the process exit code (the table is in `chariot_cli`).
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
-    };
-    match execute(cli) {
-        Ok(code) => code,
-        Err(e) => {
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("book-builder: {e:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
+    match chariot_cli::parse::<Cli>() {
+        Ok(cli) => chariot_cli::run("book-builder", || execute(cli)),
+        Err(code) => code,
     }
 }
 
-fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
+fn execute(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Read {
             paths,
@@ -460,7 +438,7 @@ impl Tally {
     }
 }
 
-fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<ExitCode> {
+fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Exit> {
     let files = collect_files(paths)?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -528,9 +506,9 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
     }
     out.flush()?;
     Ok(if failed > 0 {
-        ExitCode::from(EXIT_UNREADABLE)
+        Exit::Failure
     } else {
-        ExitCode::SUCCESS
+        Exit::Success
     })
 }
 

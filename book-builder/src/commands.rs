@@ -2,10 +2,10 @@
 //! stats, import-dat, export-dat, build-default, bench, positions. Each parses its arguments with clap
 //! (in `cli.rs`) and calls the library; this file only turns results into text.
 
+use chariot_cli::Exit;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -107,7 +107,7 @@ pub fn import(
     db: &Path,
     batch: usize,
     max_problems: usize,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Exit> {
     let mut gdb = GameDb::create_or_open(db)?;
     let started = Instant::now();
     let mut totals = ImportTotals::default();
@@ -163,9 +163,9 @@ pub fn import(
     out.write_all(s.as_bytes())?;
     out.flush()?;
     Ok(if totals.unreadable_files > 0 {
-        ExitCode::from(crate::cli::EXIT_UNREADABLE)
+        Exit::Failure
     } else {
-        ExitCode::SUCCESS
+        Exit::Success
     })
 }
 
@@ -194,7 +194,7 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
 }
 
 /// `book-builder summary --db DB [filters]`.
-pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<ExitCode> {
+pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<Exit> {
     let filter = filters.filter()?;
     let gdb = GameDb::open(db)?;
     let s = gdb.summary(&filter)?;
@@ -240,7 +240,7 @@ pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<ExitCode> {
         }
     }
     io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// Options of `book-builder compile`.
@@ -262,7 +262,7 @@ pub struct CompileArgs<'a> {
 }
 
 /// `book-builder compile --db DB -o BOOK`.
-pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<ExitCode> {
+pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<Exit> {
     if !(0.0..=1.0).contains(&a.min_score) {
         bail!("--min-score {}: expected a score from 0 to 1", a.min_score);
     }
@@ -315,11 +315,11 @@ pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<ExitCode> {
             report.broken
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `book-builder probe --book FILE [--fen FEN | --moves ...] [--json]`.
-pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<ExitCode> {
+pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<Exit> {
     let pos = at.position()?;
     let book = Book::open(book)?;
     let text = if json {
@@ -334,11 +334,11 @@ pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<ExitC
         )
     };
     io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `book-builder tree --book FILE --depth N`.
-pub fn show_tree(book: &Path, at: &PositionArgs, opts: TreeOptions) -> anyhow::Result<ExitCode> {
+pub fn show_tree(book: &Path, at: &PositionArgs, opts: TreeOptions) -> anyhow::Result<Exit> {
     if !(0.0..=1.0).contains(&opts.min_share) {
         bail!(
             "--min-share {}: expected a share from 0 to 1",
@@ -350,18 +350,18 @@ pub fn show_tree(book: &Path, at: &PositionArgs, opts: TreeOptions) -> anyhow::R
     io::stdout()
         .lock()
         .write_all(tree(&book, &pos, opts).as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `book-builder stats --book FILE`.
-pub fn show_stats(book: &Path) -> anyhow::Result<ExitCode> {
+pub fn show_stats(book: &Path) -> anyhow::Result<Exit> {
     let book = Book::open(book)?;
     let text = stats(&book);
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(if book.verify().is_ok() {
-        ExitCode::SUCCESS
+        Exit::Success
     } else {
-        ExitCode::from(crate::cli::EXIT_UNREADABLE)
+        Exit::Failure
     })
 }
 
@@ -372,7 +372,7 @@ pub fn import_dat(
     max_ply: u32,
     bridge: u32,
     no_mirror: bool,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Exit> {
     let bytes = fs::read(dat).with_context(|| format!("cannot read {}", dat.display()))?;
     let records = eleeye::read(&bytes).with_context(|| dat.display().to_string())?;
     let started = Instant::now();
@@ -406,11 +406,11 @@ pub fn import_dat(
         records.len(),
         started.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `book-builder export-dat --book BOOK -o BOOK.DAT`.
-pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<ExitCode> {
+pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<Exit> {
     let b = Book::open(book)?;
     let records = eleeye::export(&b, max_ply);
     write_atomically(out, &eleeye::to_bytes(&records))?;
@@ -420,7 +420,7 @@ pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<ExitC
         records.len(),
         book.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// Writes `bytes` to a temporary file next to `path` and renames it into place.
@@ -444,7 +444,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// `book-builder build-default [--data DIR] [--db DB]`.
-pub fn build_default(data: &Path, db: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub fn build_default(data: &Path, db: Option<&Path>) -> anyhow::Result<Exit> {
     let started = Instant::now();
     let bar = spinner("{spinner} [{elapsed}] {msg}");
     let built = book_builder::defaults::build(data, db, &mut |file, n| {
@@ -464,7 +464,7 @@ pub fn build_default(data: &Path, db: Option<&Path>) -> anyhow::Result<ExitCode>
         built.compile.games,
         started.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// Where `book-builder positions` takes its games from.
@@ -482,7 +482,7 @@ pub fn positions(
     output: &Path,
     held_out: Option<&Path>,
     options: ExtractOptions,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Exit> {
     let filter = filters.filter()?;
     let started = Instant::now();
     let sources = match source {
@@ -617,11 +617,11 @@ pub fn positions(
         "positions examined: {}, in check {}, not quiet {}, repeated {}",
         s.examined, s.in_check, s.not_quiet, s.repeated
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `book-builder bench --book FILE`.
-pub fn bench(book: &Path, positions: usize, rounds: usize) -> anyhow::Result<ExitCode> {
+pub fn bench(book: &Path, positions: usize, rounds: usize) -> anyhow::Result<Exit> {
     let b = Book::open(book)?;
     let r = book_builder::bench::bench(&b, positions, rounds);
     println!(
@@ -643,5 +643,5 @@ pub fn bench(book: &Path, positions: usize, rounds: usize) -> anyhow::Result<Exi
         "ratio probe / legal_move_list: {:.2}",
         r.probe_ns / r.movegen_ns
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use chariot_cli::Exit;
+
 use clap::{Parser, Subcommand};
 
 /// Xiangqi endgame tablebases: generate, inspect, probe and verify.
@@ -105,7 +107,13 @@ enum Command {
 
 /// Runs the command line; errors are printed with their causes.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    match chariot_cli::parse::<Cli>() {
+        Ok(cli) => chariot_cli::run("egtb-gen", || execute(cli)),
+        Err(code) => code,
+    }
+}
+
+fn execute(cli: Cli) -> anyhow::Result<Exit> {
     let result = match cli.command {
         Command::Gen {
             signatures,
@@ -150,19 +158,8 @@ pub fn main() -> ExitCode {
             Ok(true)
         }
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => {
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("egtb-gen: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    // Commands report "all good" as true; false is a failed check (exit 1).
+    result.map(|ok| Exit::from_ok(ok, Exit::Failure))
 }
 
 fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<bool> {

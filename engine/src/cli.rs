@@ -2,6 +2,8 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+
+use chariot_cli::Exit;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -138,33 +140,11 @@ enum Command {
     },
 }
 
-/// Exit code for bad input (a malformed FEN, an unknown option).
-const EXIT_USAGE: u8 = 2;
-
-/// Runs the command line and returns the process exit code.
+/// Runs the command line and returns the process exit code (the table is in `chariot_cli`).
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
-    };
-    match execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("chariot: {e:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
+    match chariot_cli::parse::<Cli>() {
+        Ok(cli) => chariot_cli::run("chariot", || execute(cli).map(|()| Exit::Success)),
+        Err(code) => code,
     }
 }
 
@@ -180,8 +160,8 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             divide: split,
             time,
         } => {
-            let mut pos =
-                Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
+            let mut pos = Position::from_fen(&fen)
+                .map_err(|e| chariot_cli::usage(format!("invalid --fen {fen:?}: {e}")))?;
             let start = Instant::now();
             let mut out = io::stdout().lock();
             let total = if split {
@@ -202,7 +182,8 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Bench { depth, pruning } => run_bench(depth, pruning),
         Command::Eval { fen } => {
-            let pos = Position::from_fen(&fen).with_context(|| format!("invalid --fen {fen:?}"))?;
+            let pos = Position::from_fen(&fen)
+                .map_err(|e| chariot_cli::usage(format!("invalid --fen {fen:?}: {e}")))?;
             let config = EvalConfig {
                 engine: pos.turn(),
                 ..EvalConfig::FULL
@@ -232,10 +213,14 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             out,
         } => {
             if !(learning_rate > 0.0 && learning_rate.is_finite()) {
-                bail!("--learning-rate must be a positive number, not {learning_rate}");
+                return Err(chariot_cli::usage(format!(
+                    "--learning-rate must be a positive number, not {learning_rate}"
+                )));
             }
             if !(l2 >= 0.0 && l2.is_finite()) {
-                bail!("--l2 must be a number of at least 0, not {l2}");
+                return Err(chariot_cli::usage(format!(
+                    "--l2 must be a number of at least 0, not {l2}"
+                )));
             }
             let args = crate::tuning::TuneArgs {
                 positions,

@@ -10,6 +10,8 @@ use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use chariot_cli::Exit;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -99,11 +101,6 @@ A crash, a hang, an illegal move or a malformed answer loses the game.
 /// Plies of a `--book` opening when `--book-ply` is not given.
 const DEFAULT_BOOK_PLY: usize = 8;
 
-/// Exit code for command-line mistakes.
-const EXIT_USAGE: u8 = 2;
-/// Exit code for failures while running (an engine that cannot start, an unreadable file).
-const EXIT_FAILURE: u8 = 1;
-
 /// One engine's `KEY=VALUE` settings as given.
 #[derive(Clone, Debug, Default)]
 struct EngineArgs {
@@ -165,22 +162,14 @@ pub fn run() -> ExitCode {
         }
         Ok(Request::Run(args)) => args,
         Err(e) => {
-            eprintln!("chariot-league: {e:#}\n(see chariot-league --help)");
-            return ExitCode::from(EXIT_USAGE);
+            eprintln!(
+                "chariot-league: {}\n(see chariot-league --help)",
+                chariot_cli::message(&e)
+            );
+            return Exit::Usage.into();
         }
     };
-    match execute(*args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("chariot-league: {e:#}");
-            ExitCode::from(EXIT_FAILURE)
-        }
-    }
+    chariot_cli::run("chariot-league", || execute(*args).map(|()| Exit::Success))
 }
 
 /// Splits `--opt v` / `--opt k=v k=v` groups.
