@@ -73,19 +73,26 @@ pub fn gen_command(
     } = *opts;
     let mut wanted: Vec<Signature> = Vec::new();
     for n in names {
-        wanted.push(n.parse().with_context(|| format!("table name {n:?}"))?);
+        let sig: Signature = n
+            .parse()
+            .map_err(|e| chariot_cli::usage(format!("table name {n:?}: {e}")))?;
+        wanted.push(sig);
     }
     if let Some(name) = set {
         match crate::sets::set(name) {
             Some(s) => wanted.extend(s),
-            None => bail!(
-                "unknown set {name:?}; known sets: {}",
-                crate::sets::SETS.map(|s| s.0).join(", ")
-            ),
+            None => {
+                return Err(chariot_cli::usage(format!(
+                    "unknown set {name:?}; known sets: {}",
+                    crate::sets::SETS.map(|s| s.0).join(", ")
+                )));
+            }
         }
     }
     if wanted.is_empty() {
-        bail!("nothing to generate: give table names or --set NAME");
+        return Err(chariot_cli::usage(
+            "nothing to generate: give table names or --set NAME",
+        ));
     }
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut order: Vec<Signature> = Vec::new();
