@@ -7,6 +7,7 @@
 //! holds the UCCI and UCI front ends.
 
 pub mod book;
+pub mod data;
 pub mod display;
 pub mod egtb;
 pub mod eval;

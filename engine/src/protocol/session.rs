@@ -872,18 +872,11 @@ impl Session {
     }
 }
 
-/// The tables used when `egtbpaths` is empty: `data/egtb` of the source tree the engine was
-/// built from (the shipped tables), if it exists, and `CHARIOT_EGTB` when set.
+/// The tables used when `egtbpaths` is empty: every table directory of the data-location order
+/// (`chariot::data`: `CHARIOT_EGTB`, next to the executable, the user's data directory, the
+/// source tree's shipped tables).
 fn default_table_dirs() -> Vec<std::path::PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(dir) = std::env::var_os("CHARIOT_EGTB") {
-        dirs.push(std::path::PathBuf::from(dir));
-    }
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
-    if shipped.is_dir() {
-        dirs.push(shipped);
-    }
-    dirs
+    crate::data::table_dirs()
 }
 
 /// The book built into the engine, used while `bookfiles` is empty: `data/book.xqb`, compiled
