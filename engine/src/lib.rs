@@ -11,6 +11,7 @@ pub mod data;
 pub mod display;
 pub mod egtb;
 pub mod eval;
+pub mod levels;
 pub mod notation;
 pub mod protocol;
 pub mod rules;

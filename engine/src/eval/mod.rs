@@ -32,8 +32,8 @@ pub use params::Params;
 
 use crate::rules::{Color, Kind, Piece, Position, Square};
 // Across the river (per side), and file i, where a soldier has no point to its right.
+use crate::levels::{Level, Style};
 use crate::rules::tables::{ACROSS_RIVER, FILE_I};
-use crate::search::{Level, Style};
 use mobility::{LINES, horse_mobility};
 
 /// The phase weight of a chariot; a horse or cannon counts half. Full board = [`MAX_PHASE`].

@@ -3,9 +3,9 @@
 //! The real evaluation must agree with it exactly; see the test at the end.
 
 use super::{EvalConfig, MAX_PHASE, PHASE_MINOR, PHASE_ROOK, Params, pst};
+use crate::levels::Level;
 use crate::rules::tables::{DOWN, HORSE_STEPS, RAYS, UP};
 use crate::rules::{Color, Kind, Piece, Position, Square};
-use crate::search::Level;
 
 fn material(p: &Params, kind: Kind) -> (i32, i32) {
     match kind {
@@ -216,9 +216,9 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
 mod tests {
     use super::*;
     use crate::eval::{Accumulator, evaluate_incremental, evaluate_with};
+    use crate::levels::Style;
     use crate::rules::START_FEN;
     use crate::rules::testing::Rng;
-    use crate::search::Style;
 
     /// The evaluation agrees with the plain one at every position of random games, for every
     /// knowledge level and style, from both sides' view.

@@ -9,6 +9,7 @@
 //! An iteration cut short by a stop still counts where it is safe: a root move whose search
 //! completed and beat the previous best replaces it, while unsearched moves keep their place.
 
+use super::root_move::sort_moves;
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, to_tt};
 use super::thread::Worker;
 use super::tt::TtEntry;
@@ -18,45 +19,6 @@ use crate::rules::{Move, Position};
 
 /// The deepest iteration ever started (leaves room on the stack for extensions).
 const MAX_DEPTH: u32 = (MAX_PLY - 16) as u32;
-
-/// A root move with its latest score and line.
-#[derive(Clone, Debug)]
-pub(crate) struct RootMove {
-    pub mv: Move,
-    /// The score from the iteration in progress; `-INFINITE` until the move has been searched
-    /// and found to be the best so far.
-    pub score: i32,
-    /// The score from the previous iteration.
-    pub prev_score: i32,
-    pub seldepth: usize,
-    pub pv: Vec<Move>,
-}
-
-impl RootMove {
-    pub fn new(mv: Move) -> RootMove {
-        RootMove {
-            mv,
-            score: -INFINITE,
-            prev_score: -INFINITE,
-            seldepth: 0,
-            pv: vec![mv],
-        }
-    }
-
-    /// The score to show: the current one, or the previous one if the move has no current one.
-    fn shown_score(&self) -> i32 {
-        if self.score > -INFINITE {
-            self.score
-        } else {
-            self.prev_score
-        }
-    }
-}
-
-/// Sorts root moves by score, best first, keeping the order of equal scores.
-fn sort_moves(moves: &mut [RootMove]) {
-    moves.sort_by_key(|m| std::cmp::Reverse(m.score));
-}
 
 type ReportFn<'r> = Option<&'r mut dyn FnMut(Report<'_>)>;
 

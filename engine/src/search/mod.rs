@@ -30,6 +30,7 @@
 //! ```
 
 pub mod bench;
+mod boxed;
 pub mod limits;
 pub mod puzzle;
 pub mod score;
@@ -38,6 +39,7 @@ mod draw;
 mod iterate;
 mod ordering;
 mod pvs;
+mod root_move;
 mod see;
 mod thread;
 mod timeman;
@@ -47,6 +49,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use crate::levels::{Level, Style};
 pub use limits::{Clock, Limits};
 pub use score::{Bound, Score};
 
@@ -54,39 +57,6 @@ use crate::egtb::Tablebases;
 use crate::rules::{Move, Position};
 use thread::ThreadData;
 use tt::Tt;
-
-/// A strength level of the UCCI options `pruning`, `knowledge` and `randomness`.
-///
-/// UCCI names the levels `none`, `tiny`, `small`, `medium`, `large` and `huge` (not every option
-/// lists all six); their effect on each option is described in `docs/search.md`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// Off.
-    None,
-    /// The least (for `pruning` and `knowledge` the same as [`Level::Small`]).
-    Tiny,
-    /// A little.
-    Small,
-    /// Moderate.
-    Medium,
-    /// Full (the default for `pruning` and `knowledge`).
-    #[default]
-    Large,
-    /// The most (for `pruning` and `knowledge` the same as [`Level::Large`]).
-    Huge,
-}
-
-/// The playing style (UCCI option `style`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Style {
-    /// Avoids risk: accepts draws readily and weighs its own general's safety more.
-    Solid,
-    /// Balanced.
-    #[default]
-    Normal,
-    /// Avoids draws and weighs attacking the enemy general more than guarding its own.
-    Risky,
-}
 
 /// Engine options that shape the search (the protocol front ends map `setoption` onto these).
 #[derive(Clone, Debug, PartialEq, Eq)]

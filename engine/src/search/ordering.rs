@@ -33,8 +33,8 @@
 //! repeated (without swapping), the moves come out in exactly the order of scoring every capture
 //! up front, at the cost of an exchange evaluation only for captures actually reached.
 
+use super::boxed::boxed_array;
 use super::see::{BYTE_VALUE, see_ge};
-use super::thread::boxed_array;
 use crate::rules::movegen::Legality;
 use crate::rules::{Color, Move, MoveList, Position};
 

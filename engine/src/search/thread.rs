@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::iterate::RootMove;
+use super::boxed::boxed_array;
 use super::ordering::{History, MoveBuffer};
+use super::root_move::RootMove;
 use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
 use super::tt::Tt;
@@ -66,14 +67,6 @@ pub(crate) struct ThreadData {
     pub buffers: Box<[MoveBuffer; MAX_PLY + 1]>,
     /// The evaluation's incremental sums of the position at each ply.
     pub accs: Box<[Accumulator; MAX_PLY + 4]>,
-}
-
-/// A boxed array of `N` values made by `f`, built on the heap (a move buffer per ply would be
-/// too large for a thread's stack).
-pub(super) fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> {
-    let all: Box<[T]> = (0..N).map(f).collect();
-    all.try_into()
-        .unwrap_or_else(|_| unreachable!("the iterator yields exactly N values"))
 }
 
 impl ThreadData {
