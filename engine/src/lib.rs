@@ -14,6 +14,7 @@ pub mod eval;
 pub mod levels;
 pub mod notation;
 pub mod protocol;
+pub mod random;
 pub mod rules;
 pub mod search;
 pub mod tune;

@@ -495,36 +495,21 @@ fn every_legal_move_of_every_test_position_round_trips() {
     assert!(moves > 10_000, "only {moves} moves");
 }
 
-/// A small deterministic generator (xorshift64*), so the crowded positions are the same each run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Positions crowded with tandem pieces: soldiers stacked on one or two files (up to five),
 /// chariots, horses and cannons sharing files, advisors and elephants two on a file.
 fn crowded_positions(count: usize) -> Vec<Position> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = chariot::random::Rng::seeded(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::new();
     while out.len() < count {
         let mut setup = Setup::empty();
-        let put = |setup: &mut Setup, piece: Piece, file: u64, rank: u64| {
+        let put = |setup: &mut Setup, piece: Piece, file: usize, rank: usize| {
             let sq = Square::new(file as u8, rank as u8);
             if setup.board[sq.index()].is_none() {
                 setup.board[sq.index()] = Some(piece);
             }
         };
         for color in Color::ALL {
-            let own = |r: u64| if color.is_red() { r } else { 9 - r };
+            let own = |r: usize| if color.is_red() { r } else { 9 - r };
             put(
                 &mut setup,
                 Piece::new(color, Kind::King),
@@ -534,7 +519,7 @@ fn crowded_positions(count: usize) -> Vec<Position> {
             // Soldiers beyond the river, on one or two files.
             let files = [rng.below(9), rng.below(9)];
             for _ in 0..5 {
-                let file = files[rng.below(2) as usize];
+                let file = files[rng.below(2)];
                 put(
                     &mut setup,
                     Piece::new(color, Kind::Pawn),

@@ -130,7 +130,7 @@ mod tests {
             "2bak1c2/4a4/4b4/8R/3P3P1/9/2pc3r1/C3B4/4A4/2BAKN3 w - - 4 33",
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
         ];
-        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::seeded(0x9e37_79b9_7f4a_7c15);
         for fen in roots {
             for _ in 0..40 {
                 let mut pos = Position::from_fen(fen).unwrap();

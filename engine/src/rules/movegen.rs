@@ -1019,7 +1019,7 @@ mod tests {
     /// The staged generation's two halves are exactly the pseudo-legal moves, split by capture.
     #[test]
     fn captures_and_quiets_split_the_pseudo_legal_moves() {
-        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut rng = Rng::seeded(0x2545_f491_4f6c_dd1d);
         let positions = random_games(&ROOTS, 3, 200, &mut rng, |pos| {
             let (mut all, mut captures, mut quiets) =
                 (MoveList::new(), MoveList::new(), MoveList::new());
@@ -1041,7 +1041,7 @@ mod tests {
     /// from-to pairs of every position of random games.
     #[test]
     fn pseudo_legality_test_agrees_with_generation() {
-        let mut rng = Rng::new(0x0dd_ba11_cafe_f00d);
+        let mut rng = Rng::seeded(0x0dd_ba11_cafe_f00d);
         let positions = random_games(&ROOTS, 6, 120, &mut rng, |pos| {
             let mut list = MoveList::new();
             pos.pseudo_legal_moves(&mut list);
@@ -1057,7 +1057,7 @@ mod tests {
 
     #[test]
     fn check_after_a_move_agrees_with_the_full_test() {
-        let mut rng = Rng::new(0x000c_4ec0_fa11);
+        let mut rng = Rng::seeded(0x000c_4ec0_fa11);
         let mut checks = 0;
         random_games(&ROOTS, 30, 150, &mut rng, |pos| {
             let full = pos.in_check();

@@ -1,5 +1,5 @@
-//! Test helpers: a small deterministic random generator and random games from given positions,
-//! so that tests across the crate walk through many positions without a dependency.
+//! Test helpers: random games from given positions (drawn with the seeded [`Rng`]), so that
+//! tests across the crate walk through many positions.
 
 use super::{Position, START_FEN};
 
@@ -11,29 +11,7 @@ pub(crate) const ROOTS: [&str; 3] = [
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
 ];
 
-/// Marsaglia's xorshift64: fast, deterministic, good enough to pick moves.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    /// A generator started from `seed` (not zero).
-    pub(crate) fn new(seed: u64) -> Rng {
-        assert_ne!(seed, 0, "xorshift needs a seed other than zero");
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (`n > 0`).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+pub(crate) use crate::random::Rng;
 
 /// Plays `games` random games of at most `plies` plies, game `i` from `roots[i % roots.len()]`,
 /// calling `visit` with every position reached before its move is chosen (the root included,

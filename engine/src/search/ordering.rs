@@ -785,7 +785,7 @@ mod tests {
     /// many ties and the padding after the range.
     #[test]
     fn first_max_finds_the_first_highest_score() {
-        let mut rng = Rng::new(0x5eed_f00d_1234_abcd);
+        let mut rng = Rng::seeded(0x5eed_f00d_1234_abcd);
         for _ in 0..20_000 {
             let from = rng.below(40);
             let to = from + 1 + rng.below(MoveList::CAPACITY - from);
@@ -967,7 +967,7 @@ mod tests {
     /// move, and late move pruning switched on after a random quiet move.
     #[test]
     fn picker_order_equals_the_plain_selection_sort() {
-        let mut rng = Rng::new(0x1234_5678_9abc_def1);
+        let mut rng = Rng::seeded(0x1234_5678_9abc_def1);
         let mut rand = move || rng.next_u64();
         let (mut compared, mut with_illegal) = (0, 0);
         for game in 0..64 {

@@ -311,7 +311,7 @@ mod tests {
     /// Calls `check` with every pseudo-legal move of every position of random games (seeded
     /// with `seed`, `plies` long) from the bench positions; returns how many moves it saw.
     fn each_move(seed: u64, plies: usize, mut check: impl FnMut(&Position, Move)) -> usize {
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng::seeded(seed);
         let roots = crate::search::bench::POSITIONS;
         let mut seen = 0;
         random_games(&roots, roots.len(), plies, &mut rng, |pos| {
