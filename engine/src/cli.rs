@@ -67,6 +67,40 @@ enum Command {
         #[arg(long, default_value = START_FEN)]
         fen: String,
     },
+    /// Generate training data by self-play: positions with their search scores and game results
+    /// (`docs/formats/training-data.md`); appends to FILE and resumes where it stopped.
+    Datagen {
+        /// The data file (created if missing, appended to otherwise).
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// Stop once the file holds this many positions.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        positions: u64,
+        /// Search nodes per move.
+        #[arg(long, default_value_t = 5_000, value_name = "N")]
+        nodes: u64,
+        /// Game threads (one search thread each).
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+        /// Seed of the run (the same seed and file give the same games).
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        seed: u64,
+        /// Opening book for the opening walks (default: the built-in book).
+        #[arg(long, value_name = "FILE")]
+        book: Option<std::path::PathBuf>,
+        /// No book walk: openings are random plies only.
+        #[arg(long, conflicts_with = "book")]
+        no_book: bool,
+        /// Book plies at most per opening.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        book_plies: usize,
+        /// Random plies after the book walk.
+        #[arg(long, default_value_t = 6, value_name = "N")]
+        random_plies: usize,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Search every mate problem of a file (`title|FEN|solution in ICCS` per line) and report
     /// how many are solved: the first solution move is found, or an equally fast mate.
     Tactics {
@@ -190,6 +224,34 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             };
             writeln!(io::stdout().lock(), "{}", breakdown(&pos, &config))?;
             Ok(())
+        }
+        Command::Datagen {
+            out,
+            positions,
+            nodes,
+            threads,
+            seed,
+            book,
+            no_book,
+            book_plies,
+            random_plies,
+            quiet,
+        } => {
+            if nodes == 0 || threads == 0 {
+                return Err(chariot_cli::usage(
+                    "--nodes and --threads must be at least 1",
+                ));
+            }
+            let settings = chariot::datagen::Settings {
+                target_records: positions,
+                nodes,
+                threads,
+                seed,
+                book_plies,
+                random_plies,
+                ..chariot::datagen::Settings::default()
+            };
+            crate::selfplay::run(&out, &settings, book.as_deref(), no_book, quiet)
         }
         Command::Tactics {
             file,

@@ -8,6 +8,7 @@
 
 pub mod book;
 pub mod data;
+pub mod datagen;
 pub mod display;
 pub mod egtb;
 pub mod eval;

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 mod cli;
+mod selfplay;
 mod tuning;
 
 fn main() -> ExitCode {

@@ -6,6 +6,7 @@
 //! orientation; [`canonical`] says how, and probing mirrors the moves back. Several books can be
 //! used together through [`BookSet`]: the first book that knows a position answers.
 
+pub mod builtin;
 pub mod eleeye;
 mod file;
 
