@@ -101,6 +101,46 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Train a neural evaluation on `datagen` data and write it as a `.nnue` file (checkpoints
+    /// after every epoch beside it).
+    Train {
+        /// Training-data files from `chariot datagen`.
+        #[arg(required = true, value_name = "DATA")]
+        data: Vec<std::path::PathBuf>,
+        /// The network file to write.
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// First-layer neurons per perspective.
+        #[arg(long, default_value_t = 128, value_name = "N")]
+        hidden: usize,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        epochs: usize,
+        /// Positions per optimiser step.
+        #[arg(long, default_value_t = 16_384, value_name = "N")]
+        batch: usize,
+        /// Adam's starting learning rate.
+        #[arg(long, default_value_t = 0.001, value_name = "RATE")]
+        learning_rate: f32,
+        /// Epochs after which the learning rate is multiplied by 0.3 (comma-separated).
+        #[arg(long, default_value = "6,9", value_name = "LIST")]
+        drop_at: String,
+        /// Weight of the search score in the target; the rest is the game result.
+        #[arg(long, default_value_t = 0.75, value_name = "X")]
+        lambda: f32,
+        /// Hold out every N-th position for validation (0: none).
+        #[arg(long, default_value_t = 50, value_name = "N")]
+        validation_every: usize,
+        /// Use at most N positions (the first ones of the files).
+        #[arg(long, value_name = "N")]
+        max_positions: Option<usize>,
+        /// Threads for the gradient.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+        /// Seed for the initial weights and the shuffles.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        seed: u64,
+    },
     /// Search every mate problem of a file (`title|FEN|solution in ICCS` per line) and report
     /// how many are solved: the first solution move is found, or an equally fast mate.
     Tactics {
@@ -252,6 +292,54 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 ..chariot::datagen::Settings::default()
             };
             crate::selfplay::run(&out, &settings, book.as_deref(), no_book, quiet)
+        }
+        Command::Train {
+            data,
+            out,
+            hidden,
+            epochs,
+            batch,
+            learning_rate,
+            drop_at,
+            lambda,
+            validation_every,
+            max_positions,
+            threads,
+            seed,
+        } => {
+            if hidden == 0 || batch == 0 || epochs == 0 {
+                return Err(chariot_cli::usage(
+                    "--hidden, --batch and --epochs must be at least 1",
+                ));
+            }
+            if !(learning_rate > 0.0 && learning_rate.is_finite() && (0.0..=1.0).contains(&lambda))
+            {
+                return Err(chariot_cli::usage(
+                    "--learning-rate must be positive and --lambda between 0 and 1",
+                ));
+            }
+            let drop_at = drop_at
+                .split(',')
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| {
+                    s.trim().parse::<usize>().map_err(|_| {
+                        chariot_cli::usage(format!("--drop-at: {s:?} is not an epoch number"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let settings = chariot::nnue::train::Settings {
+                hidden,
+                epochs,
+                batch_size: batch,
+                learning_rate,
+                drop_at,
+                lambda,
+                validation_every,
+                threads: threads.max(1),
+                seed,
+                ..chariot::nnue::train::Settings::default()
+            };
+            crate::nnue_training::run(&data, &out, max_positions, &settings)
         }
         Command::Tactics {
             file,

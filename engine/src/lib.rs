@@ -6,6 +6,7 @@
 //! the search API the protocol front ends drive, and the static evaluation it uses; [`protocol`]
 //! holds the UCCI and UCI front ends.
 
+pub mod atomic;
 pub mod book;
 pub mod data;
 pub mod datagen;
@@ -13,6 +14,7 @@ pub mod display;
 pub mod egtb;
 pub mod eval;
 pub mod levels;
+pub mod nnue;
 pub mod notation;
 pub mod protocol;
 pub mod random;

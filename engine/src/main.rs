@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 mod cli;
+mod nnue_training;
 mod selfplay;
 mod tuning;
 

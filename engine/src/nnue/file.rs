@@ -1,0 +1,198 @@
+//! The network file (`.nnue`): a header that names the architecture and the quantisation, the
+//! integer weights, and a CRC-32 of everything before it (`docs/formats/nnue.md`). Writer and
+//! reader live here together and are round-trip tested; a file is checked whole when it is read,
+//! so a damaged or foreign file is a typed error and never a wrong evaluation.
+
+use std::path::Path;
+
+use super::features::INPUTS;
+use super::network::{Network, QA, QB};
+
+/// The file's first 8 bytes.
+pub const MAGIC: [u8; 8] = *b"CHRTNNUE";
+/// The format version this module reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes of the header.
+pub const HEADER_SIZE: usize = 28;
+
+/// Why a network file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The bytes are not a network this build can use.
+    #[error("{name}: {what}")]
+    Corrupted {
+        /// The file (or "embedded network").
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+/// The file's bytes for `net`.
+#[must_use]
+pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let hidden = net.hidden();
+    let mut out = Vec::with_capacity(HEADER_SIZE + 2 * (INPUTS * hidden + 3 * hidden) + 8);
+    out.extend_from_slice(&MAGIC);
+    for v in [VERSION, INPUTS as u32, hidden as u32, QA as u32, QB as u32] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&net.b2.to_le_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// Reads a network from a file's bytes; `name` stands for the file in errors.
+///
+/// # Errors
+///
+/// [`NetError::Corrupted`] naming what is wrong: the magic, the version, an architecture or
+/// quantisation this build does not use, the size, the checksum.
+pub fn from_bytes(name: &str, b: &[u8]) -> Result<Network, NetError> {
+    let bad = |what: String| NetError::Corrupted {
+        name: name.to_string(),
+        what,
+    };
+    if b.len() < HEADER_SIZE + 4 {
+        return Err(bad(format!("{} bytes is too short for a network", b.len())));
+    }
+    if b[..8] != MAGIC {
+        return Err(bad("not a Chariot network (wrong magic)".into()));
+    }
+    let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    let (version, inputs, hidden, qa, qb) =
+        (u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24));
+    if version != VERSION {
+        return Err(bad(format!(
+            "format version {version}, this build reads {VERSION}"
+        )));
+    }
+    if inputs as usize != INPUTS {
+        return Err(bad(format!(
+            "{inputs} inputs, this build's features are {INPUTS}"
+        )));
+    }
+    if !(1..=4096).contains(&hidden) {
+        return Err(bad(format!("{hidden} hidden neurons (1 to 4096 are read)")));
+    }
+    if (qa, qb) != (QA as u32, QB as u32) {
+        return Err(bad(format!(
+            "quantisation {qa}/{qb}, this build uses {QA}/{QB}"
+        )));
+    }
+    let hidden = hidden as usize;
+    let weights = INPUTS * hidden + 3 * hidden;
+    let expected = HEADER_SIZE + 2 * weights + 4 + 4;
+    if b.len() != expected {
+        return Err(bad(format!(
+            "{} bytes, the header's architecture needs {expected}",
+            b.len()
+        )));
+    }
+    let body = &b[..expected - 4];
+    if crc32fast::hash(body) != u32_at(expected - 4) {
+        return Err(bad("checksum mismatch (the file is damaged)".into()));
+    }
+    let i16s: Vec<i16> = b[HEADER_SIZE..HEADER_SIZE + 2 * weights]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let (w1, rest) = i16s.split_at(INPUTS * hidden);
+    let (b1, w2) = rest.split_at(hidden);
+    let b2 = i32::from_le_bytes(b[expected - 8..expected - 4].try_into().unwrap_or_default());
+    Ok(Network::from_parts(
+        w1.to_vec(),
+        b1.to_vec(),
+        w2.to_vec(),
+        b2,
+    ))
+}
+
+/// Reads a network file.
+///
+/// # Errors
+///
+/// [`NetError::Io`] when it cannot be read, [`NetError::Corrupted`] as for [`from_bytes`].
+pub fn read(path: &Path) -> Result<Network, NetError> {
+    let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    from_bytes(&path.display().to_string(), &bytes)
+}
+
+/// Writes a network file atomically ([`crate::atomic`]): a crash never leaves a half-written
+/// network under the real name.
+///
+/// # Errors
+///
+/// [`crate::atomic::WriteError`] naming `path`.
+pub fn write(path: &Path, net: &Network) -> Result<(), crate::atomic::WriteError> {
+    crate::atomic::write(path, &to_bytes(net))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Network {
+        let hidden = 8;
+        let w1 = (0..INPUTS * hidden).map(|i| (i % 61) as i16 - 30).collect();
+        let b1 = (0..hidden).map(|i| i as i16 * 3).collect();
+        let w2 = (0..2 * hidden).map(|i| 20 - i as i16).collect();
+        Network::from_parts(w1, b1, w2, -77)
+    }
+
+    #[test]
+    fn a_network_round_trips_through_bytes_and_files() {
+        let net = small();
+        let bytes = to_bytes(&net);
+        assert_eq!(from_bytes("mem", &bytes).unwrap(), net);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n.nnue");
+        write(&path, &net).unwrap();
+        assert_eq!(read(&path).unwrap(), net);
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_named_errors() {
+        let bytes = to_bytes(&small());
+        let mut flipped = bytes.clone();
+        flipped[HEADER_SIZE + 100] ^= 1;
+        let e = from_bytes("n.nnue", &flipped).unwrap_err().to_string();
+        assert!(e.contains("n.nnue") && e.contains("checksum"), "{e}");
+        let e = from_bytes("n.nnue", &bytes[..bytes.len() - 10])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bytes"), "{e}");
+        let mut wrong = bytes.clone();
+        wrong[0] = b'X';
+        assert!(
+            from_bytes("n.nnue", &wrong)
+                .unwrap_err()
+                .to_string()
+                .contains("magic")
+        );
+        let mut version = bytes;
+        version[8] = 9;
+        assert!(
+            from_bytes("n.nnue", &version)
+                .unwrap_err()
+                .to_string()
+                .contains("version")
+        );
+        assert!(from_bytes("n.nnue", b"").is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! A neural evaluation (NNUE): sparse piece-square inputs from both sides' perspectives, a first
+//! layer updated incrementally as moves are made, a clipped ReLU and one output.
+//!
+//! [`features`] defines the inputs, [`network`] the quantised network and its inference,
+//! [`file`] the `.nnue` format (`docs/formats/nnue.md`), and [`train`] the trainer that fits a
+//! network to `chariot datagen` data on the CPU (`docs/tuning.md`).
+
+pub mod features;
+pub mod file;
+pub mod network;
+pub mod train;
+
+pub use network::{Accumulator, Network};

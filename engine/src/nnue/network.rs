@@ -1,0 +1,222 @@
+//! The quantised network and its inference: a first layer of `hidden` neurons per perspective,
+//! kept as an accumulator that moves update by adding and subtracting one weight row per piece,
+//! a clipped ReLU, and one output neuron over both perspectives (the side to move's first).
+//!
+//! Quantisation (as the trainer exports): first-layer weights and biases × [`QA`], output
+//! weights × [`QB`], output bias × `QA × QB`; the activation is clipped to `0..=QA`, so the output
+//! sum is `QA × QB` times the float network's, and the evaluation in centipawns is that sum ×
+//! [`SCALE`] / (`QA × QB`). Integer arithmetic throughout: every build and CPU gives the same
+//! number (the loops are plain slices that the compiler vectorises where the CPU allows).
+
+use super::features::{self, INPUTS};
+use crate::rules::{Color, Piece, Position, Square};
+
+/// First-layer quantisation: an activation of 1.0 is `QA`.
+pub const QA: i16 = 255;
+/// Output-layer quantisation: a weight of 1.0 is `QB`.
+pub const QB: i16 = 256;
+/// Centipawns per unit of the float network's output (the trainer's win-probability scale).
+pub const SCALE: i32 = 400;
+
+/// A quantised network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// First-layer weights, one row of `hidden` per feature.
+    pub(super) w1: Vec<i16>,
+    /// First-layer biases.
+    pub(super) b1: Vec<i16>,
+    /// Output weights: `hidden` for the side to move, then `hidden` for the other side.
+    pub(super) w2: Vec<i16>,
+    /// Output bias.
+    pub(super) b2: i32,
+}
+
+/// The first layer's sums for both perspectives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    red: Vec<i16>,
+    black: Vec<i16>,
+}
+
+impl Network {
+    /// A network from its quantised parts.
+    ///
+    /// # Panics
+    ///
+    /// When the lengths do not fit one hidden size (`w1`: `INPUTS × h`, `b1`: `h`, `w2`: `2h`).
+    #[must_use]
+    pub fn from_parts(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: i32) -> Network {
+        let hidden = b1.len();
+        assert!(
+            w1.len() == INPUTS * hidden && w2.len() == 2 * hidden,
+            "inconsistent network sizes"
+        );
+        Network {
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        }
+    }
+
+    /// Neurons per perspective in the first layer.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.w1[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The accumulator of the pieces `placed`, computed afresh.
+    pub fn refresh(&self, placed: impl Iterator<Item = (Piece, Square)>) -> Accumulator {
+        let mut acc = Accumulator {
+            red: self.b1.clone(),
+            black: self.b1.clone(),
+        };
+        for (piece, sq) in placed {
+            self.add(&mut acc, piece, sq);
+        }
+        acc
+    }
+
+    /// The accumulator of a position.
+    #[must_use]
+    pub fn refresh_position(&self, pos: &Position) -> Accumulator {
+        self.refresh(Square::all().filter_map(|s| pos.piece_at(s).map(|p| (p, s))))
+    }
+
+    /// Adds `piece` on `sq` to the accumulator.
+    pub fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+        add_row(
+            &mut acc.red,
+            self.row(features::index(Color::Red, piece, sq)),
+        );
+        add_row(
+            &mut acc.black,
+            self.row(features::index(Color::Black, piece, sq)),
+        );
+    }
+
+    /// Takes `piece` on `sq` off the accumulator.
+    pub fn remove(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+        sub_row(
+            &mut acc.red,
+            self.row(features::index(Color::Red, piece, sq)),
+        );
+        sub_row(
+            &mut acc.black,
+            self.row(features::index(Color::Black, piece, sq)),
+        );
+    }
+
+    /// The evaluation in centipawns from the side to move's view.
+    #[must_use]
+    pub fn evaluate(&self, acc: &Accumulator, to_move: Color) -> i32 {
+        let (us, them) = if to_move.is_red() {
+            (&acc.red, &acc.black)
+        } else {
+            (&acc.black, &acc.red)
+        };
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.b2;
+        sum * SCALE / (i32::from(QA) * i32::from(QB))
+    }
+
+    /// The evaluation of a position, from its side to move's view (a full refresh).
+    #[must_use]
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        self.evaluate(&self.refresh_position(pos), pos.turn())
+    }
+}
+
+fn add_row(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+fn sub_row(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    acc.iter()
+        .zip(w)
+        .map(|(&a, &w)| i32::from(a.clamp(0, QA)) * i32::from(w))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Rng;
+    use crate::rules::testing::{ROOTS, random_games};
+
+    fn random_net(rng: &mut Rng, hidden: usize) -> Network {
+        let mut w = |n: usize, span: usize| -> Vec<i16> {
+            (0..n)
+                .map(|_| rng.below(2 * span + 1) as i16 - span as i16)
+                .collect()
+        };
+        let w1 = w(INPUTS * hidden, 120);
+        let b1 = w(hidden, 200);
+        let w2 = w(2 * hidden, 60);
+        Network::from_parts(w1, b1, w2, 1234)
+    }
+
+    #[test]
+    fn updating_the_accumulator_move_by_move_equals_a_refresh() {
+        let mut rng = Rng::seeded(3);
+        let net = random_net(&mut rng, 16);
+        let mut checked = 0;
+        random_games(&ROOTS, 20, 60, &mut rng, |pos| {
+            let acc = net.refresh_position(pos);
+            for m in pos.legal_move_list().iter().take(6) {
+                let mut inc = acc.clone();
+                let mover = pos.piece_at(m.from()).expect("a piece moves");
+                if let Some(captured) = pos.piece_at(m.to()) {
+                    net.remove(&mut inc, captured, m.to());
+                }
+                net.remove(&mut inc, mover, m.from());
+                net.add(&mut inc, mover, m.to());
+                let mut after = pos.clone();
+                after.make_move(*m);
+                assert_eq!(inc, net.refresh_position(&after));
+                // And back (unmake).
+                net.remove(&mut inc, mover, m.to());
+                net.add(&mut inc, mover, m.from());
+                if let Some(captured) = pos.piece_at(m.to()) {
+                    net.add(&mut inc, captured, m.to());
+                }
+                assert_eq!(inc, acc);
+                checked += 1;
+            }
+        });
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn colours_swapped_give_the_same_evaluation() {
+        // The features are symmetric between the colours, so a position and its colour-flipped
+        // twin (board reflected top to bottom, colours and side to move swapped) evaluate alike.
+        let mut rng = Rng::seeded(9);
+        let net = random_net(&mut rng, 8);
+        random_games(&ROOTS, 5, 40, &mut rng, |pos| {
+            let placed: Vec<(Piece, Square)> = Square::all()
+                .filter_map(|s| pos.piece_at(s).map(|p| (p, s)))
+                .collect();
+            let flipped = placed
+                .iter()
+                .map(|&(p, s)| (Piece::new(p.color().opponent(), p.kind()), s.flip()));
+            let a = net.evaluate(&net.refresh(placed.iter().copied()), pos.turn());
+            let b = net.evaluate(&net.refresh(flipped), pos.turn().opponent());
+            assert_eq!(a, b);
+        });
+    }
+}

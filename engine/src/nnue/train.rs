@@ -1,0 +1,505 @@
+//! The trainer: fits a network to self-play data on the CPU.
+//!
+//! The float network mirrors the quantised one ([`super::network`]): for each perspective the
+//! first layer sums one weight row per active feature plus a bias, a clipped ReLU keeps it in
+//! `[0, 1]`, and one output neuron reads both halves (the side to move's first). Its output `o`
+//! is a win probability through `sigmoid(o)`; the target blends the search score's probability
+//! `sigmoid(score / 400)` with the game's result (1, ½, 0 for the side to move) as
+//! `λ × score + (1 − λ) × result`, and the loss is the mean squared difference.
+//!
+//! Optimisation is Adam over mini-batches in an order shuffled each epoch, the learning rate
+//! multiplied by `lr_drop` at each epoch listed in `drop_at`; every `validation_every`-th record
+//! is held out and its loss reported after each epoch. Mini-batches are split into fixed chunks,
+//! one per thread, and the chunks' gradients are added in order, so a run is the same for a
+//! given seed and thread count. The hidden-layer sparse inputs are why no dense-matrix crate is
+//! used: a sample touches at most 64 of the 1,260 × `hidden` first-layer weights, which plain
+//! loops over those rows do better than dense products.
+
+use super::features::{self, INPUTS};
+use super::network::{Network, QA, QB};
+use crate::datagen::format::Record;
+use crate::random::Rng;
+use crate::rules::{Color, Square};
+
+/// Largest float weight that quantises without overflow in the accumulator (33 rows of at
+/// most `1.98 × QA` stay inside an `i16`).
+const WEIGHT_CLIP: f32 = 1.98;
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// First-layer neurons per perspective.
+    pub hidden: usize,
+    /// Passes over the training records.
+    pub epochs: usize,
+    /// Records per Adam step.
+    pub batch_size: usize,
+    /// Adam's learning rate at the start.
+    pub learning_rate: f32,
+    /// The learning rate is multiplied by this at each epoch of `drop_at`.
+    pub lr_drop: f32,
+    /// Epochs (from 1) after which the learning rate drops.
+    pub drop_at: Vec<usize>,
+    /// Weight of the search score in the target (the rest is the game's result).
+    pub lambda: f32,
+    /// Every N-th record is held out for validation (0: none).
+    pub validation_every: usize,
+    /// Threads for the gradient.
+    pub threads: usize,
+    /// Seed for the initial weights and the shuffles.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hidden: 128,
+            epochs: 10,
+            batch_size: 16_384,
+            learning_rate: 0.001,
+            lr_drop: 0.3,
+            drop_at: vec![6, 9],
+            lambda: 0.75,
+            validation_every: 50,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+/// A record as the trainer uses it.
+#[derive(Clone, Debug)]
+struct Sample {
+    /// Active features: the side to move's perspective, then the other's.
+    us: Vec<u16>,
+    them: Vec<u16>,
+    target: f32,
+}
+
+impl Sample {
+    fn new(r: &Record, lambda: f32) -> Sample {
+        let placed = Square::all().filter_map(|s| r.setup.piece_at(s).map(|p| (p, s)));
+        let (red, black) = features::active(placed);
+        let to_u16 = |v: Vec<usize>| v.into_iter().map(|f| f as u16).collect::<Vec<u16>>();
+        let (us, them) = if r.setup.turn == Color::Red {
+            (to_u16(red), to_u16(black))
+        } else {
+            (to_u16(black), to_u16(red))
+        };
+        let red_result = r.outcome.red_score();
+        let result = if r.setup.turn == Color::Red {
+            red_result
+        } else {
+            1.0 - red_result
+        };
+        let score = sigmoid(f32::from(r.score) / 400.0);
+        Sample {
+            us,
+            them,
+            target: lambda * score + (1.0 - lambda) * result,
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network being trained.
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// Gradients of the float network's parameters (same layout).
+#[derive(Clone, Debug)]
+struct Grad {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn zero(hidden: usize) -> Grad {
+        Grad {
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
+            loss: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.w1.fill(0.0);
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+        self.loss = 0.0;
+    }
+
+    fn add(&mut self, other: &Grad) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        self.b2 += other.b2;
+        self.loss += other.loss;
+    }
+}
+
+impl FloatNet {
+    /// A network with small random weights.
+    #[must_use]
+    pub fn new(hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = Rng::seeded(seed);
+        let mut uniform = |n: usize, span: f32| -> Vec<f32> {
+            (0..n)
+                .map(|_| (rng.unit() as f32 * 2.0 - 1.0) * span)
+                .collect()
+        };
+        FloatNet {
+            hidden,
+            w1: uniform(INPUTS * hidden, 0.1),
+            b1: uniform(hidden, 0.1),
+            w2: uniform(2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt()),
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, active: &[u16], out: &mut [f32]) {
+        out.copy_from_slice(&self.b1);
+        for &f in active {
+            let row = &self.w1[usize::from(f) * self.hidden..][..self.hidden];
+            for (a, w) in out.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output for a sample (before the sigmoid), with the two accumulators it used.
+    fn forward(&self, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
+        self.accumulate(&s.us, &mut acc[0]);
+        self.accumulate(&s.them, &mut acc[1]);
+        let h = self.hidden;
+        let mut out = self.b2;
+        for (side, a) in acc.iter().enumerate() {
+            for (x, w) in a.iter().zip(&self.w2[side * h..(side + 1) * h]) {
+                out += x.clamp(0.0, 1.0) * w;
+            }
+        }
+        out
+    }
+
+    /// Adds the sample's loss gradient to `g`.
+    fn backward(&self, s: &Sample, acc: &mut [Vec<f32>; 2], g: &mut Grad) {
+        let out = self.forward(s, acc);
+        let p = sigmoid(out);
+        let err = p - s.target;
+        g.loss += f64::from(err * err);
+        let d_out = 2.0 * err * p * (1.0 - p);
+        g.b2 += d_out;
+        let h = self.hidden;
+        for (side, (a, active)) in acc.iter().zip([&s.us, &s.them]).enumerate() {
+            for (i, &x) in a.iter().enumerate() {
+                g.w2[side * h + i] += d_out * x.clamp(0.0, 1.0);
+                if x > 0.0 && x < 1.0 {
+                    let d = d_out * self.w2[side * h + i];
+                    g.b1[i] += d;
+                    for &f in active.iter() {
+                        g.w1[usize::from(f) * h + i] += d;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Mean loss over `samples`.
+    fn loss(&self, samples: &[Sample]) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
+        let total: f64 = samples
+            .iter()
+            .map(|s| {
+                let e = sigmoid(self.forward(s, &mut acc)) - s.target;
+                f64::from(e * e)
+            })
+            .sum();
+        total / samples.len() as f64
+    }
+
+    /// The evaluation in centipawns of a record's position (float arithmetic).
+    #[must_use]
+    pub fn evaluate(&self, r: &Record) -> f32 {
+        let s = Sample::new(r, 1.0);
+        let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
+        self.forward(&s, &mut acc) * super::network::SCALE as f32
+    }
+
+    /// The quantised network for the engine.
+    #[must_use]
+    pub fn quantise(&self) -> Network {
+        let q = |v: &[f32], scale: f32| -> Vec<i16> {
+            v.iter()
+                .map(|w| (w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale).round() as i16)
+                .collect()
+        };
+        let qa = f32::from(QA);
+        let qb = f32::from(QB);
+        Network::from_parts(
+            q(&self.w1, qa),
+            q(&self.b1, qa),
+            q(&self.w2, qb),
+            (self.b2 * qa * qb).round() as i32,
+        )
+    }
+
+    fn clip(&mut self) {
+        for w in self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2) {
+            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+}
+
+/// Adam's moment estimates.
+struct Adam {
+    m: Grad,
+    v: Grad,
+    step: i32,
+}
+
+impl Adam {
+    fn update(&mut self, net: &mut FloatNet, g: &Grad, lr: f32, batch: usize) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.step += 1;
+        let c1 = 1.0 - B1.powi(self.step);
+        let c2 = 1.0 - B2.powi(self.step);
+        let n = batch as f32;
+        let step = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+            let g = g / n;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+        };
+        for (((w, g), m), v) in net
+            .w1
+            .iter_mut()
+            .zip(&g.w1)
+            .zip(&mut self.m.w1)
+            .zip(&mut self.v.w1)
+        {
+            step(w, *g, m, v);
+        }
+        for (((w, g), m), v) in net
+            .b1
+            .iter_mut()
+            .zip(&g.b1)
+            .zip(&mut self.m.b1)
+            .zip(&mut self.v.b1)
+        {
+            step(w, *g, m, v);
+        }
+        for (((w, g), m), v) in net
+            .w2
+            .iter_mut()
+            .zip(&g.w2)
+            .zip(&mut self.m.w2)
+            .zip(&mut self.v.w2)
+        {
+            step(w, *g, m, v);
+        }
+        step(&mut net.b2, g.b2, &mut self.m.b2, &mut self.v.b2);
+        net.clip();
+    }
+}
+
+/// What an epoch achieved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// The epoch, from 1.
+    pub epoch: usize,
+    /// Mean training loss over the epoch's batches.
+    pub train_loss: f64,
+    /// Loss on the held-out records (0 when none are held out).
+    pub validation_loss: f64,
+    /// The learning rate used.
+    pub learning_rate: f32,
+}
+
+/// Trains a network on `records`, calling `after_epoch` with each epoch's report and the network
+/// as it stands (to write checkpoints). Returns the final float network.
+///
+/// # Panics
+///
+/// When `settings.hidden` or `settings.batch_size` is 0.
+pub fn train(
+    records: &[Record],
+    settings: &Settings,
+    mut after_epoch: impl FnMut(&EpochReport, &FloatNet),
+) -> FloatNet {
+    assert!(
+        settings.hidden > 0 && settings.batch_size > 0,
+        "empty network or batch"
+    );
+    let mut training = Vec::new();
+    let mut validation = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let s = Sample::new(r, settings.lambda);
+        if settings.validation_every > 0
+            && i % settings.validation_every == settings.validation_every - 1
+        {
+            validation.push(s);
+        } else {
+            training.push(s);
+        }
+    }
+    let h = settings.hidden;
+    let mut net = FloatNet::new(h, settings.seed);
+    let mut adam = Adam {
+        m: Grad::zero(h),
+        v: Grad::zero(h),
+        step: 0,
+    };
+    let threads = settings.threads.max(1);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zero(h)).collect();
+    let mut total = Grad::zero(h);
+    let mut order: Vec<usize> = (0..training.len()).collect();
+    let mut rng = Rng::seeded(settings.seed ^ 0x5851_F42D_4C95_7F2D);
+    let mut lr = settings.learning_rate;
+    for epoch in 1..=settings.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut epoch_loss = 0.0;
+        for batch in order.chunks(settings.batch_size) {
+            let per = batch.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for (chunk, g) in batch.chunks(per).zip(grads.iter_mut()) {
+                    let net = &net;
+                    let training = &training;
+                    scope.spawn(move || {
+                        g.clear();
+                        let mut acc = [vec![0.0; h], vec![0.0; h]];
+                        for &i in chunk {
+                            net.backward(&training[i], &mut acc, g);
+                        }
+                    });
+                }
+            });
+            total.clear();
+            for g in grads.iter().take(batch.len().div_ceil(per)) {
+                total.add(g);
+            }
+            epoch_loss += total.loss;
+            adam.update(&mut net, &total, lr, batch.len());
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: epoch_loss / training.len().max(1) as f64,
+            validation_loss: net.loss(&validation),
+            learning_rate: lr,
+        };
+        after_epoch(&report, &net);
+        if settings.drop_at.contains(&epoch) {
+            lr *= settings.lr_drop;
+        }
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::format::Outcome;
+    use crate::rules::testing::{ROOTS, random_games};
+
+    /// Records whose score is a simple function of material, so a network can learn it.
+    fn material_records(n_games: usize) -> Vec<Record> {
+        let mut rng = Rng::seeded(21);
+        let mut out = Vec::new();
+        random_games(&ROOTS, n_games, 60, &mut rng, |pos| {
+            let value = |k: usize| [0, 20, 20, 40, 90, 45, 10][k];
+            let mut score = 0i32;
+            for s in Square::all() {
+                if let Some(p) = pos.piece_at(s) {
+                    let v = value(p.kind().index()) * 10;
+                    score += if p.color() == pos.turn() { v } else { -v };
+                }
+            }
+            out.push(Record {
+                setup: pos.to_setup(),
+                score: score as i16,
+                outcome: Outcome::Draw,
+                ply: 0,
+            });
+        });
+        out
+    }
+
+    #[test]
+    fn training_reduces_the_loss_and_is_repeatable() {
+        let records = material_records(60);
+        let settings = Settings {
+            hidden: 8,
+            epochs: 6,
+            batch_size: 256,
+            learning_rate: 0.01,
+            drop_at: vec![],
+            lambda: 1.0,
+            validation_every: 10,
+            threads: 2,
+            ..Settings::default()
+        };
+        let mut reports = Vec::new();
+        let net = train(&records, &settings, |r, _| reports.push(*r));
+        assert_eq!(reports.len(), 6);
+        let first = reports[0].validation_loss;
+        let last = reports[5].validation_loss;
+        assert!(last < first * 0.7, "validation loss {first} -> {last}");
+        let again = train(&records, &settings, |_, _| {});
+        assert_eq!(
+            net.w2, again.w2,
+            "the same seed and threads give the same network"
+        );
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        let records = material_records(10);
+        let settings = Settings {
+            hidden: 16,
+            epochs: 2,
+            batch_size: 128,
+            learning_rate: 0.01,
+            lambda: 1.0,
+            validation_every: 0,
+            ..Settings::default()
+        };
+        let float = train(&records, &settings, |_, _| {});
+        let quantised = float.quantise();
+        for r in records.iter().step_by(7) {
+            let pos = r.position().unwrap();
+            let f = float.evaluate(r);
+            let q = quantised.evaluate_position(&pos) as f32;
+            assert!(
+                (f - q).abs() <= 8.0 + f.abs() * 0.02,
+                "float {f} quantised {q}"
+            );
+        }
+    }
+}

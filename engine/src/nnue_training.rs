@@ -1,0 +1,73 @@
+//! `chariot train`: reads training data, trains a network with `chariot::nnue::train`, writes a
+//! checkpoint after every epoch (`NAME.epochN.nnue` beside the output) and the final network.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use chariot::datagen::format;
+use chariot::nnue::{file, train};
+
+/// Trains on `data` and writes the network to `out`.
+pub fn run(
+    data: &[PathBuf],
+    out: &Path,
+    max_positions: Option<usize>,
+    settings: &train::Settings,
+) -> anyhow::Result<()> {
+    let mut records = Vec::new();
+    for path in data {
+        let mut more = format::read_all(path)?;
+        records.append(&mut more);
+        if max_positions.is_some_and(|m| records.len() >= m) {
+            break;
+        }
+    }
+    if let Some(m) = max_positions {
+        records.truncate(m);
+    }
+    if records.is_empty() {
+        return Err(chariot_cli::usage("the data files hold no positions"));
+    }
+    println!(
+        "training on {} positions ({} held out), {} hidden neurons, {} epochs",
+        records.len(),
+        records
+            .len()
+            .checked_div(settings.validation_every)
+            .unwrap_or(0),
+        settings.hidden,
+        settings.epochs
+    );
+    let started = Instant::now();
+    let mut failed: Option<anyhow::Error> = None;
+    let net = train::train(&records, settings, |report, net| {
+        let checkpoint = checkpoint_path(out, report.epoch);
+        if let Err(e) = file::write(&checkpoint, &net.quantise()) {
+            failed.get_or_insert(e.into());
+        }
+        println!(
+            "epoch {:>3}  train loss {:.6}  validation loss {:.6}  lr {:.6}  {:.0} s  -> {}",
+            report.epoch,
+            report.train_loss,
+            report.validation_loss,
+            report.learning_rate,
+            started.elapsed().as_secs_f64(),
+            checkpoint.display()
+        );
+    });
+    if let Some(e) = failed {
+        return Err(e.context("writing a checkpoint"));
+    }
+    file::write(out, &net.quantise()).with_context(|| format!("writing {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// `net.nnue` -> `net.epoch3.nnue`.
+fn checkpoint_path(out: &Path, epoch: usize) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "net".into(), |s| s.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}.epoch{epoch}.nnue"))
+}
