@@ -47,6 +47,16 @@ impl Engine {
         }
     }
 
+    /// Sends raw bytes followed by a newline (lines that are not UTF-8).
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("> {}", String::from_utf8_lossy(bytes)));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         self.transcript.push(format!("> {line}"));
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -510,7 +520,7 @@ fn book_moves_are_played_and_respect_banmoves() {
     let path = write_test_book(true);
     let mut e = Engine::ucci();
     e.send(&format!("setoption bookfiles {}", path.display()));
-    e.starts("info string 1 book file(s) loaded");
+    e.starts("info string 1 book file loaded");
     e.send("position startpos");
     e.send("go time 10000 increment 0");
     let lines = e.lines_until("bestmove");
@@ -618,9 +628,82 @@ fn the_built_in_book_answers_by_default() {
     // Another book replaces it; an empty list brings it back.
     let path = write_test_book(true);
     e.send(&format!("setoption bookfiles {}", path.display()));
-    e.starts("info string 1 book file(s) loaded, 3 entries");
+    e.starts("info string 1 book file loaded, 3 entries");
     e.send("setoption bookfiles <empty>");
-    let line = e.starts("info string 1 book file(s) loaded");
+    let line = e.starts("info string 1 book file loaded");
     assert!(!line.ends_with(" 3 entries"), "{line}");
+    e.quit();
+}
+
+#[test]
+fn a_gbk_book_path_is_read_and_undecodable_lines_are_reported() {
+    // What a Chinese Windows GUI sends: the option line in GBK, with a Chinese file name.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("开局库.xqb");
+    std::fs::copy(write_test_book(true), &path).unwrap();
+    let line = format!("setoption bookfiles {}", path.display());
+    let (gbk, _, unmappable) = encoding_rs::GBK.encode(&line);
+    assert!(!unmappable);
+    assert!(
+        std::str::from_utf8(&gbk).is_err(),
+        "the test line must not be UTF-8"
+    );
+    let mut e = Engine::ucci();
+    e.send_bytes(&gbk);
+    e.starts("info string the line was not UTF-8 and was read as GBK");
+    e.starts("info string 1 book file loaded, 3 entries");
+    // Bytes that are neither UTF-8 nor GBK: one error line each, and the engine goes on.
+    let mut rng = chariot::random::Rng::seeded(99);
+    let mut undecodable = 0;
+    for _ in 0..300 {
+        let mut bytes: Vec<u8> = (0..40).map(|_| (rng.below(256)) as u8).collect();
+        bytes.retain(|&b| b != b'\n' && b != b'\r');
+        bytes.push(0xff); // never valid in UTF-8 or GBK
+        e.send_bytes(&bytes);
+        undecodable += 1;
+    }
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    let errors = lines
+        .iter()
+        .filter(|l| l.contains("is neither UTF-8 nor GBK"))
+        .count();
+    assert_eq!(errors, undecodable, "{lines:?}");
+    e.send("setoption usebook false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let last = e.lines_until("bestmove").pop().unwrap();
+    assert!(Position::start().is_legal(bestmove_of(&last)), "{last}");
+    e.quit();
+}
+
+#[test]
+fn long_unknown_lines_are_not_echoed_whole() {
+    let mut e = Engine::ucci();
+    e.send(&"x".repeat(200_000));
+    let line = e.starts("info string error");
+    assert!(line.len() < 400, "{} bytes echoed", line.len());
+    assert!(
+        line.contains("200002 bytes in all") || line.contains("bytes in all"),
+        "{line}"
+    );
+    e.quit();
+}
+
+#[test]
+fn uci_go_perft_answers_as_stockfish_does() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.lines_until("Nodes searched");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1920");
+    let moves = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .count();
+    assert_eq!(moves, 44, "{lines:?}");
+    assert_eq!(lines[lines.len() - 2], "");
+    e.send("go perft x");
+    e.starts("info string error: go perft");
     e.quit();
 }

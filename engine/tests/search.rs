@@ -405,3 +405,46 @@ fn endgame_tables_score_nodes_and_count_tbhits() {
         Score::Mate(m) => panic!("mate {m} in a drawn table position"),
     }
 }
+
+/// A search stopped in the middle of a MultiPV iteration answers with the best line it last
+/// reported: `bestmove` and `ponder` are the first two moves of the last `multipv 1` line.
+#[test]
+fn a_multipv_search_stopped_mid_iteration_answers_with_its_last_reported_line() {
+    let positions = [
+        Position::start(),
+        Position::from_fen(
+            "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2",
+        )
+        .unwrap(),
+    ];
+    let mut mismatches = Vec::new();
+    for pos in &positions {
+        for nodes in (20_000..200_000).step_by(9_000) {
+            let mut s = Searcher::new(Options {
+                hash_mb: 4,
+                multipv: 3,
+                ..Options::default()
+            });
+            let mut last: Option<Vec<Move>> = None;
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let r = s.search(pos, &limits, &Arc::new(Control::default()), &mut |rep| {
+                if let Report::Iteration(info) = rep {
+                    if info.multipv == 1 {
+                        last = Some(info.pv.clone());
+                    }
+                }
+            });
+            let pv = last.expect("a reported line");
+            if r.best != pv.first().copied() || (pv.len() > 1 && r.ponder != pv.get(1).copied()) {
+                mismatches.push(format!(
+                    "{} nodes: bestmove {:?} ponder {:?}, last line {:?}",
+                    nodes, r.best, r.ponder, pv
+                ));
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "{mismatches:#?}");
+}

@@ -111,6 +111,8 @@ pub enum Command {
     Display,
     /// `perft N`: count move paths from the current position.
     Perft(u32),
+    /// UCI `go perft N`: the same count in Stockfish's output form.
+    GoPerft(u32),
     /// `eval`: the static evaluation of the current position, term by term.
     Eval,
     /// `bench [depth]`: the fixed benchmark.

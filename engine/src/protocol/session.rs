@@ -171,7 +171,7 @@ impl Session {
     }
 
     fn error(&self, message: &str) {
-        self.say(&format!("info string error: {message}"));
+        self.say(&format!("info string error: {}", shorten(message)));
     }
 
     fn thinking(&self) -> bool {
@@ -333,6 +333,21 @@ impl Session {
                 for line in diagram(&self.position, style).lines() {
                     self.say(line);
                 }
+            }
+            Command::GoPerft(depth) => {
+                let mut pos = self.position.clone();
+                let naming = self.settings.naming;
+                let total: u64 = if depth == 0 {
+                    1
+                } else {
+                    let rows = divide(&mut pos, depth);
+                    for (m, n) in &rows {
+                        self.say(&format!("{}: {n}", naming.format(*m)));
+                    }
+                    rows.iter().map(|r| r.1).sum()
+                };
+                self.say("");
+                self.say(&format!("Nodes searched: {total}"));
             }
             Command::Perft(depth) => {
                 let start = Instant::now();
@@ -498,7 +513,9 @@ impl Session {
                 let n = self.books.books().len();
                 let entries: usize = self.books.books().iter().map(Book::len).sum();
                 self.say(&format!(
-                    "info string {n} book file(s) loaded, {entries} entries"
+                    "info string {} loaded, {}",
+                    count(n, "book file", "book files"),
+                    count(entries, "entry", "entries")
                 ));
             }
             OptionId::UseEgtb => {
@@ -524,8 +541,8 @@ impl Session {
                 self.tables = Arc::new(tables);
                 self.share_tables();
                 self.say(&format!(
-                    "info string {} endgame tables found",
-                    self.tables.len()
+                    "info string {} found",
+                    count(self.tables.len(), "endgame table", "endgame tables")
                 ));
             }
             OptionId::NewGame => self.new_game(),
@@ -1042,6 +1059,23 @@ fn finish(
     lines
 }
 
+/// Messages longer than this many characters are cut (an unknown 200 KB line is not echoed
+/// back whole).
+const MESSAGE_LIMIT: usize = 200;
+
+/// `message`, or its first [`MESSAGE_LIMIT`] characters and how long it was.
+fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+    match message.char_indices().nth(MESSAGE_LIMIT) {
+        None => message.into(),
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &message[..cut], message.len()).into(),
+    }
+}
+
+/// `"1 book file"`, `"2 book files"`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `true` when neither side has a piece that can cross the river: nobody can ever win.
 fn no_attackers(pos: &Position) -> bool {
     use crate::rules::{Kind, Piece};
@@ -1059,14 +1093,52 @@ pub fn run_stdio() {
     run(io::BufReader::new(io::stdin()), out, terminal);
 }
 
+/// A line of input as the reader thread decoded it.
+enum Input {
+    /// Valid UTF-8.
+    Text(String),
+    /// Not UTF-8 but valid GBK (what Chinese Windows GUIs send, e.g. a book path), decoded.
+    Gbk(String),
+    /// Neither UTF-8 nor GBK: its length in bytes.
+    Undecodable(usize),
+}
+
+impl Input {
+    /// Decodes a line's bytes (without its line ending).
+    fn decode(bytes: Vec<u8>) -> Input {
+        match String::from_utf8(bytes) {
+            Ok(text) => Input::Text(text),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                match encoding_rs::GBK.decode_without_bom_handling_and_without_replacement(&bytes) {
+                    Some(text) => Input::Gbk(text.into_owned()),
+                    None => Input::Undecodable(bytes.len()),
+                }
+            }
+        }
+    }
+}
+
 /// Runs the engine on any input and output (tests use pipes and buffers).
-pub fn run(input: impl BufRead + Send + 'static, out: Output, terminal: bool) {
-    let (tx, rx) = mpsc::channel::<String>();
-    // The reader thread ends at end of input; the channel then closes.
+///
+/// Lines are read as bytes: a line that is not UTF-8 is read as GBK when it is valid GBK (said
+/// in an `info string`), and a line that is neither gets one error line; the engine goes on in
+/// every case.
+pub fn run(mut input: impl BufRead + Send + 'static, out: Output, terminal: bool) {
+    let (tx, rx) = mpsc::channel::<Input>();
+    // The reader thread ends at end of input or a read error; the channel then closes.
     let reader = thread::Builder::new().name("input".into()).spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            while matches!(line.last(), Some(b'\n' | b'\r')) {
+                line.pop();
+            }
+            if tx.send(Input::decode(std::mem::take(&mut line))).is_err() {
                 break;
             }
         }
@@ -1076,8 +1148,21 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, terminal: bool) {
         return;
     }
     let mut session = Session::new(out, terminal);
-    while let Ok(line) = rx.recv() {
-        if session.handle(line.trim_end_matches('\r')) == Flow::Quit {
+    while let Ok(input) = rx.recv() {
+        let line = match input {
+            Input::Text(line) => line,
+            Input::Gbk(line) => {
+                session.say("info string the line was not UTF-8 and was read as GBK");
+                line
+            }
+            Input::Undecodable(len) => {
+                session.error(&format!(
+                    "a line of {len} bytes is neither UTF-8 nor GBK and was ignored"
+                ));
+                continue;
+            }
+        };
+        if session.handle(&line) == Flow::Quit {
             return;
         }
         if session.blocks_input() {

@@ -89,6 +89,17 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "ucinewgame" => Ok(Command::NewGame),
         "position" => parse_position_args(rest, "position")
             .map(|(spec, moves)| Command::Position { spec, moves }),
+        // `go perft N`, as Stockfish and Fairy-Stockfish answer it (per-move counts, then
+        // `Nodes searched: N`).
+        "go" if rest.first() == Some(&"perft") => match rest {
+            ["perft", n] => n
+                .parse()
+                .map(Command::GoPerft)
+                .map_err(|_| CommandError(format!("go perft: expected a depth, found {n:?}"))),
+            _ => Err(CommandError(
+                "go perft: expected a depth, e.g. go perft 4".into(),
+            )),
+        },
         "go" => parse_go(rest).map(Command::Go),
         "ponderhit" => Ok(Command::PonderHit { draw: false }),
         "stop" => Ok(Command::Stop),

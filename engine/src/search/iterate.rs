@@ -80,6 +80,7 @@ impl Worker<'_> {
                     bound: Bound::Exact,
                 },
             );
+            self.reported_best = Some(best.clone());
             if let Some(report) = report.as_mut() {
                 for i in 0..multipv {
                     let info = self.info(i, Bound::Exact);

@@ -196,6 +196,10 @@ pub(crate) struct Worker<'a> {
     pub time: TimeManager,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
+    /// With MultiPV, the best root move as the last completed iteration reported it: a stop in
+    /// the middle of an iteration answers with its line, so that `bestmove ... ponder` agrees
+    /// with the last `multipv 1` line the GUI showed.
+    pub reported_best: Option<RootMove>,
     /// When this thread last rested (UCCI `idle`).
     pub rested: Instant,
 }
@@ -417,13 +421,17 @@ impl<'a> Worker<'a> {
             time,
             root_moves,
             completed_depth: 0,
+            reported_best: None,
             rested: Instant::now(),
         }
     }
 
     /// The main thread's answer once it has finished.
     fn result(&self, pos: &mut Position) -> SearchResult {
-        let best = &self.root_moves[0];
+        let best = match &self.reported_best {
+            Some(reported) if self.shared.config.multipv > 1 => reported,
+            _ => &self.root_moves[0],
+        };
         let score = if best.score > -INFINITE {
             best.score
         } else {
