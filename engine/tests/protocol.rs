@@ -707,3 +707,38 @@ fn uci_go_perft_answers_as_stockfish_does() {
     e.starts("info string error: go perft");
     e.quit();
 }
+
+#[test]
+fn a_damaged_book_is_refused_with_its_reason_and_the_previous_books_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("damaged.xqb");
+    let mut bytes = std::fs::read(write_test_book(true)).unwrap();
+    let n = bytes.len();
+    bytes[n - 5] ^= 0x40; // inside the last entry's statistics
+    std::fs::write(&damaged, &bytes).unwrap();
+    // The library refuses it on opening.
+    let Err(e) = chariot::book::Book::open(&damaged) else {
+        panic!("a damaged book opened");
+    };
+    let e = e.to_string();
+    assert!(e.contains("damaged.xqb") && e.contains("checksum"), "{e}");
+    assert!(chariot::book::Book::open_unverified(&damaged).is_ok());
+    // So does the engine, and it keeps playing from the books it had.
+    let mut e = Engine::ucci();
+    e.send(&format!("setoption bookfiles {}", damaged.display()));
+    let line = e.starts("info string error: bookfiles");
+    assert!(
+        line.contains("checksum") && line.contains("previous books are kept"),
+        "{line}"
+    );
+    e.send("position startpos");
+    e.send("go depth 20");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message book move ")),
+        "the built-in book still answers: {lines:?}"
+    );
+    e.quit();
+}
