@@ -37,9 +37,11 @@ enum Command {
         /// A named set: first (324 tables), second (90 tables), third (78 tables), small (see `egtb-gen sets`).
         #[arg(long)]
         set: Option<String>,
-        /// Where tables are read from and written to.
-        #[arg(long, default_value = "data/egtb")]
-        dir: PathBuf,
+        /// Where tables are read from and written to [default: the first directory of
+        /// $CHARIOT_EGTB, else the user data directory, e.g. ~/.local/share/chariot/egtb,
+        /// where the engine finds them too].
+        #[arg(long)]
+        dir: Option<PathBuf>,
         /// zstd compression level of the blocks.
         #[arg(long, default_value_t = 12)]
         level: i32,
@@ -60,16 +62,23 @@ enum Command {
     /// Show a table's header: material, positions, results per side, longest mate, size.
     Info {
         /// Table files.
+        #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// One JSON object per table.
+        #[arg(long)]
+        json: bool,
     },
     /// Probe positions: value, distance to mate, best move and the line to mate.
     Probe {
-        /// Directories or files with tables.
-        #[arg(long, default_value = "data/egtb")]
+        /// Directories or files with tables [default: every directory of the data-location order:
+        /// $CHARIOT_EGTB, egtb/ next to the executable, the user data directory, the source
+        /// tree's data/egtb]. A damaged table is skipped with a warning.
+        #[arg(long)]
         dir: Vec<PathBuf>,
         /// Positions in FEN; read from standard input, one per line, when none are given.
         fens: Vec<String>,
-        /// One JSON object per line: fen, wdl, dtm, best, line.
+        /// One JSON object per line: fen, wdl, dtm, by_rule, rule_rank, best, line, moves (or
+        /// fen and error).
         #[arg(long)]
         json: bool,
         /// Leave out the line to mate (faster).
@@ -79,7 +88,11 @@ enum Command {
     /// Re-check tables through the reader: every position against its successors.
     Verify {
         /// Table files; the tables their captures lead to are looked up in the same directory.
+        #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// One JSON object per table: file, ok, seconds, and the first inconsistency or error.
+        #[arg(long)]
+        json: bool,
     },
     /// Cross-check sampled positions against a plain depth-limited mate search.
     Crosscheck {
@@ -127,7 +140,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         } => crate::run::gen_command(
             &signatures,
             set.as_deref(),
-            &dir,
+            &dir.unwrap_or_else(chariot::data::user_table_dir),
             &crate::run::Options {
                 level,
                 block_entries,
@@ -136,14 +149,23 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                 keep_going,
             },
         ),
-        Command::Info { files } => crate::tools::info(&files),
+        Command::Info { files, json } => crate::tools::info(&files, json),
         Command::Probe {
             dir,
             fens,
             json,
             no_line,
-        } => crate::tools::probe(&dir, &fens, json, !no_line),
-        Command::Verify { files } => crate::verify::verify(&files),
+        } => {
+            let dirs = if dir.is_empty() {
+                chariot::data::table_dirs()
+            } else {
+                dir
+            };
+            // Lines that could not be answered make the run partial (exit 3).
+            return crate::tools::probe(&dirs, &fens, json, !no_line)
+                .map(|ok| Exit::from_ok(ok, Exit::Partial));
+        }
+        Command::Verify { files, json } => crate::verify::verify(&files, json),
         Command::Crosscheck {
             files,
             samples,
@@ -175,8 +197,9 @@ fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<b
         }
     }
     println!(
-        "{checked} positions in {} tables agree with a {depth}-ply mate search{}",
-        files.len(),
+        "{} in {} agree with a {depth}-ply mate search{}",
+        crate::tools::plural(checked as u64, "position", "positions"),
+        crate::tools::plural(files.len() as u64, "table", "tables"),
         if ok {
             ""
         } else {

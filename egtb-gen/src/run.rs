@@ -8,6 +8,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use chariot::egtb::file::{self, TableFile};
 use chariot::egtb::{Indexer, Signature};
+
+use crate::tools::plural;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -171,14 +173,20 @@ pub fn gen_command(
     bar.finish_and_clear();
     overall.finish_and_clear();
     eprintln!(
-        "generated {generated} tables ({} entries, {} bytes) in {:.1} s wall; {skipped} already present",
-        total.entries,
-        total.bytes,
+        "generated {} ({}, {}) in {:.1} s wall; {} already present",
+        plural(generated as u64, "table", "tables"),
+        plural(total.entries, "entry", "entries"),
+        plural(total.bytes, "byte", "bytes"),
         started.elapsed().as_secs_f64(),
+        skipped,
     );
     if !failed.is_empty() {
         let names: Vec<String> = failed.iter().map(ToString::to_string).collect();
-        eprintln!("{} tables failed: {}", failed.len(), names.join(" "));
+        eprintln!(
+            "{} failed: {}",
+            plural(failed.len() as u64, "table", "tables"),
+            names.join(" ")
+        );
     }
     Ok(failed.is_empty())
 }

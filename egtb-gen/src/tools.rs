@@ -9,81 +9,161 @@ use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED};
 use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
+use serde::Serialize;
 
-/// `egtb-gen info`.
-pub fn info(files: &[PathBuf]) -> anyhow::Result<bool> {
+/// One side to move's counts in `info --json`.
+#[derive(Debug, Serialize)]
+struct SideInfo {
+    /// `strong` (Red in the table) or `weak`.
+    to_move: &'static str,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    rule_wins: u64,
+    rule_losses: u64,
+    unused_indices: u64,
+}
+
+/// A table's header as `info --json` prints it.
+#[derive(Debug, Serialize)]
+struct TableInfo {
+    file: String,
+    table: String,
+    entries_per_side: u64,
+    bytes_per_entry: u32,
+    sides: Vec<SideInfo>,
+    /// The longest mate in plies, and a position with it.
+    longest_plies: u32,
+    longest_fen: Option<String>,
+    file_bytes: u64,
+    uncompressed_bytes: u64,
+    blocks: u64,
+    block_entries: u32,
+    /// `not judged`, `judged` (no position decided by it) or `decides` (some are).
+    perpetual_check_rule: &'static str,
+    rule_stages: u32,
+    format_version: u32,
+}
+
+fn table_info(path: &Path) -> anyhow::Result<TableInfo> {
+    let t = TableFile::open(path).with_context(|| path.display().to_string())?;
+    let h = t.header();
+    let ix = Indexer::new(h.signature)?;
+    let mut longest = (0, Color::Red, 0u64);
+    let mut sides = Vec::new();
+    for (i, s) in h.stats.iter().enumerate() {
+        let turn = if i == 0 { Color::Red } else { Color::Black };
+        sides.push(SideInfo {
+            to_move: if i == 0 { "strong" } else { "weak" },
+            positions: s.wins + s.draws + s.losses + s.rule_wins + s.rule_losses,
+            wins: s.wins + s.rule_wins,
+            draws: s.draws,
+            losses: s.losses + s.rule_losses,
+            rule_wins: s.rule_wins,
+            rule_losses: s.rule_losses,
+            unused_indices: s.unused,
+        });
+        if s.max_dtm > longest.0 {
+            longest = (s.max_dtm, turn, s.max_dtm_index);
+        }
+    }
+    let longest_fen = (longest.0 > 0).then(|| ix.setup(&ix.decode(longest.2), longest.1).fen());
+    Ok(TableInfo {
+        file: path.display().to_string(),
+        table: h.signature.to_string(),
+        entries_per_side: h.entries_per_half,
+        bytes_per_entry: u32::from(h.value_width),
+        sides,
+        longest_plies: longest.0,
+        longest_fen,
+        file_bytes: t.file_len(),
+        uncompressed_bytes: h.entries() * u64::from(h.value_width),
+        blocks: u64::from(h.blocks),
+        block_entries: h.block_entries,
+        perpetual_check_rule: if h.flags & FLAG_RULE_DECIDES != 0 {
+            "decides"
+        } else if h.flags & FLAG_RULE_JUDGED != 0 {
+            "judged"
+        } else {
+            "not judged"
+        },
+        rule_stages: u32::from(h.coding.rule_stages),
+        format_version: u32::from(h.version()),
+    })
+}
+
+/// `"1 table"`, `"2 tables"`.
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `egtb-gen info`: a table's header, as text or one JSON object per table.
+pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
     let mut out = std::io::stdout().lock();
     for path in files {
-        let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
-        let h = t.header();
-        let ix = Indexer::new(h.signature)?;
-        writeln!(out, "{}", path.display())?;
-        writeln!(out, "  table      {}", h.signature)?;
+        let i = table_info(path)?;
+        if json {
+            writeln!(out, "{}", serde_json::to_string(&i)?)?;
+            continue;
+        }
+        let sig: Signature = i.table.parse()?;
+        writeln!(out, "{}", i.file)?;
+        writeln!(out, "  table      {}", i.table)?;
         writeln!(
             out,
-            "  index      {} entries per side to move ({} with both sides), {} bytes per entry",
-            h.entries_per_half,
-            h.entries(),
-            h.value_width
+            "  index      {} per side to move ({} with both sides), {} per entry",
+            plural(i.entries_per_side, "entry", "entries"),
+            2 * i.entries_per_side,
+            plural(u64::from(i.bytes_per_entry), "byte", "bytes")
         )?;
-        let names = [
-            format!("{} (strong, Red in the table) to move", h.signature.strong),
-            format!("{} (weak, Black in the table) to move", h.signature.weak),
-        ];
-        let mut longest = (0, Color::Red, 0u64);
-        for (i, s) in h.stats.iter().enumerate() {
-            let turn = if i == 0 { Color::Red } else { Color::Black };
-            writeln!(out, "  {}", names[i])?;
+        for (side, name) in i.sides.iter().zip([
+            format!("{} (strong, Red in the table) to move", sig.strong),
+            format!("{} (weak, Black in the table) to move", sig.weak),
+        ]) {
+            writeln!(out, "  {name}")?;
             writeln!(
                 out,
-                "    positions {:>12}   wins {:>12}   draws {:>12}   losses {:>12}   (unused indices {})",
-                s.wins + s.draws + s.losses + s.rule_wins + s.rule_losses,
-                s.wins + s.rule_wins,
-                s.draws,
-                s.losses + s.rule_losses,
-                s.unused
+                "    positions {:>12}   wins {:>12}   draws {:>12}   losses {:>12}   unused indices {:>12}",
+                side.positions, side.wins, side.draws, side.losses, side.unused_indices
             )?;
-            if s.rule_wins + s.rule_losses > 0 {
+            if side.rule_wins + side.rule_losses > 0 {
                 writeln!(
                     out,
-                    "    by the perpetual-check rule: wins {:>12}   losses {:>12}",
-                    s.rule_wins, s.rule_losses
+                    "    by the perpetual-check rule:  wins {:>12}                       losses {:>12}",
+                    side.rule_wins, side.rule_losses
                 )?;
             }
-            if s.max_dtm > longest.0 {
-                longest = (s.max_dtm, turn, s.max_dtm_index);
-            }
         }
-        if longest.0 > 0 {
-            let setup = ix.setup(&ix.decode(longest.2), longest.1);
-            writeln!(out, "  longest    {} plies: {}", longest.0, setup.fen())?;
-        } else {
-            writeln!(out, "  longest    no mate in this table")?;
+        match &i.longest_fen {
+            Some(fen) => writeln!(
+                out,
+                "  longest    {}: {fen}",
+                plural(u64::from(i.longest_plies), "ply", "plies")
+            )?,
+            None => writeln!(out, "  longest    no mate in this table")?,
         }
-        let raw = h.entries() * u64::from(h.value_width);
         writeln!(
             out,
-            "  size       {} bytes on disk, {} uncompressed, ratio {:.1}:1, {} blocks of {} entries",
-            t.file_len(),
-            raw,
-            raw as f64 / t.file_len().max(1) as f64,
-            h.blocks,
-            h.block_entries
+            "  size       {} on disk, {} uncompressed, ratio {:.1}:1, {} of {}",
+            plural(i.file_bytes, "byte", "bytes"),
+            plural(i.uncompressed_bytes, "byte", "bytes"),
+            i.uncompressed_bytes as f64 / i.file_bytes.max(1) as f64,
+            plural(i.blocks, "block", "blocks"),
+            plural(u64::from(i.block_entries), "entry", "entries")
         )?;
-        let rule = if h.flags & FLAG_RULE_DECIDES != 0 {
-            format!(
-                "judged; decides {} positions in {} stages (format version {})",
-                h.stats
-                    .iter()
-                    .map(|s| s.rule_wins + s.rule_losses)
-                    .sum::<u64>(),
-                h.coding.rule_stages,
-                h.version()
-            )
-        } else if h.flags & FLAG_RULE_JUDGED != 0 {
-            "judged (no position decided by it)".to_owned()
-        } else {
-            "not judged".to_owned()
+        let rule = match i.perpetual_check_rule {
+            "decides" => {
+                let decided: u64 = i.sides.iter().map(|s| s.rule_wins + s.rule_losses).sum();
+                format!(
+                    "judged; decides {} in {} (format version {})",
+                    plural(decided, "position", "positions"),
+                    plural(u64::from(i.rule_stages), "stage", "stages"),
+                    i.format_version
+                )
+            }
+            "judged" => "judged (no position decided by it)".to_owned(),
+            _ => "not judged".to_owned(),
         };
         writeln!(out, "  rules      perpetual check {rule}")?;
     }
@@ -93,100 +173,144 @@ pub fn info(files: &[PathBuf]) -> anyhow::Result<bool> {
 /// The longest line shown for a rule value (it usually ends earlier, at a repetition).
 const RULE_LINE: usize = 60;
 
-/// Text for one probed position.
-fn probe_one(tb: &Tablebases, fen: &str, json: bool, with_line: bool) -> String {
-    let pos = match Position::from_fen(fen) {
-        Ok(p) => p,
-        Err(e) => return error_line(fen, &format!("invalid position: {e}"), json),
-    };
+/// A probed position, as `probe --json` prints it (fields documented in `docs/egtb.md`).
+#[derive(Debug, Serialize)]
+struct Answer {
+    fen: String,
+    /// For the side to move.
+    wdl: String,
+    /// Plies to mate from this position; `null` for a draw or a value decided by the rule.
+    dtm: Option<u32>,
+    by_rule: bool,
+    rule_rank: Option<Rank>,
+    best: Option<String>,
+    line: Vec<String>,
+    moves: Vec<MoveAnswer>,
+}
+
+#[derive(Debug, Serialize)]
+struct Rank {
+    stage: u32,
+    plies: u32,
+}
+
+/// One legal move: its value for the side to move in the probed position, the distance counted
+/// from that position (the move included).
+#[derive(Debug, Serialize)]
+struct MoveAnswer {
+    #[serde(rename = "move")]
+    mv: String,
+    wdl: String,
+    dtm: Option<u32>,
+    by_rule: bool,
+}
+
+/// A line of input that could not be answered.
+#[derive(Debug, Serialize)]
+struct Failure {
+    /// The input as given (lossily decoded when it is not UTF-8).
+    fen: String,
+    error: String,
+}
+
+/// Sorts best first: wins by the quickest mate, wins by the rule, draws, losses by the rule,
+/// losses by the slowest mate.
+fn order(v: Value) -> (u8, u32) {
+    match v {
+        Value::Win(d) => (0, d),
+        Value::RuleWin(r) => (1, r.stage.saturating_mul(1 << 16).saturating_add(r.plies)),
+        Value::Draw => (2, 0),
+        Value::RuleLoss(r) => (
+            3,
+            u32::MAX - r.stage.saturating_mul(1 << 16).saturating_add(r.plies),
+        ),
+        Value::Loss(d) => (4, u32::MAX - d),
+    }
+}
+
+/// Answers one FEN.
+fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, String> {
+    let pos = Position::from_fen(fen).map_err(|e| format!("invalid position: {e}"))?;
     let value = match tb.probe(&pos) {
         Ok(Some(v)) => v,
-        Ok(None) => {
-            let sig = Signature::of(&pos).0;
-            return error_line(fen, &format!("no table for {sig}"), json);
-        }
-        Err(e) => return error_line(fen, &chain(&e), json),
+        Ok(None) => return Err(format!("no table for {}", Signature::of(&pos).0)),
+        Err(e) => return Err(e.to_string()),
     };
-    let best = match tb.best_move(&pos) {
-        Ok(b) => b.map(|(m, _)| m),
-        Err(e) => return error_line(fen, &chain(&e), json),
-    };
+    let mut moves = tb
+        .move_values(&pos)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
+    moves.sort_by_key(|&(_, v)| order(v));
+    let best = tb
+        .best_move(&pos)
+        .map_err(|e| e.to_string())?
+        .map(|(m, _)| m.to_string());
     // A rule value's line runs until a position repeats (where the rule judges the cycle).
     let plies = value.dtm().map_or(RULE_LINE, |d| d as usize);
     let line = if with_line && value != Value::Draw {
-        match tb.line(&pos, plies) {
-            Ok(l) => l,
-            Err(e) => return error_line(fen, &chain(&e), json),
-        }
+        tb.line(&pos, plies).map_err(|e| e.to_string())?
     } else {
         Vec::new()
     };
-    let line_text: Vec<String> = line.iter().map(ToString::to_string).collect();
-    if json {
-        let dtm = value.dtm().map_or("null".to_owned(), |d| d.to_string());
-        let best = best.map_or("null".to_owned(), |m| format!("\"{m}\""));
-        let line = line_text
-            .iter()
-            .map(|m| format!("\"{m}\""))
-            .collect::<Vec<_>>()
-            .join(",");
-        let rank = value.rule_rank().map_or("null".to_owned(), |r| {
-            format!("{{\"stage\":{},\"plies\":{}}}", r.stage, r.plies)
-        });
-        format!(
-            "{{\"fen\":\"{}\",\"wdl\":\"{}\",\"dtm\":{dtm},\"best\":{best},\"line\":[{line}],\"by_rule\":{},\"rule_rank\":{rank}}}",
-            escape(fen),
-            value.wdl(),
-            value.by_rule()
-        )
-    } else {
-        let best = best.map_or("-".to_owned(), |m| m.to_string());
-        format!(
-            "{fen}\n  {value}; best {best}; line {}",
-            line_text.join(" ")
-        )
+    Ok(Answer {
+        fen: fen.to_owned(),
+        wdl: value.wdl().to_string(),
+        dtm: value.dtm(),
+        by_rule: value.by_rule(),
+        rule_rank: value.rule_rank().map(|r| Rank {
+            stage: r.stage,
+            plies: r.plies,
+        }),
+        best,
+        line: line.iter().map(ToString::to_string).collect(),
+        moves: moves
+            .into_iter()
+            .map(|(m, v)| MoveAnswer {
+                mv: m.to_string(),
+                wdl: v.wdl().to_string(),
+                dtm: v.dtm(),
+                by_rule: v.by_rule(),
+            })
+            .collect(),
+    })
+}
+
+/// The text form of an answer: the value, the best move and line, then every move.
+fn text(a: &Answer, value: &str) -> String {
+    let mut out = format!(
+        "{}\n  {value}; best {}; line {}",
+        a.fen,
+        a.best.as_deref().unwrap_or("-"),
+        a.line.join(" ")
+    );
+    out.push_str("\n  moves (value for the side to move here; distance in plies from here, the move included):");
+    for m in &a.moves {
+        let how = match (m.dtm, m.by_rule) {
+            (Some(d), _) => format!("{} in {d} {}", m.wdl, if d == 1 { "ply" } else { "plies" }),
+            (None, true) => format!("{} by the perpetual-check rule", m.wdl),
+            (None, false) => m.wdl.clone(),
+        };
+        out.push_str(&format!("\n    {:<5} {how}", m.mv));
     }
+    out
 }
 
-/// An error with its causes, as one line.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn error_line(fen: &str, msg: &str, json: bool) -> String {
-    if json {
-        format!(
-            "{{\"fen\":\"{}\",\"error\":\"{}\"}}",
-            escape(fen),
-            escape(msg)
-        )
-    } else {
-        format!("{fen}\n  error: {msg}")
-    }
-}
-
-/// `egtb-gen probe`.
+/// `egtb-gen probe`: answers each FEN (arguments, or lines of standard input); a line that
+/// cannot be answered gets an error record and the others go on. Returns whether every line
+/// was answered.
 pub fn probe(
     dirs: &[PathBuf],
     fens: &[String],
     json: bool,
     with_line: bool,
 ) -> anyhow::Result<bool> {
-    let tb = Tablebases::open(dirs).context("opening tables")?;
+    let (tb, skipped) = Tablebases::open_skipping(dirs);
+    for e in &skipped {
+        eprintln!("egtb-gen: warning: skipped {e}");
+    }
     if tb.is_empty() {
         anyhow::bail!(
-            "no tables found in {}",
+            "no usable tables in {}",
             dirs.iter()
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
@@ -195,26 +319,68 @@ pub fn probe(
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut ok = true;
-    let mut handle = |fen: &str, out: &mut dyn Write| -> std::io::Result<()> {
-        let text = probe_one(&tb, fen, json, with_line);
-        ok &= !text.contains("error");
-        writeln!(out, "{text}")
+    let answer = |fen: &str, out: &mut dyn Write| -> anyhow::Result<bool> {
+        let pos_value = Position::from_fen(fen)
+            .ok()
+            .and_then(|p| tb.probe(&p).ok().flatten());
+        match probe_one(&tb, fen, with_line) {
+            Ok(a) if json => writeln!(out, "{}", serde_json::to_string(&a)?)?,
+            Ok(a) => {
+                let value = pos_value.map_or_else(|| a.wdl.clone(), |v| v.to_string());
+                writeln!(out, "{}", text(&a, &value))?;
+            }
+            Err(error) => {
+                fail(out, fen, &error, json)?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
     };
     if fens.is_empty() {
-        for line in std::io::stdin().lock().lines() {
-            let line = line?;
-            let fen = line.trim();
-            if !fen.is_empty() {
-                handle(fen, &mut out)?;
+        let mut input = std::io::stdin().lock();
+        let mut bytes = Vec::new();
+        let mut number = 0usize;
+        loop {
+            bytes.clear();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
+                break;
+            }
+            number += 1;
+            match std::str::from_utf8(&bytes) {
+                Ok(line) if line.trim().is_empty() => {}
+                Ok(line) => ok &= answer(line.trim(), &mut out)?,
+                Err(_) => {
+                    ok = false;
+                    let shown = String::from_utf8_lossy(&bytes).trim().to_owned();
+                    fail(
+                        &mut out,
+                        &shown,
+                        &format!("standard input, line {number}: not UTF-8 text"),
+                        json,
+                    )?;
+                }
             }
         }
     } else {
         for fen in fens {
-            handle(fen, &mut out)?;
+            ok &= answer(fen, &mut out)?;
         }
     }
     out.flush()?;
     Ok(ok)
+}
+
+fn fail(out: &mut dyn Write, fen: &str, error: &str, json: bool) -> anyhow::Result<()> {
+    if json {
+        let f = Failure {
+            fen: fen.to_owned(),
+            error: error.to_owned(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&f)?)?;
+    } else {
+        writeln!(out, "{fen}\n  error: {error}")?;
+    }
+    Ok(())
 }
 
 /// `egtb-gen bench-probe`: times `Tablebases::probe` on random legal positions of one table,

@@ -256,16 +256,19 @@ struct Chunk {
 /// When the table or a table its captures lead to cannot be read, or the header's statistics
 /// disagree with the table.
 pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
-    let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let t = TableFile::open(path).with_context(|| path.display().to_string())?;
     let h = t.header().clone();
     let dir = path.parent().unwrap_or(Path::new("."));
     let ix = Indexer::new(h.signature)?;
-    let own = Arc::new(Loaded::from_file(&t)?);
+    let own = Arc::new(Loaded::from_file(&t).with_context(|| path.display().to_string())?);
     let mut subs: HashMap<Signature, Arc<Loaded>> = HashMap::new();
     for s in h.signature.captures() {
         let p = table_path(dir, s);
-        let f = TableFile::open(&p).with_context(|| format!("opening {}", p.display()))?;
-        subs.insert(s, Arc::new(Loaded::from_file(&f)?));
+        let f = TableFile::open(&p).with_context(|| p.display().to_string())?;
+        subs.insert(
+            s,
+            Arc::new(Loaded::from_file(&f).with_context(|| p.display().to_string())?),
+        );
     }
     subs.insert(h.signature, Arc::clone(&own));
     let size = ix.size();
@@ -528,27 +531,56 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
     }))
 }
 
-/// `egtb-gen verify`.
+/// One table's verdict, as `verify --json` prints it.
+#[derive(Debug, serde::Serialize)]
+struct Verdict {
+    file: String,
+    ok: bool,
+    seconds: f64,
+    /// The first inconsistency: entry, position, stored and expected values.
+    inconsistency: Option<String>,
+    /// Why the table (or a table it depends on) could not be read.
+    error: Option<String>,
+}
+
+/// `egtb-gen verify`: checks each file and reports it, going on after a damaged one. Returns
+/// whether every table verified.
 ///
 /// # Errors
-/// As [`verify_table`].
-pub fn verify(files: &[std::path::PathBuf]) -> anyhow::Result<bool> {
+/// Only when standard output cannot be written.
+pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> {
+    use std::io::Write;
     let mut all_ok = true;
+    let mut out = std::io::stdout().lock();
     for path in files {
         let start = std::time::Instant::now();
-        match verify_table(path)? {
-            None => println!(
-                "{}: ok ({:.1} s)",
-                path.display(),
-                start.elapsed().as_secs_f64()
-            ),
-            Some((e, fen, stored, expected)) => {
-                all_ok = false;
-                println!(
-                    "{}: INCONSISTENT at entry {e}: {fen}: stored {stored}, expected {expected}",
-                    path.display()
-                );
+        let mut verdict = Verdict {
+            file: path.display().to_string(),
+            ok: false,
+            seconds: 0.0,
+            inconsistency: None,
+            error: None,
+        };
+        match verify_table(path) {
+            Ok(None) => verdict.ok = true,
+            Ok(Some((e, fen, stored, expected))) => {
+                verdict.inconsistency = Some(format!(
+                    "entry {e}: {fen}: stored {stored}, expected {expected}"
+                ));
             }
+            Err(e) => verdict.error = Some(chariot_cli::message(&e)),
+        }
+        verdict.seconds = start.elapsed().as_secs_f64();
+        all_ok &= verdict.ok;
+        if json {
+            writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
+        } else if verdict.ok {
+            writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
+        } else if let Some(i) = &verdict.inconsistency {
+            writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
+        } else {
+            let error = verdict.error.as_deref().unwrap_or("unknown error");
+            writeln!(out, "{}: error: {error}", verdict.file)?;
         }
     }
     Ok(all_ok)

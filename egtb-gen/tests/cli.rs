@@ -44,25 +44,30 @@ fn probe_json_from_stdin() {
         bin().arg("probe").arg("--dir").arg(data()).arg("--json"),
         fens,
     );
-    let lines: Vec<&str> = out.lines().collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
     assert_eq!(lines.len(), 4, "{out}");
     // Black to move, not in check: lost.
-    assert!(lines[0].contains("\"wdl\":\"loss\""), "{}", lines[0]);
-    // Red to move: mate in one with the rook on the d-file? Whatever the move, a win in 1.
+    assert_eq!(lines[0]["wdl"], "loss", "{out}");
+    // Red to move: a win with a distance and a best move, every legal move valued, best first.
+    assert_eq!(lines[1]["wdl"], "win", "{out}");
     assert!(
-        lines[1].contains("\"wdl\":\"win\"") && lines[1].contains("\"dtm\":"),
-        "{}",
-        lines[1]
+        lines[1]["dtm"].is_u64() && lines[1]["best"].is_string(),
+        "{out}"
     );
-    assert!(lines[1].contains("\"best\":\""), "{}", lines[1]);
-    // Checkmated: loss at 0, no best move.
-    assert!(
-        lines[2].contains("\"wdl\":\"loss\",\"dtm\":0,\"best\":null"),
-        "{}",
-        lines[2]
-    );
-    assert!(lines[3].contains("\"error\""), "{}", lines[3]);
-    assert_eq!(code, 1, "an unreadable FEN makes the exit code 1");
+    let moves = lines[1]["moves"].as_array().unwrap();
+    let pos = chariot::Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w").unwrap();
+    assert_eq!(moves.len(), pos.legal_move_list().len(), "{out}");
+    assert_eq!(moves[0]["move"], lines[1]["best"], "{out}");
+    assert_eq!(moves[0]["dtm"], lines[1]["dtm"], "{out}");
+    // Checkmated: loss at 0, no best move, no moves.
+    assert_eq!(lines[2]["wdl"], "loss");
+    assert_eq!(lines[2]["dtm"], 0);
+    assert!(lines[2]["best"].is_null() && lines[2]["moves"].as_array().unwrap().is_empty());
+    assert!(lines[3]["error"].is_string(), "{out}");
+    assert_eq!(code, 3, "an unreadable FEN makes the run partial (exit 3)");
 }
 
 #[test]
@@ -95,9 +100,12 @@ fn corrupt_table_is_a_clear_error() {
     let bad = dir.join("KRK.egtb");
     std::fs::write(&bad, &bytes).unwrap();
     std::fs::copy(data().join("KK.egtb"), dir.join("KK.egtb")).unwrap();
-    let (code, _, err) = run(bin().arg("verify").arg(&bad), "");
+    let (code, out, _) = run(bin().arg("verify").arg(&bad), "");
     assert_eq!(code, 1, "a failed check exits 1");
-    assert!(err.contains("corrupted block 0"), "{err}");
+    assert!(
+        out.contains("KRK.egtb: error: ") && out.contains("corrupted block 0"),
+        "the file and the reason: {out}"
+    );
     let (code, _, err) = run(bin().arg("gen").arg("KXK").arg("--dir").arg(&dir), "");
     assert_eq!(code, 2);
     assert!(err.contains("unknown piece letter 'X'"), "{err}");
@@ -112,7 +120,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
     let (code, out, err) = run(bin().arg("info").arg(&table), "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("by the perpetual-check rule: wins")
+        out.contains("by the perpetual-check rule:  wins")
             && out.contains("perpetual check judged; decides 1597 positions")
             && out.contains("format version 2"),
         "{out}"
@@ -122,16 +130,18 @@ fn rule_values_in_gen_info_probe_and_verify() {
         "9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1\n4k4/9/9/9/9/9/9/9/9/3K1R3 b\n",
     );
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert!(
-        lines[0].contains("\"wdl\":\"loss\",\"dtm\":null,\"best\":\"d2b1\"")
-            && lines[0].contains("\"by_rule\":true,\"rule_rank\":{\"stage\":1,\"plies\":2}"),
-        "{out}"
-    );
-    assert!(
-        lines[1].contains("\"by_rule\":false,\"rule_rank\":null"),
-        "{out}"
-    );
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["wdl"], "loss", "{out}");
+    assert!(lines[0]["dtm"].is_null(), "{out}");
+    assert_eq!(lines[0]["best"], "d2b1", "{out}");
+    assert_eq!(lines[0]["by_rule"], true, "{out}");
+    assert_eq!(lines[0]["rule_rank"]["stage"], 1, "{out}");
+    assert_eq!(lines[0]["rule_rank"]["plies"], 2, "{out}");
+    assert_eq!(lines[1]["by_rule"], false, "{out}");
+    assert!(lines[1]["rule_rank"].is_null(), "{out}");
     let (code, out, err) = run(
         bin().arg("probe").arg("--dir").arg(&dir).arg("--no-line"),
         "9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1\n",
@@ -145,4 +155,116 @@ fn rule_values_in_gen_info_probe_and_verify() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("KRKN.egtb: ok"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory with the tables a KCK and a KRK position need, one of them damaged.
+fn tables_with(damage: impl Fn(&std::path::Path)) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["KK.egtb", "KRK.egtb", "KCK.egtb", "KCAK.egtb"] {
+        std::fs::copy(data().join(name), dir.path().join(name)).unwrap();
+    }
+    damage(dir.path());
+    dir
+}
+
+#[test]
+fn a_truncated_table_is_skipped_with_a_warning_and_the_others_answer() {
+    let dir = tables_with(|d| {
+        let kcak = d.join("KCAK.egtb");
+        let len = std::fs::metadata(&kcak).unwrap().len();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&kcak)
+            .unwrap()
+            .set_len(len / 2)
+            .unwrap();
+    });
+    let (code, out, err) = run(
+        bin()
+            .arg("probe")
+            .arg("--dir")
+            .arg(dir.path())
+            .arg("3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1"),
+        "",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("draw"), "{out}");
+    assert!(
+        err.contains("warning: skipped") && err.contains("KCAK.egtb: "),
+        "the damaged file is named with its reason: {err}"
+    );
+}
+
+#[test]
+fn stdin_lines_that_are_not_utf8_are_reported_and_the_others_answered() {
+    let mut input = b"3k5/9/9/9/9/9/9/9/9/4KR3 w\n".to_vec();
+    input.extend_from_slice(b"\xff\xfe bad bytes\n");
+    input.extend_from_slice(b"4k4/9/9/9/9/9/9/9/9/3K1R3 b\n");
+    let mut child = bin()
+        .arg("probe")
+        .arg("--dir")
+        .arg(data())
+        .arg("--json")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[0]["wdl"], "win");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("line 2: not UTF-8"),
+        "{text}"
+    );
+    assert_eq!(lines[2]["wdl"], "loss");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn info_and_verify_need_files_and_speak_json() {
+    let (code, _, err) = run(bin().arg("info"), "");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(bin().arg("verify"), "");
+    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = run(
+        bin().arg("info").arg("--json").arg(data().join("KRK.egtb")),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let info: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(info["table"], "KRK");
+    assert_eq!(info["longest_plies"], 4);
+    let (code, out, err) = run(
+        bin()
+            .arg("verify")
+            .arg("--json")
+            .arg(data().join("KRK.egtb"))
+            .arg(data().join("no-such.egtb")),
+        "",
+    );
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["ok"], true, "{out}");
+    assert_eq!(lines[1]["ok"], false, "{out}");
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("no-such.egtb"),
+        "{out}"
+    );
+    // A missing file for info is a failure (1), not a usage mistake.
+    let (code, _, err) = run(bin().arg("info").arg(data().join("no-such.egtb")), "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no-such.egtb"), "{err}");
 }

@@ -742,3 +742,59 @@ fn a_damaged_book_is_refused_with_its_reason_and_the_previous_books_kept() {
     );
     e.quit();
 }
+
+#[test]
+fn damaged_tables_are_named_with_their_reason_and_the_others_used() {
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["KK.egtb", "KRK.egtb", "KCK.egtb", "KCAK.egtb"] {
+        std::fs::copy(shipped.join(name), dir.path().join(name)).unwrap();
+    }
+    // A truncated table: skipped with its reason, the others still open.
+    let kcak = dir.path().join("KCAK.egtb");
+    let len = std::fs::metadata(&kcak).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&kcak)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    // A table with a damaged block: opens, and its probes fail.
+    let krk = dir.path().join("KRK.egtb");
+    let mut bytes = std::fs::read(&krk).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0xff;
+    std::fs::write(&krk, &bytes).unwrap();
+
+    let mut e = Engine::ucci();
+    e.send(&format!("setoption egtbpaths {}", dir.path().display()));
+    let lines = e.lines_until("info string 3 endgame tables found");
+    let error = lines
+        .iter()
+        .find(|l| l.starts_with("info string error: egtbpaths"))
+        .unwrap_or_else(|| panic!("no error line: {lines:?}"));
+    assert!(
+        error.contains("KCAK.egtb: "),
+        "the file and a reason: {error}"
+    );
+    // A KCK position is answered by its (healthy) table.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/C3K4 w - - 0 1");
+    e.send("go depth 3");
+    e.starts("info string tablebase: draw");
+    e.starts("bestmove");
+    // A KRK position whose block is damaged: said once, then the engine searches and reports.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("tablebase: ")
+            && l.contains("KRK.egtb")
+            && l.contains("searching instead")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3")),
+        "{lines:?}"
+    );
+    e.quit();
+}

@@ -21,7 +21,7 @@ pub const EXTENSION: &str = "egtb";
 #[derive(Debug, thiserror::Error)]
 pub enum ProbeError {
     /// A table file is unreadable or corrupt.
-    #[error("table file {}", path.display())]
+    #[error("{}: {source}", path.display())]
     File {
         /// The file.
         path: PathBuf,
@@ -29,7 +29,7 @@ pub enum ProbeError {
         source: FileError,
     },
     /// A directory could not be listed.
-    #[error("cannot list {}", path.display())]
+    #[error("cannot list {}: {source}", path.display())]
     Dir {
         /// The directory.
         path: PathBuf,

@@ -732,8 +732,13 @@ impl Session {
             return false;
         }
         let pos = &self.position;
-        let Ok(Some(values)) = self.tables.move_values(pos) else {
-            return false;
+        let values = match self.tables.move_values(pos) {
+            Ok(Some(values)) => values,
+            Ok(None) => return false,
+            Err(e) => {
+                self.error(&format!("tablebase: {e}; searching instead"));
+                return false;
+            }
         };
         let allowed: Vec<(Move, TbValue)> = values
             .into_iter()
@@ -742,8 +747,13 @@ impl Session {
             .collect();
         // The first of the best keeps the choice deterministic; wins by the perpetual-check
         // rule are played by the rule's plan (`Tablebases::choose`).
-        let Ok(Some((best, value))) = self.tables.choose(pos, &allowed) else {
-            return false;
+        let (best, value) = match self.tables.choose(pos, &allowed) {
+            Ok(Some(choice)) => choice,
+            Ok(None) => return false,
+            Err(e) => {
+                self.error(&format!("tablebase: {e}; searching instead"));
+                return false;
+            }
         };
         if value == TbValue::Draw {
             let drawing: Vec<Move> = allowed
