@@ -47,6 +47,26 @@ pub enum ProblemKind {
     /// The file holds binary data that is not an XQF file.
     #[error("binary data, not a game file ({0})")]
     Binary(String),
+    /// A stretch of binary bytes inside a text file: the game around it was skipped, the
+    /// others were read.
+    #[error("{len} bytes of damaged data at byte offset {offset}; the game there was skipped")]
+    DamagedRegion {
+        /// Where the damage starts, in bytes from the start of the (decompressed) data.
+        offset: usize,
+        /// How many bytes it spans (from its first to its last binary byte).
+        len: usize,
+    },
+    /// zstd data that stops or breaks before its end: the games decoded before the damage were
+    /// read.
+    #[error(
+        "zstd data damaged after {decoded} decompressed bytes ({reason}); the games from here on are lost"
+    )]
+    ZstdTruncated {
+        /// Bytes decompressed before the damage.
+        decoded: usize,
+        /// The decompressor's message.
+        reason: String,
+    },
     /// The file is text, but neither PGN nor DhtmlXQ.
     #[error("no PGN tags, PGN movetext or DhtmlXQ block found")]
     UnknownFormat,

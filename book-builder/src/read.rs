@@ -121,11 +121,11 @@ pub fn read_bytes(data: &[u8], on_game: &mut dyn FnMut(GameRecord)) -> FileSumma
         bytes: data.len(),
         ..FileSummary::default()
     };
-    let decompressed;
+    let mut decompressed;
     let data = if data.starts_with(&ZSTD_MAGIC) {
         summary.zstd = true;
         match decompress(data) {
-            Ok(d) => {
+            Ok((d, None)) => {
                 decompressed = d;
                 if decompressed.starts_with(&ZSTD_MAGIC) {
                     return summary
@@ -133,6 +133,24 @@ pub fn read_bytes(data: &[u8], on_game: &mut dyn FnMut(GameRecord)) -> FileSumma
                 }
                 &decompressed[..]
             }
+            // Damaged or cut short: read the games decoded before the damage, less the last
+            // one, which the damage may have cut.
+            Ok((d, Some(reason))) if !d.is_empty() => {
+                decompressed = d;
+                let keep = last_game_start(&decompressed);
+                let line = line_of(&decompressed, keep);
+                summary.problems.push(Problem::error(
+                    None,
+                    Some(line),
+                    ProblemKind::ZstdTruncated {
+                        decoded: decompressed.len(),
+                        reason,
+                    },
+                ));
+                decompressed.truncate(keep);
+                &decompressed[..]
+            }
+            Ok((_, Some(reason))) => return summary.fail(ProblemKind::Zstd(reason)),
             Err(kind) => return summary.fail(kind),
         }
     } else {
@@ -159,11 +177,20 @@ pub fn read_bytes(data: &[u8], on_game: &mut dyn FnMut(GameRecord)) -> FileSumma
     }
 
     let has_utf16_bom = data.starts_with(b"\xff\xfe") || data.starts_with(b"\xfe\xff");
-    if !has_utf16_bom {
-        if let Some(at) = data.iter().position(|&b| b == 0) {
-            return summary.fail(ProblemKind::Binary(format!("NUL byte at offset {at}")));
+    let cleaned;
+    let data = if has_utf16_bom {
+        data
+    } else {
+        match salvage(data) {
+            Salvage::Clean => data,
+            Salvage::Binary(why) => return summary.fail(ProblemKind::Binary(why)),
+            Salvage::Damaged { text, problems } => {
+                summary.problems.extend(problems);
+                cleaned = text;
+                &cleaned[..]
+            }
         }
-    }
+    };
     let decoded = encoding::decode(data);
     summary.encoding = Some(decoded.encoding);
     let text = decoded.text.as_ref();
@@ -223,19 +250,188 @@ pub fn read_all(data: &[u8]) -> (FileSummary, Vec<GameRecord>) {
     (summary, games)
 }
 
-/// Decompresses zstd data (one or more frames), refusing more than [`MAX_DECOMPRESSED`] bytes.
-fn decompress(data: &[u8]) -> Result<Vec<u8>, ProblemKind> {
+/// Decompresses zstd data (one or more frames), refusing more than [`MAX_DECOMPRESSED`]
+/// bytes. Data that breaks off or is damaged gives what was decompressed before, with the
+/// decompressor's reason.
+fn decompress(data: &[u8]) -> Result<(Vec<u8>, Option<String>), ProblemKind> {
     let decoder =
         zstd::stream::read::Decoder::new(data).map_err(|e| ProblemKind::Zstd(e.to_string()))?;
+    let mut decoder = decoder.take(MAX_DECOMPRESSED + 1);
     let mut out = Vec::new();
-    decoder
-        .take(MAX_DECOMPRESSED + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| ProblemKind::Zstd(e.to_string()))?;
+    let mut buf = vec![0u8; 1 << 16];
+    let damage = loop {
+        match decoder.read(&mut buf) {
+            Ok(0) => break None,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => break Some(e.to_string()),
+        }
+    };
     if out.len() as u64 > MAX_DECOMPRESSED {
         return Err(ProblemKind::TooLarge {
             limit: MAX_DECOMPRESSED,
         });
     }
-    Ok(out)
+    Ok((out, damage))
+}
+
+/// Bytes that never occur in game text in any of the supported encodings (UTF-8, GBK, Big5:
+/// their multi-byte sequences never use C0 control bytes): NUL and the C0 controls other than
+/// tab, line feed, form feed and carriage return.
+fn is_binary_byte(b: u8) -> bool {
+    b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// What [`salvage`] found.
+enum Salvage {
+    /// No binary bytes.
+    Clean,
+    /// Mostly binary: not a text file.
+    Binary(String),
+    /// Text with damaged stretches: the games holding them are blanked out (their lines kept
+    /// as empty lines, so that line numbers stay right), one problem each.
+    Damaged {
+        text: Vec<u8>,
+        problems: Vec<Problem>,
+    },
+}
+
+/// Binary bytes closer than this belong to one damaged stretch.
+const DAMAGE_GAP: usize = 64;
+
+/// Finds damage in what should be text: stretches of binary bytes (bytes within
+/// [`DAMAGE_GAP`] of each other) that hold a NUL or at least four of them. A stray control byte
+/// alone is no damage (real collections have some; the text checks after decoding judge them).
+/// A file with more than [`BINARY_SHARE`] binary bytes, or with nothing but damage before its
+/// first stretch, is binary; otherwise each game that holds a stretch (a game starts at a line
+/// beginning with `[` after a blank line, or at the start) is blanked and reported with its line
+/// and byte offset, so that the games around the damage are still read.
+fn salvage(data: &[u8]) -> Salvage {
+    let positions: Vec<usize> = data
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| is_binary_byte(b))
+        .map(|(i, _)| i)
+        .collect();
+    let mut stretches: Vec<(usize, usize)> = Vec::new(); // first and last byte of each
+    let mut i = 0;
+    while i < positions.len() {
+        let mut j = i;
+        while j + 1 < positions.len() && positions[j + 1] - positions[j] <= DAMAGE_GAP {
+            j += 1;
+        }
+        let (a, z) = (positions[i], positions[j]);
+        if j - i + 1 >= 4 || data[a..=z].contains(&0) {
+            stretches.push((a, z));
+        }
+        i = j + 1;
+    }
+    let Some(&(first, _)) = stretches.first() else {
+        return Salvage::Clean;
+    };
+    if positions.len() as f64 > BINARY_SHARE * data.len() as f64
+        || data[..first].iter().all(u8::is_ascii_whitespace)
+    {
+        let what = match data.iter().position(|&b| b == 0) {
+            Some(at) => format!("NUL byte at offset {at}"),
+            None => format!("{} control bytes", positions.len()),
+        };
+        return Salvage::Binary(what);
+    }
+    let starts = game_starts(data);
+    let chunk = |k: usize| -> (usize, usize) {
+        (starts[k], starts.get(k + 1).copied().unwrap_or(data.len()))
+    };
+    let mut text = data.to_vec();
+    let mut problems = Vec::new();
+    let mut blanked = vec![false; starts.len()];
+    for k in 0..starts.len() {
+        let (start, end) = chunk(k);
+        let inside: Vec<&(usize, usize)> = stretches
+            .iter()
+            .filter(|&&(a, z)| a < end && z >= start)
+            .collect();
+        let (Some(&&(a, _)), Some(&&(_, z))) = (inside.first(), inside.last()) else {
+            continue;
+        };
+        let (a, z) = (a.max(start), z.min(end - 1));
+        problems.push(Problem::error(
+            None,
+            Some(line_of(data, a)),
+            ProblemKind::DamagedRegion {
+                offset: a,
+                len: z - a + 1,
+            },
+        ));
+        blanked[k] = true;
+        // Damage may also have cut a game open without a binary byte in it, or made a false
+        // game start: the neighbours go too until one is a whole game.
+        let whole = |j: usize| {
+            let (s, e) = chunk(j);
+            looks_whole(&data[s..e])
+        };
+        for j in (0..k).rev().take_while(|&j| !whole(j)) {
+            blanked[j] = true;
+        }
+        for j in (k + 1..starts.len()).take_while(|&j| !whole(j)) {
+            blanked[j] = true;
+        }
+    }
+    for (k, _) in blanked.iter().enumerate().filter(|(_, b)| **b) {
+        let (start, end) = chunk(k);
+        for b in &mut text[start..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    Salvage::Damaged { text, problems }
+}
+
+/// Where the games of a text begin: its start, and every line beginning with `[` that follows
+/// a blank line (a PGN tag section or a DhtmlXQ block).
+fn game_starts(data: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut blank = false;
+    let mut at = 0;
+    for line in data.split_inclusive(|&b| b == b'\n') {
+        let content = line.trim_ascii();
+        if blank && content.first() == Some(&b'[') && at > 0 {
+            starts.push(at);
+        }
+        blank = content.is_empty();
+        at += line.len();
+    }
+    starts
+}
+
+/// Whether a stretch of text looks like one whole game: it opens with a tag line
+/// (`[Name "value"]`, or a DhtmlXQ tag) and closes with a result or the end of a block.
+fn looks_whole(chunk: &[u8]) -> bool {
+    let text = chunk.trim_ascii();
+    let first_line = text
+        .split(|&b| b == b'\n')
+        .next()
+        .unwrap_or(&[])
+        .trim_ascii();
+    let opens = first_line.starts_with(b"[")
+        && first_line.ends_with(b"]")
+        && first_line[1..].first().is_some_and(u8::is_ascii_alphabetic);
+    let closes = [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*", b"]"]
+        .iter()
+        .any(|end| text.ends_with(end));
+    opens && closes && !chunk.iter().any(|&b| is_binary_byte(b))
+}
+
+/// Where the last game of `data` starts (everything before it is whole games).
+fn last_game_start(data: &[u8]) -> usize {
+    game_starts(data).last().copied().unwrap_or(0)
+}
+
+/// The line number (from 1) of byte `at`.
+fn line_of(data: &[u8], at: usize) -> usize {
+    1 + data[..at.min(data.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }

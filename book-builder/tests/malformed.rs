@@ -221,3 +221,100 @@ fn truncating_a_good_file_anywhere_never_panics() {
         }
     }
 }
+
+/// The test collection slice (12 master games, Big5), decompressed.
+fn master_slice() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/pgn/ccpd-masters-slice.big5.pgn.zst");
+    zstd::decode_all(&std::fs::read(path).unwrap()[..]).unwrap()
+}
+
+#[test]
+fn a_truncated_zstd_collection_keeps_the_games_before_the_cut() {
+    let text = master_slice();
+    let (_, all) = read_all(&text);
+    // As a large collection is: many zstd blocks (here frames, one per quarter of the text).
+    let quarter = text.len() / 4;
+    let mut compressed = Vec::new();
+    for part in text.chunks(quarter) {
+        compressed.extend(zstd::encode_all(part, 3).unwrap());
+    }
+    let cut = &compressed[..compressed.len() * 2 / 3];
+    let (summary, games) = read_all(cut);
+    assert!(
+        !games.is_empty() && games.len() < all.len(),
+        "{} of {} games",
+        games.len(),
+        all.len()
+    );
+    assert_eq!(
+        games[..],
+        all[..games.len()],
+        "the games kept are the first ones, whole"
+    );
+    let p = summary
+        .problems
+        .iter()
+        .find(|p| matches!(p.kind, ProblemKind::ZstdTruncated { .. }))
+        .expect("the damage is reported");
+    assert_eq!(p.severity, Severity::Error);
+    assert!(p.line.is_some(), "with the line where the lost games start");
+    assert!(!summary.failed());
+}
+
+#[test]
+fn random_bytes_inside_a_pgn_lose_only_the_game_they_hit() {
+    let text = master_slice();
+    let (_, all) = read_all(&text);
+    // 300 bytes of noise, NUL bytes included, in the middle of the file.
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let noise: Vec<u8> = (0..300)
+        .map(|_| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % 256) as u8
+        })
+        .chain([0u8])
+        .collect();
+    let at = text.len() / 2;
+    let mut damaged = text[..at].to_vec();
+    damaged.extend_from_slice(&noise);
+    damaged.extend_from_slice(&text[at..]);
+    let (summary, games) = read_all(&damaged);
+    assert!(
+        games.len() >= all.len() - 2 && games.len() < all.len(),
+        "{} of {} games kept",
+        games.len(),
+        all.len()
+    );
+    let p = summary
+        .problems
+        .iter()
+        .find(|p| matches!(p.kind, ProblemKind::DamagedRegion { .. }))
+        .expect("the damage is reported");
+    let ProblemKind::DamagedRegion { offset, .. } = p.kind else {
+        unreachable!()
+    };
+    assert!(
+        offset >= at.saturating_sub(300) && offset <= at + 300,
+        "offset {offset} near {at}"
+    );
+    assert!(p.line.is_some());
+    // Every game kept is one of the originals, unchanged (but for its line and number in the
+    // file: the noise holds line breaks, and the game it hit is not counted).
+    let unplaced = |g: &book_builder::GameRecord| {
+        let mut g = g.clone();
+        g.line = None;
+        g.number = 0;
+        g
+    };
+    let originals: Vec<_> = all.iter().map(unplaced).collect();
+    for g in &games {
+        assert!(
+            originals.contains(&unplaced(g)),
+            "a game was spliced: {:?}",
+            g.tags
+        );
+    }
+}

@@ -306,6 +306,8 @@ fn winboard_san_games() {
         assert!(g.moves.len() > 50);
         assert_eq!(texts(g)[0], "Che2", "{name}");
         assert!(g.moves.iter().all(|m| !m.to_string().contains(['{', '}'])));
+        // Every SAN move resolves to a legal move (they were rejected as unreadable before).
+        assert_eq!(replay(g), Ok(g.moves.len()), "{name}");
     }
 }
 

@@ -39,6 +39,7 @@ mod chinese;
 mod describe;
 mod error;
 mod iccs;
+mod san;
 mod text;
 mod wxf;
 
@@ -49,6 +50,7 @@ use crate::rules::{Kind, Move, Position};
 pub use chinese::{ChineseStyle, format_chinese, parse_chinese};
 pub use error::MoveTextError;
 pub use iccs::{format_iccs, parse_iccs};
+pub use san::parse_san;
 pub use wxf::{format_wxf, parse_wxf};
 
 /// The move notations this module reads and writes.
@@ -294,8 +296,17 @@ fn not_any_notation(err: MoveTextError, text: &str) -> MoveTextError {
 /// [`MoveTextError::Malformed`] for text that is not a move, otherwise as
 /// [`MoveText::to_move`]. Every error names `text`.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
-    let (_, parsed) = parse_text(text)?;
-    parsed.to_move_named(pos, text)
+    match parse_text(text) {
+        Ok((_, parsed)) => parsed.to_move_named(pos, text),
+        // Text in none of the three notations may be WinBoard SAN (`Che2`, `g5`), which only
+        // the position can tell from a typo.
+        Err(e @ MoveTextError::Malformed { .. }) => match parse_san(pos, text) {
+            Ok(m) => Ok(m),
+            Err(MoveTextError::Malformed { .. }) => Err(e),
+            Err(san) => Err(san),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// Reads move text in the given notation and finds the legal move it names in `pos`.
