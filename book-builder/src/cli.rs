@@ -68,6 +68,9 @@ enum Command {
         db: PathBuf,
         #[command(flatten)]
         filters: crate::commands::FilterArgs,
+        /// One JSON object: the selection's counts, the files imported, the totals.
+        #[arg(long)]
+        json: bool,
     },
     /// Compile the games of a database into a book (.xqb, docs/formats/book.md).
     Compile {
@@ -239,7 +242,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             batch,
             max_problems,
         } => crate::commands::import(&collect_files(&paths)?, &db, batch, max_problems),
-        Command::Summary { db, filters } => crate::commands::summary(&db, &filters),
+        Command::Summary { db, filters, json } => crate::commands::summary(&db, &filters, json),
         Command::Compile {
             db,
             output,
@@ -350,7 +353,15 @@ fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
+            let before = files.len();
             walk(p, &mut files)?;
+            if files.len() == before {
+                return Err(chariot_cli::usage(format!(
+                    "{}: no game files in this directory (looked for .{})",
+                    p.display(),
+                    GAME_EXTENSIONS.join(", .")
+                )));
+            }
         } else {
             files.push(p.clone());
         }
@@ -453,6 +464,7 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
     );
     let mut total = Tally::default();
     let (mut failed, mut skipped, mut warnings) = (0usize, 0usize, 0usize);
+    let mut summaries_with_damage = 0usize;
     let started = Instant::now();
     for path in &files {
         let name = path.display().to_string();
@@ -474,6 +486,12 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
         let elapsed = t0.elapsed();
         failed += usize::from(summary.failed());
         skipped += summary.skipped();
+        summaries_with_damage += usize::from(
+            summary
+                .problems
+                .iter()
+                .any(|p| p.severity == book_builder::Severity::Error && p.game.is_none()),
+        );
         warnings += summary.warnings();
         let report = report(&name, &summary, &tally, elapsed.as_secs_f64(), max_problems);
         bar.suspend(|| -> io::Result<()> {
@@ -490,9 +508,9 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
     bar.finish_and_clear();
     if files.len() > 1 {
         let mut report = format!(
-            "total: {} files ({failed} unreadable), {} games, {skipped} skipped, {warnings} warnings [{:.2} s]\n",
-            files.len(),
-            total.games,
+            "total: {} ({failed} unreadable), {}, {skipped} skipped, {warnings} warnings [{:.2} s]\n",
+            crate::commands::plural(files.len() as u64, "file", "files"),
+            crate::commands::plural(total.games as u64, "game", "games"),
             started.elapsed().as_secs_f64()
         );
         for line in total.lines() {
@@ -505,8 +523,11 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
         }
     }
     out.flush()?;
-    Ok(if failed > 0 {
+    // Nothing readable at all fails; some files or games left out make the run partial.
+    Ok(if failed == files.len() {
         Exit::Failure
+    } else if failed > 0 || skipped > 0 || summaries_with_damage > 0 {
+        Exit::Partial
     } else {
         Exit::Success
     })
@@ -523,10 +544,10 @@ fn report(name: &str, s: &FileSummary, tally: &Tally, seconds: f64, max_problems
         kind.push(e.name().to_owned());
     }
     let mut r = format!(
-        "{name}: {} ({} bytes): {} games, {} skipped, {} warnings [{seconds:.2} s]\n",
+        "{name}: {} ({}): {}, {} skipped, {} warnings [{seconds:.2} s]\n",
         kind.join(", "),
-        s.bytes,
-        s.games,
+        crate::commands::plural(s.bytes as u64, "byte", "bytes"),
+        crate::commands::plural(s.games as u64, "game", "games"),
         s.skipped(),
         s.warnings()
     );

@@ -132,16 +132,15 @@ pub fn import(
         ..Filter::default()
     })?;
     let mut s = format!(
-        "total: {} file{}{}, {} games read: {} imported, {} duplicates ({} with a conflicting result), \
+        "total: {}{}, {} read: {} imported, {} duplicates ({} with a conflicting result), \
          {} rejected [{:.2} s]\n",
-        totals.files,
-        if totals.files == 1 { "" } else { "s" },
+        plural(totals.files as u64, "file", "files"),
         if totals.unreadable_files > 0 {
             format!(" ({} unreadable)", totals.unreadable_files)
         } else {
             String::new()
         },
-        totals.read,
+        plural(totals.read as u64, "game", "games"),
         totals.imported,
         totals.duplicates,
         totals.conflicts,
@@ -156,17 +155,22 @@ pub fn import(
         s.push_str(&format!("  rejected: {}\n", by.join(", ")));
     }
     s.push_str(&format!(
-        "  {}: {} games, {players} players, {events} events\n",
+        "  {}: {}, {}, {}\n",
         db.display(),
-        all.games
+        plural(all.games, "game", "games"),
+        plural(players, "player", "players"),
+        plural(events, "event", "events")
     ));
     out.write_all(s.as_bytes())?;
     out.flush()?;
-    Ok(if totals.unreadable_files > 0 {
-        Exit::Failure
-    } else {
-        Exit::Success
-    })
+    // Unreadable files or rejected games: the rest is imported, and the run is partial.
+    Ok(
+        if totals.unreadable_files > 0 || totals.rejected_total() > 0 {
+            Exit::Partial
+        } else {
+            Exit::Success
+        },
+    )
 }
 
 fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
@@ -174,8 +178,8 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
         return format!("{name}: cannot be read: {reason}\n");
     }
     let mut s = format!(
-        "{name}: {} games read: {} imported, {} duplicates, {} rejected [{:.2} s]\n",
-        r.read,
+        "{name}: {} read: {} imported, {} duplicates, {} rejected [{:.2} s]\n",
+        plural(r.read as u64, "game", "games"),
         r.outcome.imported,
         r.outcome.duplicates,
         r.rejections.len(),
@@ -193,44 +197,133 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
     s
 }
 
-/// `book-builder summary --db DB [filters]`.
-pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<Exit> {
+/// One imported file in `summary`: its latest run and how often it was imported.
+#[derive(serde::Serialize)]
+struct ImportedFile {
+    #[serde(flatten)]
+    last: book_builder::db::ImportRow,
+    runs: usize,
+}
+
+/// `summary --json`.
+#[derive(serde::Serialize)]
+struct SummaryJson {
+    database: String,
+    selection: book_builder::db::Summary,
+    filters: Vec<String>,
+    players: u64,
+    events: u64,
+    games_in_database: u64,
+    rejected_games: u64,
+    import_runs: usize,
+    files: Vec<ImportedFile>,
+}
+
+/// `"1 game"`, `"2 games"`.
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `book-builder summary --db FILE`: the selected games' counts, then the files imported (each
+/// once, with its latest run: importing a file again adds a run to the log but no game), and
+/// the totals, which agree: every game in the database was new in exactly one run.
+pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Exit> {
     let filter = filters.filter()?;
     let gdb = GameDb::open(db)?;
     let s = gdb.summary(&filter)?;
+    let all = gdb.summary(&Filter {
+        setups: true,
+        ..Filter::default()
+    })?;
     let (players, events) = gdb.name_counts()?;
+    let runs = gdb.imports()?;
+    let mut files: Vec<ImportedFile> = Vec::new();
+    for run in &runs {
+        match files
+            .iter_mut()
+            .find(|f| f.last.path == run.path && f.last.bytes == run.bytes)
+        {
+            Some(f) => {
+                f.last = run.clone();
+                f.runs += 1;
+            }
+            None => files.push(ImportedFile {
+                last: run.clone(),
+                runs: 1,
+            }),
+        }
+    }
+    let report = SummaryJson {
+        database: db.display().to_string(),
+        filters: filter.describe(),
+        players,
+        events,
+        games_in_database: all.games,
+        rejected_games: gdb.rejection_count()?,
+        import_runs: runs.len(),
+        files,
+        selection: s,
+    };
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(Exit::Success);
+    }
+    let s = &report.selection;
     let mut text = format!(
-        "{}: {} games selected ({players} players, {events} events in the database)\n",
-        db.display(),
-        s.games
+        "{}: {} selected ({}, {} in the database)\n",
+        report.database,
+        plural(s.games, "game", "games"),
+        plural(players, "player", "players"),
+        plural(events, "event", "events")
     );
     text.push_str(&format!(
-        "  results: 1-0 {}, 1/2-1/2 {}, 0-1 {}, unknown {} ({} copies disagreed)\n",
+        "  results: 1-0 {}, 1/2-1/2 {}, 0-1 {}, unknown {} ({} disagreed between copies)\n",
         s.red_wins, s.draws, s.black_wins, s.unknown, s.conflicts
     ));
     text.push_str(&format!(
-        "  {} plies, {} from set-up positions, dates {} to {}\n",
-        s.plies,
+        "  {}, {} from set-up positions, dates {} to {}\n",
+        plural(s.plies, "ply", "plies"),
         s.setups,
         s.first_date.as_deref().unwrap_or("-"),
         s.last_date.as_deref().unwrap_or("-")
     ));
-    for line in filter.describe() {
+    for line in &report.filters {
         text.push_str(&format!("  {line}\n"));
     }
-    let imports = gdb.imports()?;
-    if !imports.is_empty() {
-        text.push_str("  imports:\n");
-        for i in &imports {
+    if s.games != report.games_in_database {
+        text.push_str(&format!(
+            "  ({} of the database left out by the filters{})\n",
+            plural(report.games_in_database - s.games, "game", "games"),
+            if filter.setups {
+                ""
+            } else {
+                "; games from set-up positions are left out unless --setups is given"
+            }
+        ));
+    }
+    if !report.files.is_empty() {
+        text.push_str(&format!(
+            "  {} imported in {} (latest run of each; \"new\" counts games first stored by that run):\n",
+            plural(report.files.len() as u64, "file", "files"),
+            plural(report.import_runs as u64, "run", "runs")
+        ));
+        for f in &report.files {
+            let i = &f.last;
             text.push_str(&format!(
-                "    {} {} ({} bytes): {} read, {} imported, {} duplicates, {} rejected{}\n",
+                "    {} {} ({}): {} read, {} new, {} already stored, {} rejected{}{}\n",
                 i.started,
                 i.path,
-                i.bytes,
+                plural(i.bytes, "byte", "bytes"),
                 i.games_read,
                 i.imported,
                 i.duplicates,
                 i.rejected,
+                if f.runs > 1 {
+                    format!("; imported {} times", f.runs)
+                } else {
+                    String::new()
+                },
                 if i.finished.is_none() {
                     " (interrupted)"
                 } else {
@@ -238,8 +331,13 @@ pub fn summary(db: &Path, filters: &FilterArgs) -> anyhow::Result<Exit> {
                 }
             ));
         }
+        text.push_str(&format!(
+            "  database: {}, {} (each once, however often its file was imported)\n",
+            plural(report.games_in_database, "game", "games"),
+            plural(report.rejected_games, "rejected game", "rejected games")
+        ));
     }
-    io::stdout().lock().write_all(text.as_bytes())?;
+    out.write_all(text.as_bytes())?;
     Ok(Exit::Success)
 }
 

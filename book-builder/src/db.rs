@@ -128,10 +128,12 @@ pub struct BatchOutcome {
     /// Of the duplicates, those whose result contradicts the stored copy's (the stored
     /// result becomes unknown).
     pub conflicts: usize,
+    /// Rejections an earlier import of the same file already recorded (not stored again).
+    pub known_rejections: usize,
 }
 
 /// Counts over a selection of games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
     /// Games.
     pub games: u64,
@@ -171,7 +173,7 @@ pub struct StoredGame {
 }
 
 /// One recorded import run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ImportRow {
     /// The file as given on the command line.
     pub path: String,
@@ -209,15 +211,54 @@ impl GameDb {
         GameDb::open_with(path.as_ref(), true)
     }
 
-    /// Opens an existing database, without creating anything.
+    /// Opens an existing database read-only, for commands that only read (`summary`,
+    /// `compile`, `positions`): a database on read-only media, or one the user may not write,
+    /// can still be read, and nothing about the file changes.
     ///
     /// # Errors
     /// As [`GameDb::create_or_open`], and [`DbError::Sqlite`] when the file does not exist.
     pub fn open(path: impl AsRef<Path>) -> Result<GameDb, DbError> {
-        GameDb::open_with(path.as_ref(), false)
+        let path = path.as_ref();
+        if path.is_dir() {
+            return Err(DbError::Schema {
+                path: path.to_owned(),
+                reason: "is a directory, not a game database".to_owned(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .and_then(|c| {
+                // A WAL database in a directory we may not write cannot make its shared-memory
+                // file; opened as immutable it is read as the file stands.
+                match c.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)) {
+                    Ok(_) => Ok(c),
+                    Err(_) => Connection::open_with_flags(
+                        format!("file:{}?immutable=1", path.display()),
+                        flags | OpenFlags::SQLITE_OPEN_URI,
+                    ),
+                }
+            })
+            .map_err(|source| DbError::Sqlite {
+                path: path.to_owned(),
+                source,
+            })?;
+        let mut db = GameDb {
+            conn,
+            path: path.to_owned(),
+            players: HashMap::new(),
+            events: HashMap::new(),
+        };
+        db.check_schema(false)?;
+        Ok(db)
     }
 
     fn open_with(path: &Path, create: bool) -> Result<GameDb, DbError> {
+        if path.is_dir() {
+            return Err(DbError::Schema {
+                path: path.to_owned(),
+                reason: "is a directory, not a game database".to_owned(),
+            });
+        }
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
@@ -249,6 +290,11 @@ impl GameDb {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
         );
         self.sql(r)?;
+        self.check_schema(true)
+    }
+
+    /// Checks the schema version; with `create`, an empty file gets the schema.
+    fn check_schema(&mut self, create: bool) -> Result<(), DbError> {
         let r = self
             .conn
             .query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0));
@@ -265,6 +311,7 @@ impl GameDb {
                 }
                 Ok(())
             }
+            0 if !create => Err(self.schema_error("is not a Chariot game database (no schema)")),
             0 => {
                 let r = self.conn.query_row(
                     "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
@@ -431,7 +478,32 @@ impl GameDb {
                     ])?;
                     outcome.imported += 1;
                 }
+                // A rejection already recorded by an earlier import of the same file (same path
+                // and size) is not recorded again: importing a file twice changes nothing.
                 for r in rejections {
+                    let known: bool = tx
+                        .prepare_cached(
+                            "SELECT EXISTS (SELECT 1 FROM rejections r JOIN imports i ON r.import_id = i.id \
+                             JOIN imports me ON me.id = ?1 \
+                             WHERE i.path = me.path AND i.bytes = me.bytes AND i.id <> me.id \
+                             AND r.game_number IS ?2 AND r.line IS ?3 AND r.ply IS ?4 \
+                             AND r.reason = ?5 AND r.message = ?6)",
+                        )?
+                        .query_row(
+                            params![
+                                import,
+                                r.game.map(|g| g as i64),
+                                r.line.map(|l| l as i64),
+                                r.ply.map(|p| p as i64),
+                                r.kind.name(),
+                                r.message,
+                            ],
+                            |row| row.get(0),
+                        )?;
+                    if known {
+                        outcome.known_rejections += 1;
+                        continue;
+                    }
                     tx.prepare_cached(
                         "INSERT INTO rejections (import_id, game_number, line, ply, reason, message) \
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -576,6 +648,20 @@ impl GameDb {
             rows.collect()
         })();
         self.sql(r)
+    }
+
+    /// The number of rejections stored (each rejected game once, however often its file was
+    /// imported).
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn rejection_count(&self) -> Result<u64, DbError> {
+        let r = self
+            .conn
+            .query_row("SELECT count(*) FROM rejections", [], |row| {
+                row.get::<_, i64>(0)
+            });
+        self.sql(r).map(|n| n as u64)
     }
 
     /// The number of players and of events stored.

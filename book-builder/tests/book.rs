@@ -49,6 +49,18 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
 }
 
+/// The output of a run that finished with some input left out (exit 3: rejected games).
+fn partial(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -94,7 +106,7 @@ fn counts(book: &Book, pos: &Position, m: &str) -> Option<(u32, u32, u32, u32, u
 fn import_is_idempotent_and_names_rejected_games() {
     let dir = scratch("import");
     let db = dir.join("games.db");
-    let first = stdout(&run(&["import", s(&tiny()), "--db", s(&db)]));
+    let first = partial(&run(&["import", s(&tiny()), "--db", s(&db)]));
     assert!(
         first.contains("7 games read: 5 imported, 1 duplicates, 1 rejected"),
         "{first}"
@@ -113,7 +125,7 @@ fn import_is_idempotent_and_names_rejected_games() {
         "{first}"
     );
     // The second run stores nothing and changes no result.
-    let second = stdout(&run(&["import", s(&tiny()), "--db", s(&db)]));
+    let second = partial(&run(&["import", s(&tiny()), "--db", s(&db)]));
     assert!(
         second.contains("7 games read: 0 imported, 6 duplicates, 1 rejected"),
         "{second}"
@@ -136,6 +148,65 @@ fn import_is_idempotent_and_names_rejected_games() {
         ),
         (7, 0, 6, 1)
     );
+    // The rejected game is recorded once, however often its file is imported, and the summary
+    // lists the file once, with its latest run, and totals that agree with the imports.
+    assert_eq!(gdb.rejection_count().unwrap(), 1);
+    let summary = stdout(&run(&["summary", "--db", s(&db)]));
+    assert!(summary.contains("1 file imported in 2 runs"), "{summary}");
+    assert!(summary.contains("imported 2 times"), "{summary}");
+    assert!(
+        summary.contains("database: 5 games, 1 rejected game"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "(1 game of the database left out by the filters; games from set-up positions"
+        ),
+        "{summary}"
+    );
+    assert_eq!(summary.matches("tiny.pgn").count(), 1, "{summary}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["summary", "--db", s(&db), "--json"]))).unwrap();
+    assert_eq!(json["games_in_database"], 5);
+    assert_eq!(json["rejected_games"], 1);
+    assert_eq!(json["import_runs"], 2);
+    assert_eq!(json["files"][0]["runs"], 2);
+    assert_eq!(
+        json["selection"]["games"], 4,
+        "set-up games are left out by default"
+    );
+}
+
+#[test]
+fn reading_commands_open_the_database_read_only_and_change_nothing() {
+    let dir = scratch("readonly");
+    drop(tiny_db(&dir));
+    let db = dir.join("games.db");
+    // Checkpointed and closed: the file alone holds everything.
+    let before = std::fs::read(&db).unwrap();
+    let modified = std::fs::metadata(&db).unwrap().modified().unwrap();
+    // A read-only connection: any write through it fails.
+    let mut gdb = GameDb::open(&db).unwrap();
+    let e = gdb.begin_import("x.pgn", 1).unwrap_err().to_string();
+    assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
+    drop(gdb);
+    stdout(&run(&["summary", "--db", s(&db)]));
+    let book = dir.join("out.xqb");
+    stdout(&run(&["compile", "--db", s(&db), "-o", s(&book)]));
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the database's bytes are unchanged"
+    );
+    assert_eq!(
+        std::fs::metadata(&db).unwrap().modified().unwrap(),
+        modified
+    );
+    // A directory given as the database says so.
+    let out = run(&["summary", "--db", s(&dir)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is a directory"), "{err}");
 }
 
 #[test]
@@ -336,7 +407,7 @@ fn probe_tree_and_stats_on_the_command_line() {
     let dir = scratch("cli");
     let db = dir.join("games.db");
     let book = dir.join("book.xqb");
-    stdout(&run(&["import", s(&tiny()), "--db", s(&db)]));
+    partial(&run(&["import", s(&tiny()), "--db", s(&db)]));
     let out = stdout(&run(&[
         "compile",
         "--db",

@@ -57,16 +57,21 @@ fn json_lines_per_game() {
     );
     assert!(lines[0].contains("\"Title\":\"无标题\""), "{}", lines[0]);
     // The report goes to stderr when stdout carries JSON.
-    assert!(text(&out.stderr).contains("1 games"));
+    assert!(
+        text(&out.stderr).contains("1 game,"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn problems_are_located_and_unreadable_files_fail() {
     let bad = data("malformed/unbalanced-parentheses.pgn");
     let out = run(&["read", bad.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "game-level problems do not fail the run"
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "skipped games make the run partial, not failed"
     );
     let stdout = text(&out.stdout);
     assert!(
@@ -82,14 +87,18 @@ fn problems_are_located_and_unreadable_files_fail() {
 
     let garbage = data("malformed/garbage.bin");
     let out = run(&["read", garbage.to_str().unwrap(), bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "one file of two is readable: partial"
+    );
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("garbage.bin: error: binary data"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("total: 2 files (1 unreadable), 1 games, 2 skipped"),
+        stdout.contains("total: 2 files (1 unreadable), 1 game, 2 skipped"),
         "{stdout}"
     );
 
@@ -97,6 +106,26 @@ fn problems_are_located_and_unreadable_files_fail() {
     let out = run(&["read", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("error: cannot read the file"));
+}
+
+#[test]
+fn a_directory_without_game_files_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "no games here").unwrap();
+    for command in ["read", "import"] {
+        let db = dir.path().join("games.db");
+        let mut args = vec![command, dir.path().to_str().unwrap()];
+        if command == "import" {
+            args.extend(["--db", db.to_str().unwrap()]);
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("no game files in this directory"),
+            "{command}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -309,8 +309,8 @@ fn winboard_san_games() {
         // Every SAN move resolves to a legal move (they were rejected as unreadable before).
         let mut pos = Position::start();
         for t in texts(g) {
-            let m = chariot::notation::parse_move(&pos, &t)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let m =
+                chariot::notation::parse_move(&pos, &t).unwrap_or_else(|e| panic!("{name}: {e}"));
             pos.make_move(m);
         }
     }
