@@ -203,6 +203,8 @@ pub struct PlayedMove {
     pub depth: Option<u32>,
     /// Thinking time; `None` for an opening move.
     pub elapsed: Option<Duration>,
+    /// The engine played it from its own book (it said so); written `{book}` in the PGN.
+    pub book: bool,
 }
 
 /// A played game.
@@ -364,6 +366,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
             score: None,
             depth: None,
             elapsed: None,
+            book: false,
         });
     }
     let mut record = GameRecord {
@@ -470,6 +473,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
             score: reply.score,
             depth: reply.depth,
             elapsed: Some(reply.elapsed),
+            book: reply.book,
         });
         streaks.update(&spec.adjudication, us, reply.score);
         draw_offer = reply.draw.then_some(us);

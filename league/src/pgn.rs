@@ -85,6 +85,9 @@ pub fn write(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
             if i + 1 == game.opening_plies {
                 text.push_str("{book} ");
             }
+        } else if played.book {
+            // The engine's own book: no score, depth or time to tell.
+            text.push_str("{book} ");
         } else if let Some(elapsed) = played.elapsed {
             let mut c = String::new();
             if let Some(s) = played.score {

@@ -349,3 +349,37 @@ fn tablebases_adjudicate_the_positions_they_cover() {
     assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
     assert_eq!(r.moves.len(), 4);
 }
+
+#[test]
+fn moves_an_engine_plays_from_its_book_are_written_as_book_moves() {
+    let book = engine("book", "5+0.1");
+    let good = engine("good", "5+0.1");
+    let opening = Opening {
+        name: None,
+        start: Position::start(),
+        moves: Vec::new(),
+    };
+    let adj = Adjudication {
+        max_moves: Some(3),
+        ..Adjudication::default()
+    };
+    let r = play_from(&book, &good, &opening, adj);
+    assert_eq!(r.moves.len(), 6, "{}", r.ending);
+    assert!(
+        r.moves.iter().step_by(2).all(|m| m.book),
+        "Red's moves came from its book"
+    );
+    assert!(r.moves.iter().skip(1).step_by(2).all(|m| !m.book));
+    let pgn = chariot_league::pgn::write(
+        &r,
+        &chariot_league::pgn::PgnContext {
+            event: "e",
+            site: "s",
+            round: "1",
+            notation: chariot::notation::Notation::Iccs,
+        },
+    );
+    // Red's three moves say {book}; Black's carry a score, depth and time.
+    assert_eq!(pgn.matches("{book}").count(), 3, "{pgn}");
+    assert_eq!(pgn.matches("s}").count(), 3, "{pgn}");
+}

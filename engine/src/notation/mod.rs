@@ -303,7 +303,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         Err(e @ MoveTextError::Malformed { .. }) => match parse_san(pos, text) {
             Ok(m) => Ok(m),
             Err(MoveTextError::Malformed { .. }) => Err(e),
-            Err(san) => Err(san),
+            // Only text that names a SAN piece (`Che2`) is surely meant as SAN; a bare square
+            // (`h2`) is more likely a cut-short ICCS move, so its error is the notations' one.
+            Err(san) if text.starts_with(|c: char| c.is_ascii_uppercase()) => Err(san),
+            Err(_) => Err(e),
         },
         Err(e) => Err(e),
     }

@@ -23,6 +23,7 @@
 //! | `nomove` | answers `nobestmove` |
 //! | `perpetual` | prefers a check that repeats a position, then undoing its last move, then any check; obeys `banmoves` |
 //! | `perpetual-deaf` | as `perpetual`, but ignores `banmoves` |
+//! | `book` | says each move comes from its book (`info string book move ...`), as Chariot does |
 //!
 //! With `CHARIOT_TEST_ENGINE_PIDS=DIR` in the environment it writes its process id to a file in
 //! DIR, so tests can check that the runner left no engine behind.
@@ -53,6 +54,7 @@ enum Mode {
     NoMove,
     Perpetual,
     PerpetualDeaf,
+    Book,
 }
 
 fn mode(s: &str) -> Option<Mode> {
@@ -74,6 +76,7 @@ fn mode(s: &str) -> Option<Mode> {
         "nomove" => Mode::NoMove,
         "perpetual" => Mode::Perpetual,
         "perpetual-deaf" => Mode::PerpetualDeaf,
+        "book" => Mode::Book,
         _ => return None,
     })
 }
@@ -265,6 +268,10 @@ impl Engine {
             }
             Mode::Resign => self.say(&format!("bestmove {text} resign")),
             Mode::Draw => self.say(&format!("bestmove {text} draw")),
+            Mode::Book => {
+                self.say(&format!("info string book move {text}: 12 games"));
+                self.say(&format!("bestmove {text}"));
+            }
             Mode::NoMove => self.say("nobestmove"),
             _ if draw => self.say(&format!("bestmove {text}")),
             _ => self.say(&format!("bestmove {text}")),

@@ -151,6 +151,9 @@ pub struct Reply {
     pub score: Option<Score>,
     /// The last depth the engine reported.
     pub depth: Option<u32>,
+    /// The engine said the move came from its opening book (`info string book move ...` in
+    /// UCI, `info message book move ...` in UCCI, as Chariot and ElephantEye say it).
+    pub book: bool,
 }
 
 /// A started engine, ready for `position` and `go`.
@@ -418,6 +421,7 @@ impl Engine {
         let flag_at = started + Duration::from_millis(req.own.budget_ms(grace));
         let mut stopped = false;
         let (mut score, mut depth) = (None, None);
+        let mut book = false;
         loop {
             let wait_until = if stopped {
                 flag_at
@@ -428,10 +432,15 @@ impl Engine {
                 Ok((line, at)) => {
                     let mut words = line.split_whitespace();
                     match words.next() {
-                        Some("info") => read_info(&line, &mut score, &mut depth),
+                        Some("info") => {
+                            read_info(&line, &mut score, &mut depth);
+                            book |= is_book_info(&line);
+                        }
                         Some("bestmove") => {
                             let elapsed = at.saturating_duration_since(started);
-                            return self.read_bestmove(&line, elapsed, score, depth);
+                            let mut reply = self.read_bestmove(&line, elapsed, score, depth)?;
+                            reply.book = book;
+                            return Ok(reply);
                         }
                         Some("nobestmove") => {
                             return Ok(Reply {
@@ -442,6 +451,7 @@ impl Engine {
                                 elapsed: at.saturating_duration_since(started),
                                 score,
                                 depth,
+                                book: false,
                             });
                         }
                         _ => {}
@@ -489,6 +499,7 @@ impl Engine {
             elapsed,
             score,
             depth,
+            book: false,
         })
     }
 }
@@ -618,6 +629,21 @@ fn read_option(line: &str, hello: &mut Hello) {
     }
 }
 
+/// Whether an `info` line says the move comes from the engine's book: `info string book move
+/// ...` or `info message book move ...` (also `info string book: ...`, `info string (book)`).
+fn is_book_info(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().take(4).collect();
+    matches!(words.get(1), Some(&"string" | &"message"))
+        && words.get(2).is_some_and(|w| {
+            matches!(
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "book"
+            )
+        })
+}
+
 /// Takes `depth` and `score` from an `info` line: UCCI `score N`, UCI `score cp N` or
 /// `score mate N`. Bound scores (UCI `lowerbound`/`upperbound`) are skipped.
 fn read_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
@@ -713,6 +739,17 @@ mod tests {
             assert_eq!(parse_engine_move(bad, true), None, "{bad}");
         }
         assert_eq!(parse_engine_move("x9z9", false), None);
+    }
+
+    #[test]
+    fn book_moves_are_recognised() {
+        assert!(is_book_info("info string book move h2e2: 80 games"));
+        assert!(is_book_info(
+            "info message book move h2e2: 80 games, red 50%"
+        ));
+        assert!(is_book_info("info string (book)"));
+        assert!(!is_book_info("info depth 1 score cp 0 pv h2e2"));
+        assert!(!is_book_info("info string bookkeeping done"));
     }
 
     #[test]
