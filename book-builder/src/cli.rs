@@ -97,9 +97,9 @@ enum Command {
     },
     /// Show the book moves of a position: notations, games, win/draw/loss, weight, probability.
     Probe {
-        /// The book.
+        /// The book [default: the built-in book, data/book.xqb].
         #[arg(long, value_name = "FILE")]
-        book: PathBuf,
+        book: Option<PathBuf>,
         #[command(flatten)]
         at: crate::commands::PositionArgs,
         /// One JSON object per move and line instead of the board and table.
@@ -108,9 +108,9 @@ enum Command {
     },
     /// Show the main lines of a book as a tree.
     Tree {
-        /// The book.
+        /// The book [default: the built-in book, data/book.xqb].
         #[arg(long, value_name = "FILE")]
-        book: PathBuf,
+        book: Option<PathBuf>,
         /// Plies to show.
         #[arg(long, default_value_t = 4, value_name = "N")]
         depth: u32,
@@ -122,12 +122,18 @@ enum Command {
         min_share: f64,
         #[command(flatten)]
         at: crate::commands::PositionArgs,
+        /// The tree as JSON: nested moves with their statistics.
+        #[arg(long)]
+        json: bool,
     },
     /// Show what a book holds and verify it: entries, positions, plies, size, build parameters.
     Stats {
-        /// The book.
+        /// The book [default: the built-in book, data/book.xqb].
         #[arg(long, value_name = "FILE")]
-        book: PathBuf,
+        book: Option<PathBuf>,
+        /// One JSON object with the same facts.
+        #[arg(long)]
+        json: bool,
     },
     /// Convert ElephantEye's BOOK.DAT into a book (weights only: the file has no statistics).
     ImportDat {
@@ -260,23 +266,25 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             no_mirror,
             filters: &filters,
         }),
-        Command::Probe { book, at, json } => crate::commands::probe(&book, &at, json),
+        Command::Probe { book, at, json } => crate::commands::probe(book.as_deref(), &at, json),
         Command::Tree {
             book,
             depth,
             top,
             min_share,
             at,
+            json,
         } => crate::commands::show_tree(
-            &book,
+            book.as_deref(),
             &at,
             book_builder::inspect::TreeOptions {
                 depth,
                 top,
                 min_share,
             },
+            json,
         ),
-        Command::Stats { book } => crate::commands::show_stats(&book),
+        Command::Stats { book, json } => crate::commands::show_stats(book.as_deref(), json),
         Command::ImportDat {
             dat,
             output,

@@ -416,10 +416,18 @@ pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
-/// `book-builder probe --book FILE [--fen FEN | --moves ...] [--json]`.
-pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<Exit> {
+/// The book to read: the given file, or the engine's built-in book.
+fn open_book(book: Option<&Path>) -> anyhow::Result<Book> {
+    Ok(match book {
+        Some(path) => Book::open(path)?,
+        None => chariot::book::builtin::book()?,
+    })
+}
+
+/// `book-builder probe [--book FILE] [--fen FEN | --moves ...] [--json]`.
+pub fn probe(book: Option<&Path>, at: &PositionArgs, json: bool) -> anyhow::Result<Exit> {
     let pos = at.position()?;
-    let book = Book::open(book)?;
+    let book = open_book(book)?;
     let text = if json {
         probe_json(&book, &pos)
     } else {
@@ -428,6 +436,8 @@ pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<Exit>
             &pos,
             DiagramStyle {
                 ansi: io::stdout().is_terminal(),
+                // The table beside the board writes simplified Chinese.
+                simplified: true,
             },
         )
     };
@@ -435,33 +445,46 @@ pub fn probe(book: &Path, at: &PositionArgs, json: bool) -> anyhow::Result<Exit>
     Ok(Exit::Success)
 }
 
-/// `book-builder tree --book FILE --depth N`.
-pub fn show_tree(book: &Path, at: &PositionArgs, opts: TreeOptions) -> anyhow::Result<Exit> {
+/// `book-builder tree [--book FILE] [--json]`.
+pub fn show_tree(
+    book: Option<&Path>,
+    at: &PositionArgs,
+    opts: TreeOptions,
+    json: bool,
+) -> anyhow::Result<Exit> {
     if !(0.0..=1.0).contains(&opts.min_share) {
-        bail!(
+        return Err(chariot_cli::usage(format!(
             "--min-share {}: expected a share from 0 to 1",
             opts.min_share
-        );
+        )));
     }
     let pos = at.position()?;
-    let book = Book::open(book)?;
-    io::stdout()
-        .lock()
-        .write_all(tree(&book, &pos, opts).as_bytes())?;
+    let book = open_book(book)?;
+    let mut out = io::stdout().lock();
+    if json {
+        let nodes = book_builder::inspect::tree_json(&book, &pos, opts);
+        writeln!(out, "{}", serde_json::to_string_pretty(&nodes)?)?;
+    } else {
+        out.write_all(tree(&book, &pos, opts).as_bytes())?;
+    }
     Ok(Exit::Success)
 }
 
-/// `book-builder stats --book FILE`.
-pub fn show_stats(book: &Path) -> anyhow::Result<Exit> {
+/// `book-builder stats [--book FILE] [--json]`: exits 1 when the book is damaged.
+pub fn show_stats(book: Option<&Path>, json: bool) -> anyhow::Result<Exit> {
     // A damaged book is opened anyway: stats says what is wrong with it (and exits 1).
-    let book = Book::open_unverified(book)?;
-    let text = stats(&book);
-    io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(if book.verify().is_ok() {
-        Exit::Success
+    let book = match book {
+        Some(path) => Book::open_unverified(path)?,
+        None => chariot::book::builtin::book()?,
+    };
+    let report = book_builder::inspect::book_stats(&book);
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        Exit::Failure
-    })
+        out.write_all(stats(&book).as_bytes())?;
+    }
+    Ok(Exit::from_ok(report.verified, Exit::Failure))
 }
 
 /// `book-builder import-dat BOOK.DAT -o BOOK`.
@@ -522,24 +545,11 @@ pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<Exit>
     Ok(Exit::Success)
 }
 
-/// Writes `bytes` to a temporary file next to `path` and renames it into place.
+/// Writes `bytes` to `path` through a temporary file renamed into place
+/// ([`chariot::atomic`]); errors name `path`.
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(name);
-    let result = (|| -> io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", tmp.display()));
-    }
-    fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    chariot::atomic::write(path, bytes)?;
+    Ok(())
 }
 
 /// `book-builder build-default [--data DIR] [--db DB]`.

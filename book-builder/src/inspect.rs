@@ -12,8 +12,6 @@ use chariot::display::{DiagramStyle, diagram};
 use chariot::notation::{Notation, format_move};
 use chariot::rules::{Color, Move, Position};
 
-use crate::db::json_string;
-
 /// One book move with everything a report shows about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveLine {
@@ -109,8 +107,11 @@ pub fn probe_text(book: &Book, pos: &Position, style: DiagramStyle) -> String {
     let games: u64 = lines.iter().map(|l| u64::from(l.book.stats.games)).sum();
     let _ = writeln!(
         s,
-        "\n{} book moves, {games} games; win/draw/loss for {}, the side to move",
+        "\n{} book {}, {games} {}; win/draw/loss in % of each move's games for {}, the side to move \
+         (games without a result make up the rest of 100%)",
         lines.len(),
+        if lines.len() == 1 { "move" } else { "moves" },
+        if games == 1 { "game" } else { "games" },
         side(pos.turn())
     );
     let _ = writeln!(
@@ -152,36 +153,71 @@ pub fn probe_text(book: &Book, pos: &Position, style: DiagramStyle) -> String {
     s
 }
 
+/// One book move as `probe --json` prints it (the fields of lichess's explorer, named for
+/// Xiangqi: `red_wins`, `draws`, `black_wins`).
+#[derive(Debug, serde::Serialize)]
+pub struct ProbeMove {
+    /// The probed position.
+    pub fen: String,
+    /// ICCS.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// WXF.
+    pub wxf: String,
+    /// Chinese (simplified).
+    pub chinese: String,
+    /// Games with the move.
+    pub games: u32,
+    /// Of those, won by Red.
+    pub red_wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Won by Black.
+    pub black_wins: u32,
+    /// Mean Elo of the player who made the move, `null` when unknown.
+    pub mean_elo: Option<u16>,
+    /// The book's weight.
+    pub weight: u32,
+    /// Share of the position's total weight (0 to 1).
+    pub probability: f64,
+    /// Score for the side to move (win 1, draw ½) over the games with a result.
+    pub score: f64,
+}
+
+/// The book moves of `pos` for scripts.
+#[must_use]
+pub fn probe_moves(book: &Book, pos: &Position) -> Vec<ProbeMove> {
+    let fen = pos.fen();
+    move_lines(book, pos)
+        .into_iter()
+        .map(|l| {
+            let st = l.book.stats;
+            ProbeMove {
+                fen: fen.clone(),
+                mv: l.iccs,
+                wxf: l.wxf,
+                chinese: l.chinese,
+                games: st.games,
+                red_wins: st.red_wins,
+                draws: st.draws,
+                black_wins: st.black_wins,
+                mean_elo: (st.mean_elo != 0).then_some(st.mean_elo),
+                weight: l.book.weight,
+                probability: l.probability,
+                score: st.score(pos.turn()),
+            }
+        })
+        .collect()
+}
+
 /// The probe report for scripts: one JSON object per book move and line.
 #[must_use]
 pub fn probe_json(book: &Book, pos: &Position) -> String {
-    let fen = json_string(&pos.fen());
-    let mut s = String::new();
-    for l in move_lines(book, pos) {
-        let st = &l.book.stats;
-        let elo = if st.mean_elo == 0 {
-            "null".to_owned()
-        } else {
-            st.mean_elo.to_string()
-        };
-        let _ = writeln!(
-            s,
-            "{{\"fen\":{fen},\"move\":{},\"wxf\":{},\"chinese\":{},\"games\":{},\"red_wins\":{},\
-             \"draws\":{},\"black_wins\":{},\"mean_elo\":{elo},\"weight\":{},\"probability\":{:.6},\
-             \"score\":{:.6}}}",
-            json_string(&l.iccs),
-            json_string(&l.wxf),
-            json_string(&l.chinese),
-            st.games,
-            st.red_wins,
-            st.draws,
-            st.black_wins,
-            l.book.weight,
-            l.probability,
-            st.score(pos.turn()),
-        );
-    }
-    s
+    probe_moves(book, pos)
+        .iter()
+        .filter_map(|m| serde_json::to_string(m).ok())
+        .map(|line| line + "\n")
+        .collect()
 }
 
 /// How [`tree`] prunes.
@@ -195,8 +231,61 @@ pub struct TreeOptions {
     pub min_share: f64,
 }
 
+/// One node of [`tree_json`]: a book move with its statistics and the moves after it.
+#[derive(Debug, serde::Serialize)]
+pub struct TreeNode {
+    /// The book move and its statistics.
+    #[serde(flatten)]
+    pub stats: ProbeMove,
+    /// Share of the position's games (0 to 1).
+    pub share: f64,
+    /// The book moves after it (as deep as asked).
+    pub children: Vec<TreeNode>,
+}
+
+/// The tree of [`tree`] as data, for `tree --json`.
+#[must_use]
+pub fn tree_json(book: &Book, root: &Position, opts: TreeOptions) -> Vec<TreeNode> {
+    fn nodes(book: &Book, pos: &mut Position, depth: u32, o: TreeOptions) -> Vec<TreeNode> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let mut moves = probe_moves(book, pos);
+        let games: u64 = moves.iter().map(|m| u64::from(m.games)).sum();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.games));
+        let mut out = Vec::new();
+        for m in moves
+            .into_iter()
+            .filter(|m| games == 0 || f64::from(m.games) / games as f64 >= o.min_share)
+            .take(o.top)
+        {
+            let share = if games == 0 {
+                0.0
+            } else {
+                f64::from(m.games) / games as f64
+            };
+            let Ok(mv) = chariot::notation::parse_iccs(&m.mv) else {
+                continue;
+            };
+            pos.make_move(mv);
+            let children = nodes(book, pos, depth - 1, o);
+            pos.unmake_move();
+            out.push(TreeNode {
+                stats: m,
+                share,
+                children,
+            });
+        }
+        out
+    }
+    let mut pos = root.clone();
+    pos.clear_history();
+    nodes(book, &mut pos, opts.depth, opts)
+}
+
 /// The main lines from `root` as an indented tree: per position the most played moves, with
-/// games, win/draw/loss for the mover and the share of the position's games.
+/// games, the share of the position's games, and win/draw/loss in % for the side playing the
+/// move (games without a result make up the rest, and are said).
 #[must_use]
 pub fn tree(book: &Book, root: &Position, opts: TreeOptions) -> String {
     let mut s = String::new();
@@ -205,6 +294,11 @@ pub fn tree(book: &Book, root: &Position, opts: TreeOptions) -> String {
     branch(book, &mut pos, opts.depth, "", opts, &mut s);
     if s.is_empty() {
         s.push_str("not in the book\n");
+    } else {
+        s.insert_str(
+            0,
+            "move, games (share of the position's games), win/draw/loss in % for the side playing it\n",
+        );
     }
     s
 }
@@ -235,16 +329,23 @@ fn branch(
         } else {
             100.0 * f64::from(l.book.stats.games) / games as f64
         };
+        let n = l.book.stats.games;
+        let open = 100.0 * (1.0 - l.wdl.0 - l.wdl.1 - l.wdl.2);
         let _ = writeln!(
             s,
-            "{prefix}{} {} {} {} games ({share:.0}%), {:.0}/{:.0}/{:.0}",
+            "{prefix}{} {} {} {n} {} ({share:.0}%), win/draw/loss {:.0}/{:.0}/{:.0}%{}",
             if last { "└─" } else { "├─" },
             l.iccs,
             pad(&l.chinese, 8),
-            l.book.stats.games,
+            if n == 1 { "game" } else { "games" },
             100.0 * l.wdl.0,
             100.0 * l.wdl.1,
             100.0 * l.wdl.2,
+            if open >= 0.5 {
+                format!(", {open:.0}% without a result")
+            } else {
+                String::new()
+            }
         );
         pos.make_move(l.book.mv);
         let deeper = format!("{prefix}{}", if last { "   " } else { "│  " });
@@ -291,22 +392,44 @@ pub fn walk(book: &Book, limit: usize, visit: &mut dyn FnMut(usize, &Position)) 
     }
 }
 
-/// What the whole book holds: entries, positions, plies covered, size, build parameters, and
-/// the result of [`Book::verify`].
+/// What the whole book holds (`book-builder stats`; `--json` prints it as it is).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BookStats {
+    /// The file.
+    pub file: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Whether [`Book::verify`] passed.
+    pub verified: bool,
+    /// What it found wrong, if anything.
+    pub problem: Option<String>,
+    /// Entries (position and move).
+    pub entries: usize,
+    /// Positions (distinct keys).
+    pub positions: usize,
+    /// Entries of weight 0 (kept for their statistics, never played).
+    pub zero_weight_entries: usize,
+    /// Games the book was built from.
+    pub games: u64,
+    /// Build parameters.
+    pub max_ply: u32,
+    /// Moves played in fewer games were left out.
+    pub min_games: u32,
+    /// Moves scoring less were left out (0 to 1).
+    pub min_score: f64,
+    /// Whether a position and its mirror share entries.
+    pub mirror_merged: bool,
+    /// Positions with book moves reached from the start position, per ply.
+    pub reached_by_ply: Vec<usize>,
+    /// The build's metadata lines (filters, sources).
+    pub metadata: Vec<String>,
+}
+
+/// Works out [`BookStats`].
 #[must_use]
-pub fn stats(book: &Book) -> String {
-    let mut s = String::new();
+pub fn book_stats(book: &Book) -> BookStats {
     let info = book.info();
-    let verdict = match book.verify() {
-        Ok(()) => "verified: checksums, key order and moves are sound".to_owned(),
-        Err(e) => format!("VERIFY FAILED: {e}"),
-    };
-    let _ = writeln!(
-        s,
-        "{}: {} bytes; {verdict}",
-        book.path().display(),
-        book.file_size()
-    );
+    let problem = book.verify().err().map(|e| e.to_string());
     let mut keys = 0usize;
     let mut last = None;
     let mut zero = 0usize;
@@ -317,29 +440,6 @@ pub fn stats(book: &Book) -> String {
         }
         zero += usize::from(e.weight == 0);
     }
-    let _ = writeln!(
-        s,
-        "entries: {}; positions: {keys} ({:.2} moves each); entries of weight 0: {zero}",
-        book.len(),
-        if keys == 0 {
-            0.0
-        } else {
-            book.len() as f64 / keys as f64
-        }
-    );
-    let _ = writeln!(
-        s,
-        "built from {} games: max ply {}, min games {}, min score {:.3}, {}",
-        info.games,
-        info.max_ply,
-        info.min_games,
-        f64::from(info.min_score_permille) / 1000.0,
-        if info.mirror {
-            "mirrored positions merged"
-        } else {
-            "mirrored positions apart"
-        }
-    );
     let mut levels: Vec<usize> = Vec::new();
     walk(book, usize::MAX, &mut |ply, _| {
         if levels.len() <= ply {
@@ -347,8 +447,64 @@ pub fn stats(book: &Book) -> String {
         }
         levels[ply] += 1;
     });
-    let reached: usize = levels.iter().sum();
-    let by_ply: Vec<String> = levels
+    BookStats {
+        file: book.path().display().to_string(),
+        bytes: book.file_size() as u64,
+        verified: problem.is_none(),
+        problem,
+        entries: book.len(),
+        positions: keys,
+        zero_weight_entries: zero,
+        games: info.games,
+        max_ply: info.max_ply,
+        min_games: info.min_games,
+        min_score: f64::from(info.min_score_permille) / 1000.0,
+        mirror_merged: info.mirror,
+        reached_by_ply: levels,
+        metadata: info.metadata.lines().map(str::to_owned).collect(),
+    }
+}
+
+/// What the whole book holds: entries, positions, plies covered, size, build parameters, and
+/// the result of [`Book::verify`].
+#[must_use]
+pub fn stats(book: &Book) -> String {
+    let st = book_stats(book);
+    let mut s = String::new();
+    let verdict = match &st.problem {
+        None => "verified: checksums, key order and moves are sound".to_owned(),
+        Some(e) => format!("VERIFY FAILED: {e}"),
+    };
+    let _ = writeln!(s, "{}: {} bytes; {verdict}", st.file, st.bytes);
+    let _ = writeln!(
+        s,
+        "entries: {}; positions: {} ({:.2} moves each); entries of weight 0: {}",
+        st.entries,
+        st.positions,
+        if st.positions == 0 {
+            0.0
+        } else {
+            st.entries as f64 / st.positions as f64
+        },
+        st.zero_weight_entries
+    );
+    let _ = writeln!(
+        s,
+        "built from {} {}: max ply {}, min games {}, min score {:.3}, {}",
+        st.games,
+        if st.games == 1 { "game" } else { "games" },
+        st.max_ply,
+        st.min_games,
+        st.min_score,
+        if st.mirror_merged {
+            "mirrored positions merged"
+        } else {
+            "mirrored positions apart"
+        }
+    );
+    let reached: usize = st.reached_by_ply.iter().sum();
+    let by_ply: Vec<String> = st
+        .reached_by_ply
         .iter()
         .enumerate()
         .map(|(i, n)| format!("{i}:{n}"))
@@ -356,21 +512,21 @@ pub fn stats(book: &Book) -> String {
     let _ = writeln!(
         s,
         "from the start position: {reached} positions with book moves, plies 0 to {}",
-        levels.len().saturating_sub(1)
+        st.reached_by_ply.len().saturating_sub(1)
     );
     if !by_ply.is_empty() {
         let _ = writeln!(s, "  by ply: {}", by_ply.join(" "));
     }
-    if keys > reached {
+    if st.positions > reached {
         let _ = writeln!(
             s,
             "  {} positions are not reached from the start (set-up games, or cut off by the thresholds)",
-            keys - reached
+            st.positions - reached
         );
     }
-    if !info.metadata.is_empty() {
+    if !st.metadata.is_empty() {
         let _ = writeln!(s, "metadata:");
-        for line in info.metadata.lines() {
+        for line in &st.metadata {
             let _ = writeln!(s, "  {line}");
         }
     }

@@ -428,23 +428,22 @@ fn probe_tree_and_stats_on_the_command_line() {
         "--moves",
         "h2e2",
     ]));
-    let lines: Vec<&str> = json.lines().collect();
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 1, "{json}");
-    for key in [
-        "\"move\":\"h9g7\"",
-        "\"games\":2",
-        "\"red_wins\":0",
-        "\"draws\":1",
-        "\"black_wins\":0",
-        "\"weight\":1",
-        "\"wxf\":\"H8+7\"",
-        "\"chinese\":\"马８进７\"",
-        "\"mean_elo\":2300",
-        "\"probability\":1.000000",
-    ] {
-        assert!(lines[0].contains(key), "{key} missing in {json}");
-    }
-    assert!(lines[0].starts_with('{') && lines[0].ends_with('}'));
+    let m = &lines[0];
+    assert_eq!(m["move"], "h9g7");
+    assert_eq!(m["games"], 2);
+    assert_eq!(m["red_wins"], 0);
+    assert_eq!(m["draws"], 1);
+    assert_eq!(m["black_wins"], 0);
+    assert_eq!(m["weight"], 1);
+    assert_eq!(m["wxf"], "H8+7");
+    assert_eq!(m["chinese"], "马８进７");
+    assert_eq!(m["mean_elo"], 2300);
+    assert_eq!(m["probability"], 1.0);
 
     // Text: the board and a row per move; moves may be given in any notation.
     let text = stdout(&run(&["probe", "--book", s(&book), "--moves", "炮二平五"]));
@@ -453,7 +452,14 @@ fn probe_tree_and_stats_on_the_command_line() {
         "{text}"
     );
     assert!(text.contains("h9g7  H8+7"), "{text}");
-    assert!(text.contains("win/draw/loss for black"), "{text}");
+    assert!(
+        text.contains("win/draw/loss in % of each move's games for black"),
+        "{text}"
+    );
+    assert!(
+        text.contains("马") && !text.contains("馬"),
+        "simplified board beside simplified moves: {text}"
+    );
     let fen = stdout(&run(&[
         "probe",
         "--book",
@@ -466,7 +472,7 @@ fn probe_tree_and_stats_on_the_command_line() {
     let tree = stdout(&run(&["tree", "--book", s(&book), "--depth", "3"]));
     // Only games 1 and 2 have a player called Alpha: one line, half the games drawn.
     let expected = [
-        "└─ h2e2 炮二平五 2 games (100%), 0/50/0\n",
+        "└─ h2e2 炮二平五 2 games (100%), win/draw/loss 0/50/0%, 50% without a result\n",
         "\n   └─ h9g7 ",
         "\n      └─ h0g2 ",
     ];
@@ -485,6 +491,45 @@ fn probe_tree_and_stats_on_the_command_line() {
     ] {
         assert!(stats.contains(e), "{e} missing in\n{stats}");
     }
+
+    // JSON for the tree and the stats.
+    let tree: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["tree", "--book", s(&book), "--json"]))).unwrap();
+    assert_eq!(tree[0]["move"], "h2e2");
+    assert_eq!(tree[0]["children"][0]["move"], "h9g7");
+    let st: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["stats", "--book", s(&book), "--json"]))).unwrap();
+    assert_eq!(st["verified"], true);
+    assert_eq!(st["entries"], 4);
+
+    // A damaged book: probe refuses it (exit 1, the reason said), stats reports it (exit 1).
+    let damaged = dir.join("damaged.xqb");
+    let mut bytes = std::fs::read(&book).unwrap();
+    let n = bytes.len();
+    bytes[n - 4] ^= 0x10;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let out = run(&["probe", "--book", s(&damaged)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("damaged.xqb") && err.contains("checksum"),
+        "{err}"
+    );
+    let out = run(&["stats", "--book", s(&damaged)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("VERIFY FAILED"));
+    // A directory is said to be one.
+    let out = run(&["probe", "--book", s(&dir)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a directory") && err.matches("is a directory").count() == 1,
+        "{err}"
+    );
+    // Without --book: the built-in book.
+    let builtin = stdout(&run(&["probe", "--json"]));
+    assert!(builtin.lines().count() > 3, "{builtin}");
+    assert!(stdout(&run(&["stats"])).contains("verified"));
 
     // Errors name what is wrong.
     let bad = run(&["probe", "--book", s(&book), "--moves", "h2e2", "h2e2"]);

@@ -12,6 +12,9 @@ use crate::rules::{Color, Position, Square};
 pub struct DiagramStyle {
     /// Use ANSI colours (red pieces in red, black pieces bold), for terminals.
     pub ansi: bool,
+    /// Simplified characters (帅 车 马), to match simplified move text printed beside the
+    /// board; otherwise traditional (帥 俥 傌).
+    pub simplified: bool,
 }
 
 /// Draws the board with Red at the bottom, file letters and rank numbers (ICCS) on the edges,
@@ -30,7 +33,11 @@ pub fn diagram(pos: &Position, style: DiagramStyle) -> String {
             let sq = Square::new(file, rank);
             match pos.piece_at(sq) {
                 Some(p) => {
-                    let ch = p.chinese();
+                    let ch = if style.simplified {
+                        p.chinese_simplified()
+                    } else {
+                        p.chinese()
+                    };
                     match (style.ansi, p.color()) {
                         (true, Color::Red) => {
                             let _ = write!(s, "\x1b[31;1m{ch}\x1b[0m");
@@ -83,6 +90,15 @@ mod tests {
         assert!(d.contains("9 車 馬 象 士 將 士 象 馬 車 9"));
         assert!(d.contains("0 俥 傌 相 仕 帥 仕 相 傌 俥 0"));
         assert!(!d.contains('\x1b'));
-        assert!(diagram(&Position::start(), DiagramStyle { ansi: true }).contains("\x1b[31;1m帥"));
+        assert!(
+            diagram(
+                &Position::start(),
+                DiagramStyle {
+                    ansi: true,
+                    ..DiagramStyle::default()
+                }
+            )
+            .contains("\x1b[31;1m帥")
+        );
     }
 }

@@ -20,7 +20,7 @@
 //! position are dropped.
 
 use std::borrow::Cow;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -191,6 +191,12 @@ impl Book {
             path: path.to_owned(),
             source,
         };
+        if path.is_dir() {
+            return Err(io_err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            )));
+        }
         let file = File::open(path).map_err(io_err)?;
         // SAFETY: the map is read-only. Another process truncating the file while it is mapped
         // could fault on access; books are written to a temporary name and renamed into place,
@@ -477,38 +483,31 @@ impl BookWriter {
         let header_crc = crc32fast::hash(&h[0..60]);
         h[60..64].copy_from_slice(&header_crc.to_le_bytes());
 
-        let tmp = temp_path(path);
-        let io_err = |p: &Path| {
-            let p = p.to_owned();
-            move |source| BookError::Io { path: p, source }
+        // Written through a temporary file renamed into place: a crash never leaves half a
+        // book under the real name; errors name the book, not the temporary file.
+        let write = || -> Result<(), crate::atomic::WriteError> {
+            let mut file = crate::atomic::AtomicFile::create(path)?;
+            let mut w = BufWriter::new(&mut file);
+            let wrote = (|| -> io::Result<()> {
+                w.write_all(&h)?;
+                w.write_all(&meta)?;
+                for e in &encoded {
+                    w.write_all(e)?;
+                }
+                w.flush()
+            })();
+            drop(w);
+            wrote.map_err(|source| crate::atomic::WriteError {
+                path: path.to_owned(),
+                source,
+            })?;
+            file.commit()
         };
-        let result = (|| -> io::Result<()> {
-            let mut w = BufWriter::new(File::create(&tmp)?);
-            w.write_all(&h)?;
-            w.write_all(&meta)?;
-            for e in &encoded {
-                w.write_all(e)?;
-            }
-            w.into_inner()
-                .map_err(io::IntoInnerError::into_error)?
-                .sync_all()
-        })();
-        if let Err(e) = result {
-            let _ = fs::remove_file(&tmp);
-            return Err(io_err(&tmp)(e));
-        }
-        fs::rename(&tmp, path).map_err(io_err(path))
+        write().map_err(|e| BookError::Io {
+            path: e.path,
+            source: e.source,
+        })
     }
-}
-
-/// A temporary name next to `path` (same directory, so the rename is atomic).
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(format!(".tmp{}", std::process::id()));
-    path.with_file_name(name)
 }
 
 #[cfg(test)]
@@ -517,6 +516,7 @@ mod tests {
     use crate::book::canonical;
     use crate::notation::parse_iccs;
     use crate::rules::Color;
+    use std::fs;
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("chariot-book-test-{}", std::process::id()));

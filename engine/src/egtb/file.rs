@@ -679,32 +679,27 @@ pub fn write_table(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(
         offset += b.len() as u64;
     }
     let head = header.to_bytes(crc32fast::hash(&index));
-    let file_name = path
-        .file_name()
-        .map_or_else(|| "table".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{file_name}.tmp{}", std::process::id()));
-    let io = |source| FileError::Io {
-        path: tmp.clone(),
+    // Through a temporary file renamed into place: a crash never leaves half a table under
+    // the real name; errors name the table, not the temporary file.
+    let io = |e: crate::atomic::WriteError| FileError::Io {
+        path: e.path,
+        source: e.source,
+    };
+    let mut file = crate::atomic::AtomicFile::create(path).map_err(io)?;
+    let plain = |source| FileError::Io {
+        path: path.to_owned(),
         source,
     };
-    let result = (|| {
-        let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
-        f.write_all(&head).map_err(io)?;
-        f.write_all(&index).map_err(io)?;
+    {
+        let mut f = std::io::BufWriter::new(&mut file);
+        f.write_all(&head).map_err(plain)?;
+        f.write_all(&index).map_err(plain)?;
         for b in blocks {
-            f.write_all(b).map_err(io)?;
+            f.write_all(b).map_err(plain)?;
         }
-        let f = f.into_inner().map_err(|e| io(e.into_error()))?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(|source| FileError::Io {
-            path: path.to_owned(),
-            source,
-        })
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        f.flush().map_err(plain)?;
     }
-    result
+    file.commit().map_err(io)
 }
 
 /// Builds the header of a table whose codes are `codes` (both halves) and writes the file,

@@ -193,6 +193,14 @@ pub fn lookup(name: &str) -> Option<OptionId> {
     })
 }
 
+/// `, found "x"` for a value, `, but no value was given` for none (never Rust's `Some(..)`).
+pub fn found(value: Option<&str>) -> String {
+    match value {
+        Some(v) => format!(", found {v:?}"),
+        None => ", but no value was given".to_owned(),
+    }
+}
+
 /// Reads a check value (`true`/`false`, also `on`/`off`).
 ///
 /// # Errors
@@ -201,8 +209,9 @@ pub fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     match value.map(str::to_ascii_lowercase).as_deref() {
         Some("true" | "on" | "1") => Ok(true),
         Some("false" | "off" | "0") => Ok(false),
-        other => Err(format!(
-            "option {name}: expected true or false, found {other:?}"
+        _ => Err(format!(
+            "option {name}: expected true or false{}",
+            found(value)
         )),
     }
 }
@@ -213,7 +222,10 @@ pub fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 /// A message naming the option, the value and the range.
 pub fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
     let v: i64 = value.and_then(|v| v.trim().parse().ok()).ok_or_else(|| {
-        format!("option {name}: expected a number from {min} to {max}, found {value:?}")
+        format!(
+            "option {name}: expected a number from {min} to {max}{}",
+            found(value)
+        )
     })?;
     if (min..=max).contains(&v) {
         Ok(v)
@@ -234,10 +246,10 @@ pub fn level(name: &str, value: Option<&str>) -> Result<Level, String> {
         Some("medium") => Level::Medium,
         Some("large") => Level::Large,
         Some("huge") => Level::Huge,
-        other => {
-            let found = other.map_or_else(String::new, |v| format!(", found {v:?}"));
+        _ => {
             return Err(format!(
-                "option {name}: expected none, small, medium or large{found}"
+                "option {name}: expected none, small, medium or large{}",
+                found(value)
             ));
         }
     })
@@ -252,9 +264,10 @@ pub fn style(name: &str, value: Option<&str>) -> Result<Style, String> {
         Some("solid") => Style::Solid,
         Some("normal") => Style::Normal,
         Some("risky") => Style::Risky,
-        other => {
+        _ => {
             return Err(format!(
-                "option {name}: expected solid, normal or risky, found {other:?}"
+                "option {name}: expected solid, normal or risky{}",
+                found(value)
             ));
         }
     })

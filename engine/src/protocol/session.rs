@@ -329,6 +329,7 @@ impl Session {
             Command::Display => {
                 let style = DiagramStyle {
                     ansi: self.terminal,
+                    ..DiagramStyle::default()
                 };
                 for line in diagram(&self.position, style).lines() {
                     self.say(line);
@@ -494,9 +495,10 @@ impl Session {
             }
             OptionId::Variant => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("xiangqi") => self.settings.naming = SquareNaming::OneBased,
-                other => {
+                _ => {
                     return Err(format!(
-                        "UCI_Variant: only xiangqi is supported, found {other:?}"
+                        "UCI_Variant: only xiangqi is supported{}",
+                        options::found(value)
                     ));
                 }
             },

@@ -240,6 +240,20 @@ impl Piece {
     }
 }
 
+impl Piece {
+    /// The simplified Chinese character, as simplified move text writes it (帅/将, 仕/士,
+    /// 相/象, 马, 车, 炮, 兵/卒).
+    #[must_use]
+    pub const fn chinese_simplified(self) -> char {
+        let red = ['帅', '仕', '相', '马', '车', '炮', '兵'];
+        let black = ['将', '士', '象', '马', '车', '炮', '卒'];
+        match self.color() {
+            Color::Red => red[self.kind() as usize],
+            Color::Black => black[self.kind() as usize],
+        }
+    }
+}
+
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.fen_char())
