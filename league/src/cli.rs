@@ -6,6 +6,7 @@
 //! typical derive-based parser (repeated groups of key-value words), so it is read by hand here;
 //! every value is checked and every mistake is an error naming the option and the value.
 
+use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -27,8 +28,9 @@ use crate::openings::{self, Format, Opening, Order};
 use crate::pgn::{self, PgnContext};
 use crate::referee::JudgeReferee;
 use crate::report;
+use crate::resume;
 use crate::stats::Sprt;
-use crate::tournament::{self, Kind, Player, Settings};
+use crate::tournament::{self, Kind, Player, Previous, Settings};
 
 /// The help text.
 pub const USAGE: &str = "\
@@ -59,8 +61,9 @@ ENGINE SETTINGS (after --engine, or after --each for every engine):
 OPTIONS:
   --each KEY=VALUE...       settings for every engine (an engine's own settings win)
   --tc TC                   time control for every engine (same as --each tc=TC)
-  --tournament round-robin|swiss
-                            default round-robin (a match with two engines)
+  --tournament round-robin|swiss|gauntlet
+                            default round-robin (a match with two engines); gauntlet: the
+                            first engine meets each of the others, who do not play each other
   --games N                 games per encounter per round (default 2: each opening with both
                             colours; a double round robin)
   --rounds N                rounds (default 1; Swiss: ceil(log2(engines)))
@@ -73,6 +76,9 @@ OPTIONS:
                             book has no move)
   --srand N                 seed for order=random and for --book (default 0)
   --pgnout FILE             append every game to FILE as Xiangqi PGN
+  --resume                  carry on the tournament whose games are in --pgnout FILE: its
+                            finished games are counted, the rest are played (give the same
+                            engines and options as the first run)
   --pgn-notation iccs|wxf|chinese
                             movetext notation (default iccs)
   --event NAME, --site NAME PGN Event and Site tags
@@ -88,8 +94,15 @@ OPTIONS:
   --egtb DIR                adjudicate by endgame tablebase: a position the tables in DIR cover
                             ends the game as they say (win, loss or draw)
   --ratinginterval N        print the Elo or the table every N games (default 10; 0: at the end)
+  --json                    standard output is JSON lines: one per finished game
+                            ({\"event\":\"game\",...}) and the results at the end
+                            ({\"event\":\"results\",...}); the usual text goes to stderr
   --debug                   print every line sent to and read from the engines on stderr
   --help, --version
+
+EXIT CODES:
+  0 the tournament was played   1 it could not be (an engine does not start, a file cannot
+  be read or written)           2 a mistake on the command line
 
 The rules (Asian): mate and stalemate lose; a perpetual check or chase loses (engines on UCCI
 are told the forbidden moves with banmoves); other repetitions draw; 60 moves without a capture
@@ -129,6 +142,8 @@ struct Args {
     adjudication: Adjudication,
     rating_interval: usize,
     debug: bool,
+    resume: bool,
+    json: bool,
 }
 
 #[derive(Debug)]
@@ -194,6 +209,8 @@ fn parse(argv: &[String]) -> Result<Request> {
         adjudication: Adjudication::default(),
         rating_interval: 10,
         debug: false,
+        resume: false,
+        json: false,
     };
     let mut i = 0;
     while i < argv.len() {
@@ -261,6 +278,14 @@ fn parse(argv: &[String]) -> Result<Request> {
                 none()?;
                 args.debug = true;
             }
+            "resume" => {
+                none()?;
+                args.resume = true;
+            }
+            "json" => {
+                none()?;
+                args.json = true;
+            }
             _ => bail!("unknown option {raw:?}"),
         }
     }
@@ -272,6 +297,9 @@ fn parse(argv: &[String]) -> Result<Request> {
     }
     if args.book_ply.is_some() && args.book.is_none() {
         bail!("--book-ply needs --book");
+    }
+    if args.resume && args.pgnout.is_none() {
+        bail!("--resume needs --pgnout FILE (the games of the run to carry on)");
     }
     if args.sprt.is_some() && args.engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
@@ -526,11 +554,18 @@ fn resolve_command(cmd: &str, dir: Option<&Path>) -> PathBuf {
 }
 
 /// The openings of `--book`: enough distinct lines for every game pair of the tournament.
-fn book_openings(args: &Args, path: &Path, players: usize, rounds: u32) -> Result<Vec<Opening>> {
+fn book_openings(
+    args: &Args,
+    path: &Path,
+    players: usize,
+    rounds: u32,
+    out: Out,
+) -> Result<Vec<Opening>> {
     let book = Book::open(path).with_context(|| format!("--book {}", path.display()))?;
     let encounters = match args.kind {
         Kind::RoundRobin => players * (players - 1) / 2,
         Kind::Swiss => players / 2,
+        Kind::Gauntlet => players - 1,
     };
     let rounds = usize::try_from(rounds).unwrap_or(usize::MAX);
     let per_encounter = usize::try_from(args.games.div_ceil(2)).unwrap_or(usize::MAX);
@@ -541,22 +576,82 @@ fn book_openings(args: &Args, path: &Path, players: usize, rounds: u32) -> Resul
         .min(100_000);
     let plies = args.book_ply.unwrap_or(DEFAULT_BOOK_PLY);
     let list = openings::from_book(&book, plies, pairs, args.srand)?;
-    say(&format!(
-        "Book: {} distinct openings of up to {plies} plies from {}",
+    out.say(&format!(
+        "Book: {} distinct opening{} of up to {plies} plies from {}",
         list.len(),
+        if list.len() == 1 { "" } else { "s" },
         path.display()
     ))?;
     Ok(list)
 }
 
-/// Writes a line to standard output; a closed pipe ends the run quietly.
-fn say(text: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    writeln!(out, "{text}")?;
-    out.flush()
+/// Where the runner's words go: the text for people on standard output, or with `--json`
+/// JSON lines there and the text on standard error.
+#[derive(Clone, Copy)]
+struct Out {
+    json: bool,
+}
+
+impl Out {
+    /// Writes a line of text; a closed pipe ends the run quietly.
+    fn say(self, text: &str) -> io::Result<()> {
+        if self.json {
+            let mut err = io::stderr().lock();
+            writeln!(err, "{text}")?;
+            err.flush()
+        } else {
+            let mut out = io::stdout().lock();
+            writeln!(out, "{text}")?;
+            out.flush()
+        }
+    }
+
+    /// Writes a JSON line (only with `--json`).
+    fn json(self, value: &impl serde::Serialize) -> Result<()> {
+        if self.json {
+            let line = serde_json::to_string(value).context("cannot write JSON")?;
+            let mut out = io::stdout().lock();
+            writeln!(out, "{line}")?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// `--resume`: the games of the earlier run, with a game cut off mid-write removed from the
+/// end of the file so that new games follow whole ones.
+fn earlier_games(path: &Path, out: Out) -> Result<HashMap<usize, Previous>> {
+    let earlier = resume::read(path).context("--resume")?;
+    if earlier.whole_len < earlier.file_len {
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("--resume: cannot open {} to cut", path.display()))?;
+        file.set_len(earlier.whole_len)
+            .with_context(|| format!("--resume: cannot cut {}", path.display()))?;
+        out.say(&format!(
+            "Resume: removed an unfinished game from the end of {} (bytes {} to {})",
+            path.display(),
+            earlier.whole_len,
+            earlier.file_len
+        ))?;
+    }
+    let n = earlier.games.len();
+    out.say(&format!(
+        "Resume: {n} finished game{} in {}{}",
+        if n == 1 { "" } else { "s" },
+        path.display(),
+        match earlier.without_result {
+            0 => String::new(),
+            1 => ", 1 without a result to play again".to_owned(),
+            k => format!(", {k} without a result to play again"),
+        }
+    ))?;
+    Ok(earlier.games)
 }
 
 fn execute(args: Args) -> Result<()> {
+    let out = Out { json: args.json };
     let configs: Vec<EngineConfig> = args
         .engines
         .iter()
@@ -567,9 +662,10 @@ fn execute(args: Args) -> Result<()> {
     let rounds = args.rounds.unwrap_or(match args.kind {
         Kind::RoundRobin => 1,
         Kind::Swiss => (usize::BITS - (n - 1).leading_zeros()).max(1),
+        Kind::Gauntlet => 1,
     });
     let mut openings: Vec<Opening> = match (&args.openings, &args.book) {
-        (None, Some(path)) => book_openings(&args, path, n, rounds)?,
+        (None, Some(path)) => book_openings(&args, path, n, rounds, out)?,
         (None, None) => vec![Opening::start_position()],
         (Some(_), Some(_)) => {
             bail!("--book and --openings cannot be used together (choose one source of openings)")
@@ -605,9 +701,10 @@ fn execute(args: Args) -> Result<()> {
                     dir.display()
                 );
             }
-            say(&format!(
-                "Tablebases: {} tables from {}",
+            out.say(&format!(
+                "Tablebases: {} table{} from {}",
                 tables.len(),
+                if tables.len() == 1 { "" } else { "s" },
                 dir.display()
             ))?;
             Some(tables)
@@ -636,7 +733,7 @@ fn execute(args: Args) -> Result<()> {
             name = format!("{base} ({k})");
             k += 1;
         }
-        say(&format!(
+        out.say(&format!(
             "Engine {}: {name} ({}, {}{}, tc {})",
             i + 1,
             c.launch.command.display(),
@@ -665,6 +762,10 @@ fn execute(args: Args) -> Result<()> {
         tablebases,
         sprt: args.sprt,
         debug: args.debug,
+        previous: match (&args.pgnout, args.resume) {
+            (Some(path), true) => earlier_games(path, out)?,
+            _ => HashMap::new(),
+        },
     };
     let mut pgn_file = match &args.pgnout {
         Some(path) => Some(
@@ -678,12 +779,13 @@ fn execute(args: Args) -> Result<()> {
     };
     let mut failure: Option<anyhow::Error> = None;
     let is_match = n == 2;
-    let standings = tournament::run(&players, &settings, |finished, standings| {
+    let result = tournament::run(&players, &settings, |finished, standings| {
         if failure.is_some() {
             return;
         }
         let mut step = || -> Result<()> {
-            say(&report::game_line(finished))?;
+            out.say(&report::game_line(finished))?;
+            out.json(&report::GameJson::new(finished))?;
             if let Some(file) = pgn_file.as_mut() {
                 let round = format!("{}.{}", finished.job.round, finished.job.number);
                 let ctx = PgnContext {
@@ -697,18 +799,18 @@ fn execute(args: Args) -> Result<()> {
                     .context("cannot write the PGN file")?;
             }
             if is_match {
-                say(&report::score_line(&names, standings))?;
+                out.say(&report::score_line(&names, standings))?;
             }
             let k = args.rating_interval;
             if k > 0 && standings.finished % k == 0 {
                 if is_match {
-                    say(&report::match_elo(
+                    out.say(&report::match_elo(
                         &names,
                         standings,
                         settings.sprt.as_ref(),
                     ))?;
                 } else {
-                    say(&report::table(&names, standings))?;
+                    out.say(&report::table(&names, standings))?;
                 }
             }
             Ok(())
@@ -720,24 +822,39 @@ fn execute(args: Args) -> Result<()> {
     if let Some(e) = failure {
         return Err(e);
     }
-    say("")?;
+    let standings = result.map_err(|m| {
+        anyhow!(
+            "--resume {}: {m}",
+            args.pgnout.as_deref().unwrap_or(Path::new("")).display()
+        )
+    })?;
+    out.say("")?;
     if is_match {
-        say(&report::score_line(&names, &standings))?;
-        say(&report::match_elo(
+        out.say(&report::score_line(&names, &standings))?;
+        out.say(&report::match_elo(
             &names,
             &standings,
             settings.sprt.as_ref(),
         ))?;
     } else {
-        say(&report::table(&names, &standings))?;
+        out.say(&report::table(&names, &standings))?;
     }
     if standings.unfinished > 0 {
-        say(&format!(
-            "{} games could not be played (neither engine started)",
-            standings.unfinished
-        ))?;
+        out.say(&match standings.unfinished {
+            1 => "1 game could not be played (neither engine started)".to_owned(),
+            k => format!("{k} games could not be played (neither engine started)"),
+        })?;
     }
-    say("Finished match")?;
+    out.json(&report::results_json(
+        &names,
+        &standings,
+        settings.sprt.as_ref(),
+    ))?;
+    out.say(if is_match {
+        "Finished match"
+    } else {
+        "Finished tournament"
+    })?;
     Ok(())
 }
 

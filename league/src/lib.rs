@@ -1,11 +1,12 @@
 //! Chariot's league runner: engine-vs-engine Xiangqi matches and tournaments.
 //!
 //! Engines run as child processes spoken to over UCCI or UCI ([`engine`]); a [`game`] is
-//! refereed by the rules ([`referee`]: mate, stalemate, perpetual check and chase under the Asian rules,
-//! the 60-move rule) with clocks ([`clock`]), openings from files ([`openings`]), and written
-//! as Xiangqi PGN ([`pgn`]). [`tournament`] pairs the engines (match, round robin, Swiss) and
-//! runs games in parallel; [`stats`] turns results into Elo with intervals and the SPRT;
-//! [`report`] prints the live table; [`cli`] is the `chariot-league` command line.
+//! refereed by the rules ([`referee`]: mate, stalemate, perpetual check and chase under the
+//! Asian rules, the 60-move rule) with clocks ([`clock`]), openings from files ([`openings`]),
+//! and written as Xiangqi PGN ([`pgn`]). [`tournament`] pairs the engines (match, round robin,
+//! Swiss, gauntlet) and runs games in parallel, carrying on an interrupted run from its PGN
+//! ([`resume`]); [`stats`] turns results into Elo with intervals and the SPRT; [`report`] prints
+//! the live table and the JSON lines; [`cli`] is the `chariot-league` command line.
 
 pub mod cli;
 pub mod clock;
@@ -15,5 +16,6 @@ pub mod openings;
 pub mod pgn;
 pub mod referee;
 pub mod report;
+pub mod resume;
 pub mod stats;
 pub mod tournament;

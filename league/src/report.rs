@@ -139,3 +139,211 @@ pub fn table(names: &[String], s: &Standings) -> String {
     }
     out
 }
+
+/// `--json`: one finished game, as a line of JSON.
+#[derive(Debug, serde::Serialize)]
+pub struct GameJson<'a> {
+    /// Always `"game"`.
+    pub event: &'static str,
+    /// The game number in the tournament.
+    pub number: usize,
+    /// Its round.
+    pub round: u32,
+    /// Red's name.
+    pub red: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: &'static str,
+    /// The PGN `Termination` word.
+    pub termination: &'static str,
+    /// How it ended, for people.
+    pub reason: String,
+    /// Plies played, the opening's included.
+    pub plies: usize,
+    /// The opening's name, when it has one.
+    pub opening: Option<&'a str>,
+    /// The FEN the game started from.
+    pub fen: &'a str,
+}
+
+impl<'a> GameJson<'a> {
+    /// The line for a finished game.
+    #[must_use]
+    pub fn new(f: &'a Finished) -> GameJson<'a> {
+        let r = &f.record;
+        GameJson {
+            event: "game",
+            number: f.job.number,
+            round: f.job.round,
+            red: &r.red,
+            black: &r.black,
+            result: r.ending.outcome.pgn(),
+            termination: r.ending.pgn_termination(),
+            reason: r.ending.to_string(),
+            plies: r.moves.len(),
+            opening: r.opening_name.as_deref(),
+            fen: &r.start_fen,
+        }
+    }
+}
+
+/// `--json`: the results at the end, as a line of JSON.
+#[derive(Debug, serde::Serialize)]
+pub struct ResultsJson<'a> {
+    /// Always `"results"`.
+    pub event: &'static str,
+    /// Games finished (those of an earlier run included).
+    pub finished: usize,
+    /// Games without a result.
+    pub unfinished: usize,
+    /// Games counted from an earlier run (`--resume`).
+    pub resumed: usize,
+    /// The players, best first.
+    pub standings: Vec<PlayerJson<'a>>,
+    /// Two engines: the match from the first engine's side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#match: Option<MatchJson>,
+}
+
+/// A player's line of the standings.
+#[derive(Debug, serde::Serialize)]
+pub struct PlayerJson<'a> {
+    /// 1-based rank.
+    pub rank: usize,
+    /// The name.
+    pub name: &'a str,
+    /// Games played.
+    pub games: u32,
+    /// Wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Points, Swiss byes included.
+    pub points: f64,
+    /// Elo against the field, with its 95% interval (`null` where infinite or unknown).
+    pub elo: Option<f64>,
+    /// Lower end of the interval.
+    pub elo_lower: Option<f64>,
+    /// Upper end of the interval.
+    pub elo_upper: Option<f64>,
+}
+
+/// A two-engine match's statistics.
+#[derive(Debug, serde::Serialize)]
+pub struct MatchJson {
+    /// Wins of the first engine.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses of the first engine.
+    pub losses: u32,
+    /// The first engine's mean score.
+    pub score: Option<f64>,
+    /// The Elo difference and its 95% interval.
+    pub elo: Option<f64>,
+    /// Lower end.
+    pub elo_lower: Option<f64>,
+    /// Upper end.
+    pub elo_upper: Option<f64>,
+    /// `pentanomial` (every game in a complete pair) or `trinomial`.
+    pub model: &'static str,
+    /// Likelihood of superiority of the first engine.
+    pub los: Option<f64>,
+    /// Game pairs scoring 0, 1/2, 1, 3/2, 2 points for the first engine.
+    pub pairs: [u32; 5],
+    /// The SPRT, when one runs.
+    pub sprt: Option<SprtJson>,
+}
+
+/// The SPRT's state.
+#[derive(Debug, serde::Serialize)]
+pub struct SprtJson {
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+    /// `continue`, `H0` or `H1`.
+    pub decision: &'static str,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some((x * 100.0).round() / 100.0)
+}
+
+/// The results of a tournament for `--json`.
+#[must_use]
+pub fn results_json<'a>(
+    names: &'a [String],
+    s: &Standings,
+    sprt: Option<&Sprt>,
+) -> ResultsJson<'a> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| s.points(b).total_cmp(&s.points(a)).then(a.cmp(&b)));
+    let standings = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &p)| {
+            let w = s.players[p];
+            let e = elo_trinomial(&w);
+            PlayerJson {
+                rank: rank + 1,
+                name: &names[p],
+                games: w.games(),
+                wins: w.wins,
+                draws: w.draws,
+                losses: w.losses,
+                points: s.points(p),
+                elo: e.and_then(|e| finite(e.elo)),
+                elo_lower: e.and_then(|e| finite(e.lower)),
+                elo_upper: e.and_then(|e| finite(e.upper)),
+            }
+        })
+        .collect();
+    let r#match = (names.len() == 2).then(|| {
+        let w = s.first;
+        let paired = s.pairs.pairs() > 0 && s.pairs.pairs() * 2 == w.games();
+        let e = if paired {
+            elo_pentanomial(&s.pairs)
+        } else {
+            elo_trinomial(&w)
+        };
+        MatchJson {
+            wins: w.wins,
+            draws: w.draws,
+            losses: w.losses,
+            score: w.score(),
+            elo: e.and_then(|e| finite(e.elo)),
+            elo_lower: e.and_then(|e| finite(e.lower)),
+            elo_upper: e.and_then(|e| finite(e.upper)),
+            model: if paired { "pentanomial" } else { "trinomial" },
+            los: los(&w),
+            pairs: s.pairs.0,
+            sprt: sprt.map(|t| {
+                let st = t.status_pentanomial_or_trinomial(s);
+                SprtJson {
+                    llr: st.llr,
+                    lower: st.lower,
+                    upper: st.upper,
+                    decision: match st.decision {
+                        SprtDecision::Continue => "continue",
+                        SprtDecision::AcceptH0 => "H0",
+                        SprtDecision::AcceptH1 => "H1",
+                    },
+                }
+            }),
+        }
+    });
+    ResultsJson {
+        event: "results",
+        finished: s.finished,
+        unfinished: s.unfinished,
+        resumed: s.resumed,
+        standings,
+        r#match,
+    }
+}

@@ -10,11 +10,16 @@
 //!   if a later pairing would be impossible; rematches only when no pairing without them
 //!   exists). With an odd number, the lowest-ranked engine that has not had a bye sits out and
 //!   scores as if it had won its encounter. A round starts when the previous one has finished.
+//! - **Gauntlet**: the first engine meets every other engine once a round (`games` games each);
+//!   the others do not play each other. This is how a new version is tried against a field.
 //!
+//! A tournament can carry on from the games an earlier, interrupted run wrote (`previous` in the
+//! settings): the schedule is made again, and a game already played with the same players is
+//! counted instead of being played again.
 //! Openings are used in turn, one per game pair, over the whole tournament (cycling when they
 //! run out).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
@@ -35,6 +40,8 @@ pub enum Kind {
     RoundRobin,
     /// Swiss system.
     Swiss,
+    /// The first engine against each of the others.
+    Gauntlet,
 }
 
 impl std::str::FromStr for Kind {
@@ -44,8 +51,9 @@ impl std::str::FromStr for Kind {
         match s {
             "round-robin" | "roundrobin" | "match" => Ok(Kind::RoundRobin),
             "swiss" => Ok(Kind::Swiss),
+            "gauntlet" => Ok(Kind::Gauntlet),
             _ => Err(format!(
-                "unknown tournament {s:?} (expected round-robin or swiss)"
+                "unknown tournament {s:?} (expected round-robin, swiss or gauntlet)"
             )),
         }
     }
@@ -99,7 +107,50 @@ pub struct Settings {
     pub sprt: Option<Sprt>,
     /// Print engine traffic to standard error.
     pub debug: bool,
+    /// Games an earlier run of the same tournament finished, by game number: they are
+    /// counted, not played again.
+    pub previous: HashMap<usize, Previous>,
 }
+
+/// A game an earlier run finished (read back from its PGN).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Previous {
+    /// Its round.
+    pub round: u32,
+    /// Red's name.
+    pub red: String,
+    /// Black's name.
+    pub black: String,
+    /// Its result.
+    pub outcome: Outcome,
+}
+
+/// An earlier run's game does not fit the schedule made now: it was started with other
+/// engines, another order or another format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduleMismatch {
+    /// The game number.
+    pub number: usize,
+    /// What the earlier run played as that game.
+    pub previous: Previous,
+    /// What the schedule says now: round, Red, Black.
+    pub now: (u32, String, String),
+}
+
+impl std::fmt::Display for ScheduleMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = &self.previous;
+        let (round, red, black) = &self.now;
+        write!(
+            f,
+            "game {} was round {}, {} vs {} in the earlier run but is round {round}, {red} vs \
+             {black} now (was it started with other engines or another tournament format?)",
+            self.number, p.round, p.red, p.black
+        )
+    }
+}
+
+impl std::error::Error for ScheduleMismatch {}
 
 /// A finished game with its place in the tournament.
 #[derive(Clone, Debug)]
@@ -125,6 +176,8 @@ pub struct Standings {
     pub finished: usize,
     /// Games without a result (both engines failed).
     pub unfinished: usize,
+    /// Games of an earlier run counted rather than played.
+    pub resumed: usize,
     /// Player 0's half-points in pairs waiting for their second game, by pair id.
     open_pairs: Vec<(usize, usize)>,
 }
@@ -206,11 +259,16 @@ struct State {
     reds: Vec<u32>,
     /// Swiss: players who had a bye.
     had_bye: Vec<bool>,
+    /// An earlier run's game that does not fit the schedule.
+    mismatch: Option<ScheduleMismatch>,
 }
 
 /// Runs a tournament. `on_game` is called (under the tournament's lock, one call at a time,
 /// in the order games finish) with each finished game and the standings after it; it writes
 /// the PGN and the live table.
+///
+/// # Errors
+/// When a game of `settings.previous` does not fit the schedule (nothing more is played).
 ///
 /// # Panics
 /// When there are fewer than two players or no openings (the command line checks both).
@@ -218,7 +276,7 @@ pub fn run(
     players: &[Player],
     settings: &Settings,
     mut on_game: impl FnMut(&Finished, &Standings) + Send,
-) -> Standings {
+) -> Result<Standings, ScheduleMismatch> {
     assert!(players.len() >= 2 && !settings.openings.is_empty());
     let n = players.len();
     let mut state = State {
@@ -232,14 +290,23 @@ pub fn run(
         met: HashSet::new(),
         reds: vec![0; n],
         had_bye: vec![false; n],
+        mismatch: None,
     };
-    if settings.kind == Kind::RoundRobin {
-        for round in 1..=settings.rounds {
-            for (a, b) in round_robin_pairs(n) {
-                let (a, b) = if round % 2 == 0 { (b, a) } else { (a, b) };
-                schedule_encounter(&mut state, settings, round, a, b);
-            }
+    let fixed = match settings.kind {
+        Kind::RoundRobin => round_robin_pairs(n),
+        Kind::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+        Kind::Swiss => Vec::new(),
+    };
+    for round in 1..=settings.rounds {
+        for &(a, b) in &fixed {
+            let (a, b) = if round % 2 == 0 { (b, a) } else { (a, b) };
+            schedule_encounter(&mut state, settings, round, a, b);
         }
+    }
+    // A fixed schedule is checked against the earlier run before any game is played; a Swiss
+    // one as its rounds are paired.
+    for job in &state.queue {
+        check_previous(settings, players, job)?;
     }
     let shared = (Mutex::new(state), Condvar::new());
     let on_game = Mutex::new(&mut on_game);
@@ -249,10 +316,11 @@ pub fn run(
         }
     });
     let (state, _) = shared;
-    state
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .standings
+    let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    match state.mismatch {
+        Some(m) => Err(m),
+        None => Ok(state.standings),
+    }
 }
 
 /// A worker: takes jobs until there are none left, plays them, records them.
@@ -290,6 +358,25 @@ fn worker(
             return;
         };
         let (red, black) = (&players[job.red], &players[job.black]);
+        if let Some(previous) = settings.previous.get(&job.number) {
+            let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
+            st.running -= 1;
+            match check_previous(settings, players, &job) {
+                Ok(()) => {
+                    st.standings.resumed += 1;
+                    st.standings.record(&job, previous.outcome);
+                    judge_sprt(&mut st, settings, players.len());
+                }
+                Err(m) => {
+                    st.mismatch = Some(m);
+                    st.stop = true;
+                    st.queue.clear();
+                }
+            }
+            drop(st);
+            cvar.notify_all();
+            continue;
+        }
         let spec = GameSpec {
             red: (&red.config, &red.name),
             black: (&black.config, &black.name),
@@ -304,25 +391,51 @@ fn worker(
         let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
         st.running -= 1;
         st.standings.record(&job, finished.record.ending.outcome);
-        // The test is decided only between pairs (or when no game has a partner), so that
-        // the statistic that stops the match is the one the final report shows: with games in
-        // parallel an odd count would otherwise be judged on single games, which with lopsided
-        // results can cross a bound that the pairs do not.
-        if let Some(sprt) = settings.sprt
-            && players.len() == 2
-            && st.standings.pairs_complete()
-            && sprt.status_pentanomial_or_trinomial(&st.standings).decision
-                != SprtDecision::Continue
-        {
-            st.stop = true;
-            st.queue.clear();
-        }
+        judge_sprt(&mut st, settings, players.len());
         {
             let mut f = on_game.lock().unwrap_or_else(|e| e.into_inner());
             (*f)(&finished, &st.standings);
         }
         drop(st);
         cvar.notify_all();
+    }
+}
+
+/// Checks that the earlier run's game of this number, if any, is this job's game.
+fn check_previous(
+    settings: &Settings,
+    players: &[Player],
+    job: &Job,
+) -> Result<(), ScheduleMismatch> {
+    let Some(previous) = settings.previous.get(&job.number) else {
+        return Ok(());
+    };
+    let (red, black) = (&players[job.red].name, &players[job.black].name);
+    if previous.round == job.round && previous.red == *red && previous.black == *black {
+        Ok(())
+    } else {
+        Err(ScheduleMismatch {
+            number: job.number,
+            previous: previous.clone(),
+            now: (job.round, red.clone(), black.clone()),
+        })
+    }
+}
+
+/// Stops a match whose SPRT has decided.
+///
+/// The test is decided only between pairs (or when no game has a partner), so that the
+/// statistic that stops the match is the one the final report shows: with games in parallel an
+/// odd count would otherwise be judged on single games, which with lopsided results can cross a
+/// bound that the pairs do not.
+fn judge_sprt(st: &mut State, settings: &Settings, players: usize) {
+    if let Some(sprt) = settings.sprt
+        && players == 2
+        && st.standings.pairs_complete()
+        && sprt.status_pentanomial_or_trinomial(&st.standings).decision != SprtDecision::Continue
+    {
+        st.stop = true;
+        st.queue.clear();
     }
 }
 

@@ -180,6 +180,128 @@ fn swiss_pairs_rounds_and_gives_a_bye() {
 }
 
 #[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other_one() {
+    let a = args(
+        &[
+            &engine("good", "New"),
+            &engine("resign", "Old1"),
+            &engine("good", "Old2"),
+            &engine("illegal", "Old3"),
+        ],
+        "--tc 5 --tournament gauntlet --games 2 --concurrency 2",
+    );
+    let (out, text) = run(&a, None);
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .collect();
+    assert_eq!(games.len(), 6, "{text}");
+    for g in &games {
+        assert!(g.contains("New vs") || g.contains("vs New"), "{g}");
+    }
+    assert!(text.contains("Finished tournament"), "{text}");
+}
+
+/// The JSON lines of a run's standard output.
+fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect()
+}
+
+#[test]
+fn json_gives_a_line_per_game_and_the_results() {
+    let a = args(
+        &[&engine("good", "Good"), &engine("illegal", "Bad")],
+        "--tc 5 --games 4 --json",
+    );
+    let (out, text) = run(&a, None);
+    assert!(out.status.success(), "{text}");
+    let lines = json_lines(&text);
+    assert_eq!(lines.len(), 5, "{text}");
+    for (i, g) in lines[..4].iter().enumerate() {
+        assert_eq!(g["event"], "game");
+        assert_eq!(g["number"], i + 1);
+        assert!(
+            g["reason"].as_str().unwrap().contains("illegal move"),
+            "{g}"
+        );
+    }
+    let r = &lines[4];
+    assert_eq!(r["event"], "results");
+    assert_eq!(r["finished"], 4);
+    assert_eq!(r["standings"][0]["name"], "Good");
+    assert_eq!(r["standings"][0]["wins"], 4);
+    assert_eq!(r["match"]["wins"], 4);
+    assert_eq!(r["match"]["model"], "pentanomial");
+    assert_eq!(r["match"]["pairs"][4], 2);
+    // The text for people went to standard error.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Score of Good vs Bad: 4 - 0 - 0"), "{err}");
+}
+
+#[test]
+fn an_interrupted_tournament_resumes_from_its_pgn() {
+    let dir = scratch("resume");
+    let pgn = dir.join("games.pgn");
+    let players = [
+        engine("good", "A"),
+        engine("resign", "B"),
+        engine("good", "C"),
+    ];
+    let a = args(
+        &[&players[0], &players[1], &players[2]],
+        &format!("--tc 5 --games 2 --pgnout {}", pgn.display()),
+    );
+    let (out, full) = run(&a, None);
+    assert!(out.status.success(), "{full}");
+    let table = |t: &str| t[t.find("Rank").unwrap()..].to_owned();
+    let whole = std::fs::read_to_string(&pgn).unwrap();
+    // Keep the first four games and half of the fifth, as a run killed mid-write would.
+    let starts: Vec<usize> = whole.match_indices("[Game ").map(|(i, _)| i).collect();
+    assert_eq!(starts.len(), 6);
+    let cut = starts[4] + (starts[5] - starts[4]) / 2;
+    std::fs::write(&pgn, &whole[..cut]).unwrap();
+    let resume = [a.clone(), vec!["--resume".to_owned()]].concat();
+    let (out, text) = run(&resume, None);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("removed an unfinished game"), "{text}");
+    assert!(text.contains("Resume: 4 finished games"), "{text}");
+    assert_eq!(text.matches("Finished game").count(), 2, "{text}");
+    assert!(text.contains("Finished game 5") && text.contains("Finished game 6"));
+    // The same table as the uninterrupted run, and a file of six whole games.
+    assert_eq!(table(&text), table(&full));
+    let after = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(after.matches("[Game ").count(), 6);
+    assert_eq!(
+        after,
+        whole.replace(&whole[starts[4]..], &after[starts[4]..])
+    );
+    // Resuming a finished run plays nothing.
+    let (out, text) = run(&resume, None);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.matches("Finished game").count(), 0, "{text}");
+    assert_eq!(table(&text), table(&full));
+    // Other engines than the first run's: refused, and the file is left alone.
+    let other = args(
+        &[&players[0], &engine("good", "Z"), &players[2]],
+        &format!("--tc 5 --games 2 --pgnout {} --resume", pgn.display()),
+    );
+    let (out, text) = run(&other, None);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("game 1 was round 1, B vs C in the earlier run but is round 1, Z vs C now"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), after);
+    let (out, _) = run(&args(&[&players[0], &players[1]], "--tc 5 --resume"), None);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn command_line_mistakes_exit_with_a_message() {
     let (out, _) = run(&["--engine".into(), "cmd=x".into()], None);
     assert_eq!(out.status.code(), Some(2));
