@@ -9,7 +9,7 @@ use chariot_cli::Exit;
 use std::time::Instant;
 
 use anyhow::Context;
-use book_builder::{FileSummary, GameRecord, GameResult, Notation, read_file};
+use chariot_games::{FileSummary, GameRecord, GameResult, Notation, read_file};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -71,6 +71,28 @@ enum Command {
         /// One JSON object: the selection's counts, the files imported, the totals.
         #[arg(long)]
         json: bool,
+    },
+    /// Write the games of a database as Xiangqi PGN, in any notation, UTF-8 or GBK.
+    ///
+    /// The filters select the games as for `summary` and `compile`. Each game keeps its event,
+    /// date, players, ratings, result and other tags as imported; the moves are written in the
+    /// chosen notation. Written through a temporary file renamed into place, or to standard
+    /// output without -o. A game with a character GBK cannot hold is left out and named (exit 3).
+    Export {
+        /// The database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// The PGN file to write [default: standard output].
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The movetext notation.
+        #[arg(long, value_enum, default_value_t = NotationArg::Iccs)]
+        notation: NotationArg,
+        /// The character set: utf-8 or gbk (for older Chinese programs).
+        #[arg(long, default_value = "utf-8", value_name = "CHARSET")]
+        encoding: chariot_games::write::Charset,
+        #[command(flatten)]
+        filters: crate::commands::FilterArgs,
     },
     /// Compile the games of a database into a book (.xqb, docs/formats/book.md).
     Compile {
@@ -227,6 +249,27 @@ enum Command {
     },
 }
 
+/// A movetext notation on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum NotationArg {
+    /// ICCS coordinates (h2e2).
+    Iccs,
+    /// WXF (C2.5).
+    Wxf,
+    /// Chinese (炮二平五).
+    Chinese,
+}
+
+impl From<NotationArg> for chariot::notation::Notation {
+    fn from(n: NotationArg) -> Self {
+        match n {
+            NotationArg::Iccs => chariot::notation::Notation::Iccs,
+            NotationArg::Wxf => chariot::notation::Notation::Wxf,
+            NotationArg::Chinese => chariot::notation::Notation::Chinese,
+        }
+    }
+}
+
 /// Runs the command line and returns the process exit code (the table is in `chariot_cli`).
 pub fn run() -> ExitCode {
     match chariot_cli::parse::<Cli>() {
@@ -248,6 +291,19 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             batch,
             max_problems,
         } => crate::commands::import(&collect_files(&paths)?, &db, batch, max_problems),
+        Command::Export {
+            db,
+            output,
+            notation,
+            encoding,
+            filters,
+        } => crate::commands::export(&crate::commands::ExportArgs {
+            db: &db,
+            output: output.as_deref(),
+            notation: notation.into(),
+            charset: encoding,
+            filters: &filters,
+        }),
         Command::Summary { db, filters, json } => crate::commands::summary(&db, &filters, json),
         Command::Compile {
             db,
@@ -498,7 +554,7 @@ fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Ex
             summary
                 .problems
                 .iter()
-                .any(|p| p.severity == book_builder::Severity::Error && p.game.is_none()),
+                .any(|p| p.severity == chariot_games::Severity::Error && p.game.is_none()),
         );
         warnings += summary.warnings();
         let report = report(&name, &summary, &tally, elapsed.as_secs_f64(), max_problems);

@@ -10,18 +10,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use book_builder::compile::{CompileOptions, compile};
-use book_builder::db::GameDb;
-use book_builder::filter::{DateBound, Filter, ResultFilter};
-use book_builder::game::{RejectKind, check};
 use book_builder::import::{FileImport, ImportTotals, import_file};
 use book_builder::inspect::{TreeOptions, probe_json, probe_text, stats, tree};
 use book_builder::positions::{ExtractOptions, Extractor};
-use book_builder::read_file;
 use chariot::Position;
 use chariot::book::{Book, BookWriter, BuildInfo, eleeye};
 use chariot::display::DiagramStyle;
 use chariot::notation::parse_move;
 use chariot::tune::positions::FileWriter;
+use chariot_games::db::GameDb;
+use chariot_games::filter::{DateBound, Filter, ResultFilter};
+use chariot_games::game::{RejectKind, check};
+use chariot_games::read_file;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -201,7 +201,7 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
 #[derive(serde::Serialize)]
 struct ImportedFile {
     #[serde(flatten)]
-    last: book_builder::db::ImportRow,
+    last: chariot_games::db::ImportRow,
     runs: usize,
 }
 
@@ -209,7 +209,7 @@ struct ImportedFile {
 #[derive(serde::Serialize)]
 struct SummaryJson {
     database: String,
-    selection: book_builder::db::Summary,
+    selection: chariot_games::db::Summary,
     filters: Vec<String>,
     players: u64,
     events: u64,
@@ -753,4 +753,143 @@ pub fn bench(book: &Path, positions: usize, rounds: usize) -> anyhow::Result<Exi
         r.probe_ns / r.movegen_ns
     );
     Ok(Exit::Success)
+}
+
+/// What `export` is asked for.
+pub struct ExportArgs<'a> {
+    /// The database.
+    pub db: &'a Path,
+    /// The PGN file to write; standard output when `None`.
+    pub output: Option<&'a Path>,
+    /// The movetext notation.
+    pub notation: chariot::notation::Notation,
+    /// UTF-8 or GBK.
+    pub charset: chariot_games::write::Charset,
+    /// Which games.
+    pub filters: &'a FilterArgs,
+}
+
+/// A stored game as PGN text (names, date and tags as imported).
+fn exported_pgn(g: &chariot_games::db::FullGame, notation: chariot::notation::Notation) -> String {
+    use chariot_games::write::{PgnGame, WrittenMove, write_game};
+    let mut tags = Vec::new();
+    let mut put = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            tags.push((name.to_owned(), v));
+        }
+    };
+    put("Event", g.event.clone());
+    put("Date", g.date.clone());
+    put("Red", g.red.clone());
+    put("Black", g.black.clone());
+    put("RedElo", g.red_elo.map(|e| e.to_string()));
+    put("BlackElo", g.black_elo.map(|e| e.to_string()));
+    tags.extend(g.tags.iter().cloned());
+    let game = PgnGame {
+        tags,
+        start: g.start.clone(),
+        moves: g
+            .moves
+            .iter()
+            .map(|&mv| WrittenMove { mv, comment: None })
+            .collect(),
+        result: g.result,
+        final_comment: None,
+    };
+    write_game(&game, notation)
+}
+
+/// `book-builder export DB [-o FILE] [--notation N] [--encoding E] [filters]`.
+pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
+    use chariot_games::write::encode;
+    let filter = args.filters.filter()?;
+    let gdb = GameDb::open(args.db)?;
+    let total = gdb.summary(&filter)?.games;
+    let bar = match args.output {
+        Some(_) if io::stderr().is_terminal() => {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed}] eta {eta}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        _ => ProgressBar::hidden(),
+    };
+    let mut file = match args.output {
+        Some(path) => Some(io::BufWriter::new(chariot::atomic::AtomicFile::create(
+            path,
+        )?)),
+        None => None,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let (mut written, mut unwritable) = (0u64, Vec::new());
+    let mut failure: Option<io::Error> = None;
+    gdb.for_each_game(&filter, &mut |g| {
+        bar.inc(1);
+        let text = exported_pgn(&g, args.notation);
+        match encode(&text, args.charset) {
+            Ok(bytes) => {
+                let w = match file.as_mut() {
+                    Some(f) => f.write_all(&bytes),
+                    None => out.write_all(&bytes),
+                };
+                if let Err(e) = w {
+                    failure = Some(e);
+                    return false;
+                }
+                written += 1;
+            }
+            Err(e) => unwritable.push(format!("game {} ({}): {e}", g.id, describe(&g))),
+        }
+        true
+    })?;
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(anyhow::Error::from(e).context("cannot write the PGN"));
+    }
+    out.flush().context("cannot write the PGN")?;
+    if let Some(f) = file {
+        // Only a complete export replaces the file.
+        f.into_inner()
+            .map_err(|e| anyhow::Error::from(e.into_error()).context("cannot write the PGN"))?
+            .commit()?;
+    }
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    eprintln!(
+        "{written} game{} exported{}",
+        plural(written),
+        args.output
+            .map(|p| format!(" to {}", p.display()))
+            .unwrap_or_default()
+    );
+    if unwritable.is_empty() {
+        return Ok(Exit::Success);
+    }
+    eprintln!(
+        "{} game{} left out: a character has no GBK code (export with --encoding utf-8 to keep them):",
+        unwritable.len(),
+        plural(unwritable.len() as u64)
+    );
+    for line in unwritable.iter().take(10) {
+        eprintln!("  {line}");
+    }
+    if unwritable.len() > 10 {
+        eprintln!("  ... and {} more", unwritable.len() - 10);
+    }
+    Ok(Exit::Partial)
+}
+
+/// `Red vs Black, Event` for messages.
+fn describe(g: &chariot_games::db::FullGame) -> String {
+    format!(
+        "{} vs {}{}",
+        g.red.as_deref().unwrap_or("?"),
+        g.black.as_deref().unwrap_or("?"),
+        g.event
+            .as_deref()
+            .map(|e| format!(", {e}"))
+            .unwrap_or_default()
+    )
 }

@@ -14,9 +14,9 @@ use chariot::book::{BookError, BookWriter, BuildInfo, Entry, MoveStats, canonica
 use chariot::rules::{Color, Move, Position};
 use rayon::prelude::*;
 
-use crate::db::{DbError, GameDb, StoredGame};
-use crate::filter::Filter;
-use crate::record::GameResult;
+use chariot_games::db::{DbError, GameDb, StoredGame};
+use chariot_games::filter::Filter;
+use chariot_games::record::GameResult;
 
 /// How a book is compiled.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::compile::{CompileOptions, CompileReport, compile};
-use crate::db::GameDb;
-use crate::filter::Filter;
 use crate::import::{DEFAULT_BATCH, FileImport, import_file};
+use chariot_games::db::GameDb;
+use chariot_games::filter::Filter;
 
 /// A game collection the default book is built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ pub enum DefaultBookError {
     },
     /// The temporary database failed.
     #[error(transparent)]
-    Db(#[from] crate::db::DbError),
+    Db(#[from] chariot_games::db::DbError),
     /// Compiling or writing the book failed.
     #[error(transparent)]
     Compile(#[from] crate::compile::CompileError),

@@ -13,11 +13,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::db::{BatchOutcome, DbError, GameDb};
-use crate::game::{self, RejectKind, Rejection};
-use crate::problem::Severity;
-use crate::read::{FileSummary, read_file};
-use crate::record::GameRecord;
+use chariot_games::db::{BatchOutcome, DbError, GameDb};
+use chariot_games::game::{self, RejectKind, Rejection};
+use chariot_games::problem::Severity;
+use chariot_games::read::{FileSummary, read_file};
+use chariot_games::record::GameRecord;
 
 /// Games per batch (and per transaction) unless told otherwise.
 pub const DEFAULT_BATCH: usize = 1000;

@@ -26,8 +26,8 @@ use chariot::rules::{Move, Position, Setup, Waivers};
 use chariot::tune::positions::Outcome;
 use chariot::tune::quiet::is_quiet;
 
-use crate::game::ContentHash;
-use crate::record::GameResult;
+use chariot_games::game::ContentHash;
+use chariot_games::record::GameResult;
 
 /// How positions are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,10 +259,10 @@ fn next(state: &mut u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::check;
-    use crate::read_all;
+    use chariot_games::game::check;
+    use chariot_games::read_all;
 
-    fn sample_games() -> Vec<crate::game::Game> {
+    fn sample_games() -> Vec<chariot_games::game::Game> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../data/games/samples/ccpd-masters-sample.pgn"
@@ -274,7 +274,7 @@ mod tests {
 
     fn extract(
         options: ExtractOptions,
-        games: &[crate::game::Game],
+        games: &[chariot_games::game::Game],
     ) -> (Vec<String>, ExtractStats) {
         let mut ex = Extractor::new(options);
         let mut lines = Vec::new();

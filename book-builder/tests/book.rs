@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use book_builder::compile::{CompileOptions, compile};
-use book_builder::db::GameDb;
-use book_builder::filter::{Filter, ResultFilter};
-use book_builder::game::RejectKind;
 use book_builder::import::{DEFAULT_BATCH, import_file};
-use book_builder::record::GameResult;
 use chariot::Position;
 use chariot::book::{Book, eleeye};
 use chariot::notation::parse_iccs;
+use chariot_games::db::GameDb;
+use chariot_games::filter::{Filter, ResultFilter};
+use chariot_games::game::RejectKind;
+use chariot_games::record::GameResult;
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -699,10 +699,10 @@ fn an_interrupted_import_is_finished_by_running_it_again() {
     // imports row without a finish time.
     let mut db = GameDb::create_or_open(dir.join("games.db")).unwrap();
     let mut records = Vec::new();
-    book_builder::read_file(&tiny(), &mut |g| records.push(g));
+    chariot_games::read_file(&tiny(), &mut |g| records.push(g));
     let first: Vec<_> = records[..3]
         .iter()
-        .map(|r| book_builder::game::check(r).unwrap())
+        .map(|r| chariot_games::game::check(r).unwrap())
         .collect();
     let id = db.begin_import("tiny.pgn", 0).unwrap();
     db.insert_batch(id, 3, &first, &[]).unwrap();

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The game-file test data, kept with the readers in the games crate.
 fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../games/tests/data")
         .join(rel)
 }
 
@@ -55,6 +56,12 @@ fn json_lines_per_game() {
         "{}",
         lines[0]
     );
+    let game: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        game["iccs"].as_array().unwrap()[..3],
+        ["h2e2", "h7e7", "h0g2"]
+    );
+    assert!(game["rejected"].is_null());
     assert!(lines[0].contains("\"Title\":\"无标题\""), "{}", lines[0]);
     // The report goes to stderr when stdout carries JSON.
     assert!(
@@ -146,4 +153,93 @@ fn usage_errors() {
     assert_eq!(run(&["read"]).status.code(), Some(2));
     assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
     assert!(run(&["--help"]).status.success());
+}
+
+#[test]
+fn export_writes_the_selected_games_in_any_notation_and_gbk() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let db = db.to_str().unwrap();
+    let source = data("pgn/ccpd-masters-slice.big5.pgn.zst");
+    let odd = dir.path().join("odd.pgn");
+    std::fs::write(
+        &odd,
+        "[Event \"Test\"]\n[Red \"Smile 🙂\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "import",
+        "--db",
+        db,
+        source.to_str().unwrap(),
+        odd.to_str().unwrap(),
+    ]);
+    // Game 40 of the slice has no moves and is rejected.
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+
+    // All games, in Chinese and GBK, read back to the same games.
+    let pgn = dir.path().join("all.pgn");
+    let out = run(&[
+        "export",
+        "--db",
+        db,
+        "-o",
+        pgn.to_str().unwrap(),
+        "--notation",
+        "chinese",
+        "--encoding",
+        "gbk",
+        "--setups",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("50 games exported to"), "{err}");
+    assert!(
+        err.contains("1 game left out") && err.contains("Smile 🙂 vs B, Test"),
+        "{err}"
+    );
+    assert!(
+        err.contains("U+1F642") && err.contains("Smile 🙂\\\"]\\n[Black"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&pgn).unwrap();
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "GBK is not UTF-8 here"
+    );
+    let again = dir.path().join("again.db");
+    let out = run(&[
+        "import",
+        "--db",
+        again.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = |db: &str| {
+        let out = run(&["summary", "--db", db, "--json", "--setups"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["selection"].clone()
+    };
+    let mut first = summary(db);
+    first["games"] = (first["games"].as_u64().unwrap() - 1).into();
+    first["red_wins"] = (first["red_wins"].as_u64().unwrap() - 1).into();
+    first["plies"] = (first["plies"].as_u64().unwrap() - 2).into();
+    assert_eq!(summary(again.to_str().unwrap()), first);
+
+    // A filter, ICCS to standard output, and the tags kept.
+    let out = run(&["export", "--db", db, "--player", "Smile"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.matches("[Game \"Chinese Chess\"]").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[Red \"Smile 🙂\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1. h2e2 h9g7 1-0"), "{stdout}");
+    let out = run(&["export", "--db", db, "--notation", "fancy"]);
+    assert_eq!(out.status.code(), Some(2));
 }

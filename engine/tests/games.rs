@@ -3,14 +3,29 @@
 //! The same fifteen games in three notations must give the same moves, and a sample of master
 //! games in traditional Chinese, as written in the wild, must replay legally.
 
-mod common;
+use std::path::PathBuf;
 
-use common::pgn::{Game, data_path, games};
+use chariot_games::game::check;
+use chariot_games::{GameRecord, read_file};
 
-fn load(file: &str) -> Vec<Game> {
+/// The path of a file under the repository's `data/`.
+fn data_path(parts: &[&str]) -> PathBuf {
+    let mut p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "data"].iter().collect();
+    p.extend(parts);
+    p
+}
+
+/// The games of a sample file, read by the games crate (the workspace's one reader).
+fn load(file: &str) -> Vec<GameRecord> {
     let path = data_path(&["games", "samples", file]);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let games = games(&text);
+    let mut games = Vec::new();
+    let summary = read_file(&path, &mut |g| games.push(g));
+    assert!(
+        summary.problems.is_empty(),
+        "{}: {:?}",
+        path.display(),
+        summary.problems
+    );
     assert!(!games.is_empty(), "{file} holds no games");
     games
 }
@@ -20,19 +35,8 @@ fn replay_all(file: &str) -> Vec<Vec<chariot::Move>> {
     load(file)
         .iter()
         .map(|g| {
-            let moves = g.replay().unwrap_or_else(|(i, text, e)| {
-                panic!(
-                    "{file}, game at line {}: move {} {text:?}: {e}",
-                    g.line,
-                    i + 1
-                )
-            });
-            assert!(
-                !moves.is_empty(),
-                "{file}, game at line {}: no moves",
-                g.line
-            );
-            moves
+            let game = check(g).unwrap_or_else(|r| panic!("{}", r.located(file)));
+            game.moves
         })
         .collect()
 }
@@ -76,17 +80,16 @@ fn three_notations_give_the_same_games() {
 fn the_samples_use_tandem_forms() {
     // The comparison above is only as strong as the forms the files contain: make sure the
     // tandem marks are among them, so that a parser ignoring them would be caught.
-    let wxf: Vec<String> = load("xqdb_international.pgn")
-        .into_iter()
-        .flat_map(|g| g.moves)
-        .collect();
-    assert!(wxf.iter().any(|t| t.starts_with('＋')) && wxf.iter().any(|t| t.starts_with('－')));
-    let chinese: Vec<String> = load("xqdb_traditional.pgn")
-        .into_iter()
-        .flat_map(|g| g.moves)
-        .collect();
-    assert!(
-        chinese.iter().any(|t| t.starts_with('前')) && chinese.iter().any(|t| t.starts_with('后'))
+    let text =
+        |file: &str| std::fs::read_to_string(data_path(&["games", "samples", file])).unwrap();
+    let wxf = text("xqdb_international.pgn");
+    assert!(wxf.contains(" ＋") && wxf.contains(" －"));
+    let chinese = text("xqdb_traditional.pgn");
+    assert!(chinese.contains(" 前") && chinese.contains(" 后"));
+    // And the reader keeps them as moves: the games replay (above) with the same moves.
+    assert_eq!(
+        replay_all("xqdb_international.pgn"),
+        replay_all("xqdb_traditional.pgn")
     );
 }
 
@@ -96,22 +99,23 @@ fn master_games_replay_legally() {
     assert!(games.len() >= 100, "only {} games", games.len());
 }
 
-/// Replays every game of the PGN file named by `CHARIOT_PGN` (UTF-8) and reports each game
-/// that does not replay: `CHARIOT_PGN=games.pgn cargo test --release --test games -- --ignored`.
+/// Replays every game of the game file named by `CHARIOT_PGN` (any format and encoding the
+/// games crate reads) and reports each game that does not replay:
+/// `CHARIOT_PGN=games.pgn cargo test --release --test games -- --ignored`.
 #[test]
 #[ignore = "reads the file named by CHARIOT_PGN"]
 fn replay_external_file() {
-    let path = std::env::var("CHARIOT_PGN").expect("set CHARIOT_PGN to a UTF-8 PGN file");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let games = games(&text);
+    let path = std::env::var("CHARIOT_PGN").expect("set CHARIOT_PGN to a game file");
+    let mut games = Vec::new();
+    read_file(std::path::Path::new(&path), &mut |g| games.push(g));
     let mut failures = 0;
     let mut moves = 0;
     for g in &games {
-        match g.replay() {
-            Ok(m) => moves += m.len(),
-            Err((i, text, e)) => {
+        match check(g) {
+            Ok(game) => moves += game.moves.len(),
+            Err(r) => {
                 failures += 1;
-                println!("game at line {}: move {} {text:?}: {e}", g.line, i + 1);
+                println!("{}", r.located(&path));
             }
         }
     }

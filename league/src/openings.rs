@@ -5,10 +5,10 @@
 //! - **EPD/FEN**: one position a line, `BOARD SIDE [- - [HALFMOVES FULLMOVES]]` followed by EPD
 //!   operations if any (`id "name";` names the opening). Blank lines and `#` comments are
 //!   skipped.
-//! - **PGN**: games whose moves (in ICCS, WXF or Chinese, detected per move by
-//!   `chariot::notation`) are played from the `FEN` tag or the start position; the `Opening`
-//!   and `Variation` tags name it. Comments, variations, NAGs, move numbers and results are
-//!   skipped.
+//! - **Games** (`format=pgn`): a game file of any kind `chariot_games` reads (PGN with ICCS,
+//!   WXF, Chinese or WinBoard SAN moves, DhtmlXQ, XQF; UTF-8, GBK or Big5; zstd-compressed or
+//!   not): each game's moves are played from its start position; the `Opening` and `Variation`
+//!   tags name it. A game without moves is just its position.
 //!
 //! Every move is checked against the position when the file is read, so a bad line is an error
 //! naming the file, the line and the move before any game starts. `plies=N` cuts the lines to
@@ -22,8 +22,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chariot::book::{self, Book};
-use chariot::notation::{parse_move, parse_text};
 use chariot::rules::{Move, Position};
+use chariot_games::game::check;
+use chariot_games::{GameRecord, Severity};
 use thiserror::Error;
 
 /// Where a game starts: a position and moves played from it.
@@ -54,7 +55,7 @@ impl Opening {
 pub enum Format {
     /// One FEN/EPD position a line.
     Epd,
-    /// PGN games.
+    /// Games in any file `chariot_games` reads (PGN, DhtmlXQ, XQF; plain or zstd).
     Pgn,
 }
 
@@ -73,11 +74,13 @@ impl FromStr for Format {
 }
 
 impl Format {
-    /// The format a file name suggests: `.pgn` is PGN, anything else EPD.
+    /// The format a file name suggests: game files (`.pgn`, `.xqf`, `.ubb`, `.htm`, `.html`,
+    /// `.zst`) are games, anything else EPD.
     #[must_use]
     pub fn from_path(path: &Path) -> Format {
+        const GAMES: [&str; 6] = ["pgn", "xqf", "ubb", "htm", "html", "zst"];
         match path.extension().and_then(|e| e.to_str()) {
-            Some(e) if e.eq_ignore_ascii_case("pgn") => Format::Pgn,
+            Some(e) if GAMES.iter().any(|g| e.eq_ignore_ascii_case(g)) => Format::Pgn,
             _ => Format::Epd,
         }
     }
@@ -123,25 +126,26 @@ pub fn load(
         path: path.to_owned(),
         source,
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        OpeningError::Bad {
-            path: path.to_owned(),
-            line,
-            message: "not UTF-8 text (convert GBK/Big5 files first)".to_owned(),
-        }
-    })?;
     let bad = |line: usize, message: String| OpeningError::Bad {
         path: path.to_owned(),
         line,
         message,
     };
     let mut openings = match format {
-        Format::Epd => parse_epd(&text).map_err(|(l, m)| bad(l, m))?,
-        Format::Pgn => parse_pgn(&text).map_err(|(l, m)| bad(l, m))?,
+        Format::Epd => {
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                bad(
+                    line,
+                    "not UTF-8 text (an EPD file is ASCII FEN lines)".to_owned(),
+                )
+            })?;
+            parse_epd(&text).map_err(|(l, m)| bad(l, m))?
+        }
+        Format::Pgn => parse_games(&bytes).map_err(|(l, m)| bad(l, m))?,
     };
     if openings.is_empty() {
         return Err(OpeningError::Empty(path.to_owned()));
@@ -208,148 +212,63 @@ fn epd_id(ops: &str) -> Option<String> {
     None
 }
 
-/// One game of a PGN file, read but not yet played.
-struct PgnGame {
-    line: usize,
-    tags: Vec<(String, String)>,
-    /// Tokens with the line each is on.
-    tokens: Vec<(usize, String)>,
-}
-
-impl PgnGame {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-            .filter(|v| !v.is_empty() && *v != "?")
-    }
-}
-
-/// Reads PGN games and plays their moves. Errors are `(line, message)`.
-pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+/// Reads the games of a game file and plays their moves. Errors are `(line, message)`: the
+/// first game that cannot be read or played, with its line (1 for binary files).
+pub fn parse_games(bytes: &[u8]) -> Result<Vec<Opening>, (usize, String)> {
     let mut out = Vec::new();
-    for game in split_pgn(text) {
-        let start = match game.tag("FEN") {
-            Some(fen) => Position::from_fen(fen)
-                .map_err(|e| (game.line, format!("bad FEN tag {fen:?}: {e}")))?,
-            None => Position::start(),
-        };
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        for (line, token) in &game.tokens {
-            let Some(text) = move_token(token) else {
-                continue;
-            };
-            let m = parse_move(&pos, text).map_err(|e| {
-                (
-                    *line,
-                    format!(
-                        "move {} ({text}) of the game at line {}: {e}",
-                        moves.len() + 1,
-                        game.line
-                    ),
-                )
-            })?;
-            pos.make_move(m);
-            moves.push(m);
+    let mut failed = None;
+    let summary = chariot_games::read_bytes(bytes, &mut |record| {
+        if failed.is_none() {
+            match opening(&record) {
+                Ok(o) => out.push(o),
+                Err(e) => failed = Some(e),
+            }
         }
-        let name = match (game.tag("Opening"), game.tag("Variation")) {
-            (Some(o), Some(v)) => Some(format!("{o}, {v}")),
-            (Some(o), None) => Some(o.to_owned()),
-            _ => None,
-        };
-        out.push(Opening { name, start, moves });
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if let Some(p) = summary
+        .problems
+        .iter()
+        .find(|p| p.severity == Severity::Error)
+    {
+        return Err((p.line.unwrap_or(1), p.to_string()));
     }
     Ok(out)
 }
 
-/// The move text in a movetext token, `None` for move numbers and results.
-fn move_token(token: &str) -> Option<&str> {
-    if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
-        return None;
-    }
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
-    if digits > 0 && dots > 0 {
-        let rest = &token[digits + dots..];
-        // `12.` is a move number; `12.h2e2` a number glued to a move; but a whole token that
-        // reads as a move (WXF soldiers can start with a digit) is a move.
-        if rest.is_empty() {
-            return None;
-        }
-        if parse_text(token).is_err() {
-            return Some(rest);
-        }
-    }
-    Some(token)
-}
-
-/// Splits PGN text into games: tag pairs, then movetext with comments, variations and NAGs
-/// removed.
-fn split_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games: Vec<PgnGame> = Vec::new();
-    let mut in_moves = false;
-    let (mut brace, mut paren) = (false, 0usize);
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        let trimmed = line.trim();
-        if !brace && paren == 0 && trimmed.starts_with('[') && trimmed.ends_with(']') {
-            if in_moves || games.is_empty() {
-                games.push(PgnGame {
-                    line: n,
-                    tags: Vec::new(),
-                    tokens: Vec::new(),
-                });
-                in_moves = false;
-            }
-            let inner = &trimmed[1..trimmed.len() - 1];
-            let name = inner.split_whitespace().next().unwrap_or("").to_owned();
-            let value = match (inner.find('"'), inner.rfind('"')) {
-                (Some(a), Some(b)) if b > a => inner[a + 1..b].to_owned(),
-                _ => String::new(),
-            };
-            if let Some(g) = games.last_mut() {
-                g.tags.push((name, value));
-            }
-            continue;
-        }
-        if trimmed.starts_with('%') {
-            continue;
-        }
-        if games.is_empty() && !trimmed.is_empty() {
-            // Movetext without tags.
-            games.push(PgnGame {
-                line: n,
-                tags: Vec::new(),
-                tokens: Vec::new(),
-            });
-        }
-        let Some(game) = games.last_mut() else {
-            continue;
+/// The opening a game gives: its start position and moves, named by its tags.
+fn opening(record: &GameRecord) -> Result<Opening, (usize, String)> {
+    let line = record.line.unwrap_or(1);
+    let tag = |name: &str| record.tag(name).filter(|v| !v.is_empty() && *v != "?");
+    let name = match (tag("Opening"), tag("Variation")) {
+        (Some(o), Some(v)) => Some(format!("{o}, {v}")),
+        (Some(o), None) => Some(o.to_owned()),
+        _ => None,
+    };
+    let (start, moves) = if record.moves.is_empty() {
+        let start = match &record.fen {
+            Some(fen) => Position::from_fen(fen).map_err(|e| {
+                (
+                    line,
+                    format!("game {}: bad FEN {fen:?}: {e}", record.number),
+                )
+            })?,
+            None => Position::start(),
         };
-        if !trimmed.is_empty() {
-            in_moves = true;
-        }
-        let mut clean = String::new();
-        for c in line.chars() {
-            match c {
-                _ if brace => brace = c != '}',
-                '{' => brace = true,
-                ';' if paren == 0 => break,
-                '(' => paren += 1,
-                ')' => paren = paren.saturating_sub(1),
-                _ if paren > 0 => {}
-                _ => clean.push(c),
-            }
-        }
-        for t in clean.split_whitespace() {
-            if !t.starts_with('$') {
-                game.tokens.push((n, t.to_owned()));
-            }
-        }
-    }
-    games
+        (start, Vec::new())
+    } else {
+        let game =
+            check(record).map_err(|r| (line, r.located("").trim_start_matches(": ").to_owned()))?;
+        let start = match &game.start {
+            Some(board) => Position::from_fen(&format!("{board} - - 0 1"))
+                .map_err(|e| (line, format!("game {}: {e}", record.number)))?,
+            None => Position::start(),
+        };
+        (start, game.moves)
+    };
+    Ok(Opening { name, start, moves })
 }
 
 /// In which order openings are used (`order=`).
@@ -509,7 +428,7 @@ mod tests {
             [Opening \"WXF\"]\n1. C2.5 H8+7 2. H2+3 R9.8 1-0\n\n\
             [FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\
             1.炮二平五 马8进7 2.马二进三 车9平8 1/2-1/2\n";
-        let o = parse_pgn(text).unwrap();
+        let o = parse_games(text.as_bytes()).unwrap();
         assert_eq!(o.len(), 3);
         let iccs: Vec<Vec<String>> = o
             .iter()
@@ -523,10 +442,27 @@ mod tests {
     }
 
     #[test]
-    fn an_illegal_pgn_move_names_its_line() {
-        let err = parse_pgn("[Event \"x\"]\n\n1. h2e2 h9g7\n2. h2h9\n").unwrap_err();
-        assert_eq!(err.0, 4);
-        assert!(err.1.contains("h2h9"), "{}", err.1);
+    fn an_illegal_pgn_move_names_its_game_and_ply() {
+        let err = parse_games(b"[Event \"x\"]\n\n1. h2e2 h9g7\n2. h2h9\n").unwrap_err();
+        assert_eq!(err.0, 1);
+        assert!(
+            err.1.contains("ply 3") && err.1.contains("h2h9"),
+            "{}",
+            err.1
+        );
+    }
+
+    #[test]
+    fn openings_come_from_gbk_files_and_positions_without_moves() {
+        use chariot_games::write::{Charset, encode};
+        let text = "[Opening \"中炮\"]\n1. 炮二平五 马8进7 *\n\n\
+            [FEN \"3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1\"]\n*\n";
+        let o = parse_games(&encode(text, Charset::Gbk).unwrap()).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].name.as_deref(), Some("中炮"));
+        assert_eq!(o[0].moves.len(), 2);
+        assert!(o[1].moves.is_empty());
+        assert_eq!(o[1].start.turn(), chariot::rules::Color::Black);
     }
 
     #[test]

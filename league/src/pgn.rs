@@ -10,10 +10,12 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use chariot::notation::{Notation, format_move};
+use chariot::notation::Notation;
 use chariot::rules::{Color, Position};
+use chariot_games::GameResult;
+use chariot_games::write::{PgnGame, WrittenMove, write_game};
 
-use crate::game::GameRecord;
+use crate::game::{GameRecord, Outcome};
 
 /// What goes into a PGN header besides the game itself.
 #[derive(Clone, Debug)]
@@ -28,105 +30,73 @@ pub struct PgnContext<'a> {
     pub notation: Notation,
 }
 
-/// The game as PGN text, ending with a blank line.
+/// The game as PGN text, ending with a blank line (written by `chariot_games::write`).
 #[must_use]
 pub fn write(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
-    let mut out = String::new();
     let start = Position::from_fen(&game.start_fen).unwrap_or_else(|_| Position::start());
-    let mut tag = |name: &str, value: &str| {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{name} \"{value}\"]");
-    };
-    tag("Game", "Chinese Chess");
-    tag("Event", ctx.event);
-    tag("Site", ctx.site);
-    tag("Date", &date(game.started));
-    tag("Round", ctx.round);
-    tag("Red", &game.red);
-    tag("Black", &game.black);
-    tag("Result", game.ending.outcome.pgn());
-    if start.fen() != Position::start().fen() {
-        tag("FEN", &start.fen());
-    }
-    tag(
-        "Format",
-        match ctx.notation {
-            Notation::Iccs => "ICCS",
-            Notation::Wxf => "WXF",
-            Notation::Chinese => "Chinese",
-        },
-    );
-    if let Some(name) = &game.opening_name {
-        tag("Opening", name);
-    }
     let tc = if game.red_tc == game.black_tc {
         game.red_tc.pgn()
     } else {
         format!("{}:{}", game.red_tc.pgn(), game.black_tc.pgn())
     };
-    tag("TimeControl", &tc);
-    tag("Termination", game.ending.pgn_termination());
-    tag("PlyCount", &game.moves.len().to_string());
-    out.push('\n');
-
-    let mut text = String::new();
-    let mut pos = start;
-    for (i, played) in game.moves.iter().enumerate() {
-        if pos.turn() == Color::Red {
-            let _ = write!(text, "{}. ", pos.fullmoves());
-        } else if i == 0 {
-            let _ = write!(text, "{}... ", pos.fullmoves());
-        }
-        let mv =
-            format_move(&pos, played.mv, ctx.notation).unwrap_or_else(|_| played.mv.to_string());
-        text.push_str(&mv);
-        text.push(' ');
-        if i < game.opening_plies {
-            if i + 1 == game.opening_plies {
-                text.push_str("{book} ");
-            }
-        } else if played.book {
-            // The engine's own book: no score, depth or time to tell.
-            text.push_str("{book} ");
-        } else if let Some(elapsed) = played.elapsed {
-            let mut c = String::new();
-            if let Some(s) = played.score {
-                let _ = write!(c, "{s}");
-                if let Some(d) = played.depth {
-                    let _ = write!(c, "/{d}");
-                }
-                c.push(' ');
-            }
-            let _ = write!(c, "{:.3}s", elapsed.as_secs_f64());
-            let _ = write!(text, "{{{c}}} ");
-        }
-        pos.make_move(played.mv);
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), ctx.event.into()),
+        ("Site".into(), ctx.site.into()),
+        ("Date".into(), date(game.started)),
+        ("Round".into(), ctx.round.into()),
+        ("Red".into(), game.red.clone()),
+        ("Black".into(), game.black.clone()),
+    ];
+    if let Some(name) = &game.opening_name {
+        tags.push(("Opening".into(), name.clone()));
     }
-    let ending = game.ending.to_string().replace(['{', '}'], "");
-    let _ = write!(text, "{{{ending}}} {}", game.ending.outcome.pgn());
-    out.push_str(&wrap(&text, 79));
-    out.push_str("\n\n");
-    out
-}
-
-/// Breaks text into lines of at most `width` characters at spaces (words longer than the width
-/// stay whole).
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut len = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let w = word.chars().count();
-        if len > 0 && len + 1 + w > width {
-            out.push('\n');
-            len = 0;
-        } else if len > 0 {
-            out.push(' ');
-            len += 1;
-        }
-        out.push_str(word);
-        len += w;
-    }
-    out
+    tags.push(("TimeControl".into(), tc));
+    tags.push(("Termination".into(), game.ending.pgn_termination().into()));
+    tags.push(("PlyCount".into(), game.moves.len().to_string()));
+    let moves = game
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, played)| {
+            let comment = if i < game.opening_plies {
+                (i + 1 == game.opening_plies).then(|| "book".to_owned())
+            } else if played.book {
+                // The engine's own book: no score, depth or time to tell.
+                Some("book".to_owned())
+            } else {
+                played.elapsed.map(|elapsed| {
+                    let mut c = String::new();
+                    if let Some(s) = played.score {
+                        let _ = write!(c, "{s}");
+                        if let Some(d) = played.depth {
+                            let _ = write!(c, "/{d}");
+                        }
+                        c.push(' ');
+                    }
+                    let _ = write!(c, "{:.3}s", elapsed.as_secs_f64());
+                    c
+                })
+            };
+            WrittenMove {
+                mv: played.mv,
+                comment,
+            }
+        })
+        .collect();
+    let result = match game.ending.outcome {
+        Outcome::Win(Color::Red) => Some(GameResult::RedWins),
+        Outcome::Win(Color::Black) => Some(GameResult::BlackWins),
+        Outcome::Draw => Some(GameResult::Draw),
+        Outcome::Unfinished => None,
+    };
+    let pgn = PgnGame {
+        tags,
+        start,
+        moves,
+        result,
+        final_comment: Some(game.ending.to_string().replace(['{', '}'], "")),
+    };
+    write_game(&pgn, ctx.notation)
 }
 
 /// `YYYY.MM.DD` (UTC) of a time.
@@ -168,11 +138,5 @@ mod tests {
             date(UNIX_EPOCH + Duration::from_secs(1_735_689_599)),
             "2024.12.31"
         );
-    }
-
-    #[test]
-    fn wraps_at_spaces() {
-        assert_eq!(wrap("aa bb cc", 5), "aa bb\ncc");
-        assert_eq!(wrap("aaaaaaa b", 3), "aaaaaaa\nb");
     }
 }

@@ -10,17 +10,8 @@ use std::path::Path;
 
 use crate::encoding::{self, TextEncoding};
 use crate::problem::{Problem, ProblemKind, Severity};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, ReadEvent};
 use crate::{dhtmlxq, pgn, xqf};
-
-/// What a format reader reports, in file order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadEvent {
-    /// A game was read.
-    Game(GameRecord),
-    /// A problem was found (see [`Problem::severity`] for whether a game was skipped).
-    Problem(Problem),
-}
 
 /// The game file formats this crate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

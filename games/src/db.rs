@@ -13,10 +13,9 @@
 //! batch in flight, never the file's consistency.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use chariot::rules::Move;
+use chariot::rules::{Move, Position};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::filter::Filter;
@@ -170,6 +169,59 @@ pub struct StoredGame {
     pub red_elo: Option<u32>,
     /// Black's rating.
     pub black_elo: Option<u32>,
+}
+
+/// A stored game with everything the database keeps of it (for export).
+#[derive(Clone, Debug)]
+pub struct FullGame {
+    /// Its row id.
+    pub id: i64,
+    /// The event.
+    pub event: Option<String>,
+    /// The date as the file wrote it.
+    pub date: Option<String>,
+    /// Red.
+    pub red: Option<String>,
+    /// Black.
+    pub black: Option<String>,
+    /// Red's rating.
+    pub red_elo: Option<u32>,
+    /// Black's rating.
+    pub black_elo: Option<u32>,
+    /// The result, `None` when unknown (or the copies disagreed).
+    pub result: Option<GameResult>,
+    /// The start position.
+    pub start: Position,
+    /// The moves, each legal in the position before it.
+    pub moves: Vec<Move>,
+    /// The other tags, in file order.
+    pub tags: Vec<(String, String)>,
+}
+
+/// A JSON object of strings read into a list in file order (serde_json's map would sort it).
+struct OrderedTags(Vec<(String, String)>);
+
+impl<'de> serde::Deserialize<'de> for OrderedTags {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = OrderedTags;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of strings")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedTags, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    out.push(entry);
+                }
+                Ok(OrderedTags(out))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// One recorded import run.
@@ -623,6 +675,80 @@ impl GameDb {
         Ok(out)
     }
 
+    /// Every game `filter` selects, whole, with its names, date and tags, in the order they were
+    /// stored; `on_game` returns `false` to stop early (a closed pipe). The games are read one
+    /// at a time, so a large database costs no more memory than one game.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`], or [`DbError::Corrupt`] for a moves BLOB, start position or tags
+    /// column that does not decode.
+    pub fn for_each_game(
+        &self,
+        filter: &Filter,
+        on_game: &mut dyn FnMut(FullGame) -> bool,
+    ) -> Result<(), DbError> {
+        let (clause, args) = filter.sql();
+        let sql = format!(
+            "SELECT g.id, ev.name, g.date_raw, pr.name, pb.name, g.red_elo, g.black_elo, \
+             g.result, g.start, g.moves, g.tags FROM games g {JOINS} WHERE {clause} ORDER BY g.id"
+        );
+        let mut bad: Option<(i64, &str)> = None;
+        let r = (|| -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare(&sql)?;
+            let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+            while let Some(row) = rows.next()? {
+                let id: i64 = row.get(0)?;
+                let Some(moves) = decode_moves(row.get_ref(9)?.as_blob()?) else {
+                    bad = Some((id, "the moves BLOB is not a list of moves"));
+                    return Ok(());
+                };
+                let start: Option<String> = row.get(8)?;
+                let start = match start {
+                    None => Position::start(),
+                    Some(s) => match Position::from_fen(&format!("{s} - - 0 1")) {
+                        Ok(p) => p,
+                        Err(_) => {
+                            bad = Some((id, "the start position is not a FEN board"));
+                            return Ok(());
+                        }
+                    },
+                };
+                let tags: String = row.get(10)?;
+                let Ok(OrderedTags(tags)) = serde_json::from_str(&tags) else {
+                    bad = Some((id, "the tags column is not a JSON object of strings"));
+                    return Ok(());
+                };
+                let result: Option<String> = row.get(7)?;
+                let game = FullGame {
+                    id,
+                    event: row.get(1)?,
+                    date: row.get(2)?,
+                    red: row.get(3)?,
+                    black: row.get(4)?,
+                    red_elo: row.get(5)?,
+                    black_elo: row.get(6)?,
+                    result: result.as_deref().and_then(GameResult::parse),
+                    start,
+                    moves,
+                    tags,
+                };
+                if !on_game(game) {
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        self.sql(r)?;
+        if let Some((id, reason)) = bad {
+            return Err(DbError::Corrupt {
+                path: self.path.clone(),
+                id,
+                reason: reason.into(),
+            });
+        }
+        Ok(())
+    }
+
     /// The recorded imports, oldest first.
     ///
     /// # Errors
@@ -695,47 +821,34 @@ pub fn decode_moves(bytes: &[u8]) -> Option<Vec<Move>> {
         .collect()
 }
 
-/// The header fields not stored in columns, as a JSON object (first value of each name).
+/// Tags in file order, as a JSON object (a map serialised in the order given).
+struct TagMap<'a>(Vec<(&'a str, &'a str)>);
+
+impl serde::Serialize for TagMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+/// The tags that have no column of their own, as a JSON object in file order: empty values and
+/// repeats of a name left out.
 fn tags_json(tags: &[(String, String)]) -> String {
-    let mut seen = Vec::new();
-    let mut out = String::from("{");
+    let mut kept: Vec<(&str, &str)> = Vec::new();
     for (name, value) in tags {
         if value.is_empty()
             || COLUMN_TAGS.iter().any(|c| c.eq_ignore_ascii_case(name))
-            || seen.contains(&name)
+            || kept.iter().any(|(n, _)| n == name)
         {
             continue;
         }
-        seen.push(name);
-        if out.len() > 1 {
-            out.push(',');
-        }
-        let _ = write!(out, "{}:{}", json_string(name), json_string(value));
+        kept.push((name, value));
     }
-    out.push('}');
-    out
-}
-
-/// A JSON string literal (RFC 8259 escaping), shared by every JSON writer of the crate.
-#[must_use]
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::to_string(&TagMap(kept)).unwrap_or_else(|_| "{}".to_owned())
 }
 
 #[cfg(test)]

@@ -22,8 +22,7 @@ use chariot::rules::{Color, Kind, Piece, Setup, Square};
 
 use crate::date::GameDate;
 use crate::problem::{Problem, ProblemKind};
-use crate::read::ReadEvent;
-use crate::record::{GameRecord, GameResult, MoveToken};
+use crate::record::{GameRecord, GameResult, MoveToken, ReadEvent};
 use crate::text::clean_value;
 
 /// Reads every DhtmlXQ block of `text`, reporting games and problems through `emit`.

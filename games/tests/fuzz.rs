@@ -1,6 +1,6 @@
 //! Arbitrary input never panics the readers, and what they report stays consistent.
 
-use book_builder::{FileSummary, GameRecord, Severity, read_all};
+use chariot_games::{FileSummary, GameRecord, Severity, read_all};
 use proptest::prelude::*;
 
 fn check(data: &[u8]) -> (FileSummary, Vec<GameRecord>) {

@@ -39,8 +39,7 @@ use encoding_rs::GB18030;
 
 use crate::dhtmlxq::setup_fen;
 use crate::problem::{Problem, ProblemKind};
-use crate::read::ReadEvent;
-use crate::record::{GameRecord, GameResult, MoveToken};
+use crate::record::{GameRecord, GameResult, MoveToken, ReadEvent};
 use crate::text::clean_value;
 
 /// The magic number at the start of every XQF file.

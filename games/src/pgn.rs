@@ -22,8 +22,7 @@ use chariot::rules::Setup;
 use crate::date::GameDate;
 use crate::lines::{Line, lines};
 use crate::problem::{Problem, ProblemKind};
-use crate::read::ReadEvent;
-use crate::record::{GameRecord, GameResult, MoveToken};
+use crate::record::{GameRecord, GameResult, MoveToken, ReadEvent};
 use crate::text::{self, clean_value, fold_full_width};
 
 /// Reads every game of a PGN text, reporting games and problems through `emit` in file order.

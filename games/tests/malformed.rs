@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use book_builder::{ProblemKind, Severity, read_all};
+use chariot_games::{ProblemKind, Severity, read_all};
 
 /// (file, games read, expected problems as (game, line, severity, message fragment)).
 type Case = (
@@ -303,7 +303,7 @@ fn random_bytes_inside_a_pgn_lose_only_the_game_they_hit() {
     assert!(p.line.is_some());
     // Every game kept is one of the originals, unchanged (but for its line and number in the
     // file: the noise holds line breaks, and the game it hit is not counted).
-    let unplaced = |g: &book_builder::GameRecord| {
+    let unplaced = |g: &chariot_games::GameRecord| {
         let mut g = g.clone();
         g.line = None;
         g.number = 0;

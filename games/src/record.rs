@@ -10,6 +10,7 @@ use std::fmt;
 use chariot::rules::Square;
 
 use crate::date::GameDate;
+use crate::problem::Problem;
 
 /// One move as written in the source, before it is checked against a position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -239,6 +240,15 @@ impl GameRecord {
             ][best],
         )
     }
+}
+
+/// What a format reader reports, in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadEvent {
+    /// A game was read.
+    Game(GameRecord),
+    /// A problem was found (see [`Problem::severity`] for whether a game was skipped).
+    Problem(Problem),
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use book_builder::{
+use chariot::rules::{Move, Position, Setup, Square, Waivers};
+use chariot_games::{
     FileFormat, FileSummary, GameRecord, GameResult, MoveToken, Notation, TextEncoding, read_all,
 };
-use chariot::rules::{Move, Position, Setup, Square, Waivers};
 
 /// A test file: `repo:NAME` is in the repository's data/games/samples (shared with the notation
-/// tests), anything else in book-builder/tests/data.
+/// tests), anything else in games/tests/data.
 fn data(rel: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     match rel.strip_prefix("repo:") {
