@@ -128,7 +128,7 @@ mod tests {
         let bad = GameRecord {
             moves: vec![
                 MoveToken::Text("炮二平五".into()),
-                MoveToken::Text("炮二平五".into()),
+                MoveToken::Text("h2e2".into()),
             ],
             ..g
         };
