@@ -184,7 +184,9 @@ struct Answer {
     by_rule: bool,
     rule_rank: Option<Rank>,
     best: Option<String>,
-    line: Vec<String>,
+    /// The best line for a win or loss (to mate, or until a repetition for a value decided by
+    /// the rule); `null` for a draw (no line to show) and with `--no-line`.
+    line: Option<Vec<String>>,
     moves: Vec<MoveAnswer>,
 }
 
@@ -248,9 +250,9 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
     // A rule value's line runs until a position repeats (where the rule judges the cycle).
     let plies = value.dtm().map_or(RULE_LINE, |d| d as usize);
     let line = if with_line && value != Value::Draw {
-        tb.line(&pos, plies).map_err(|e| e.to_string())?
+        Some(tb.line(&pos, plies).map_err(|e| e.to_string())?)
     } else {
-        Vec::new()
+        None
     };
     Ok(Answer {
         fen: fen.to_owned(),
@@ -262,7 +264,7 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
             plies: r.plies,
         }),
         best,
-        line: line.iter().map(ToString::to_string).collect(),
+        line: line.map(|l| l.iter().map(ToString::to_string).collect()),
         moves: moves
             .into_iter()
             .map(|(m, v)| MoveAnswer {
@@ -278,11 +280,14 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
 /// The text form of an answer: the value, the best move and line, then every move.
 fn text(a: &Answer, value: &str) -> String {
     let mut out = format!(
-        "{}\n  {value}; best {}; line {}",
+        "{}\n  {value}; best {}",
         a.fen,
-        a.best.as_deref().unwrap_or("-"),
-        a.line.join(" ")
+        a.best.as_deref().unwrap_or("-")
     );
+    if let Some(line) = &a.line {
+        out.push_str("; line ");
+        out.push_str(&line.join(" "));
+    }
     out.push_str("\n  moves (value for the side to move here; distance in plies from here, the move included):");
     for m in &a.moves {
         let how = match (m.dtm, m.by_rule) {

@@ -51,6 +51,10 @@ fn probe_json_from_stdin() {
     assert_eq!(lines.len(), 4, "{out}");
     // Black to move, not in check: lost.
     assert_eq!(lines[0]["wdl"], "loss", "{out}");
+    assert!(
+        lines[0]["line"].as_array().is_some_and(|l| !l.is_empty()),
+        "{out}"
+    );
     // Red to move: a win with a distance and a best move, every legal move valued, best first.
     assert_eq!(lines[1]["wdl"], "win", "{out}");
     assert!(
@@ -82,6 +86,33 @@ fn probe_text_and_info() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("win, mate in"), "{out}");
+    // A draw has no line (it said "line " with nothing after it), and one ply is one ply.
+    let (code, out, err) = run(
+        bin()
+            .arg("probe")
+            .arg("--dir")
+            .arg(data())
+            .arg("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1")
+            .arg("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  draw; best d0d1\n"), "{out}");
+    assert!(
+        out.contains("win, mate in 1 ply; best e1e8; line e1e8\n"),
+        "{out}"
+    );
+    let (_, out, _) = run(
+        bin()
+            .arg("probe")
+            .arg("--json")
+            .arg("--dir")
+            .arg(data())
+            .arg("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1"),
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["line"].is_null(), "{out}");
     let (code, out, err) = run(bin().arg("info").arg(data().join("KRK.egtb")), "");
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -148,7 +179,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("win by the perpetual-check rule (stage 1, 1 plies); best d1d2"),
+        out.contains("win by the perpetual-check rule (stage 1, 1 ply); best d1d2"),
         "{out}"
     );
     let (code, out, err) = run(bin().arg("verify").arg(&table), "");

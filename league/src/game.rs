@@ -129,8 +129,9 @@ impl fmt::Display for Ending {
             (Reason::MaxMoves, _) => f.write_str("draw by adjudication (move count)"),
             (Reason::TablebaseAdjudication(Some(plies)), Some(_)) => write!(
                 f,
-                "adjudicated by tablebase: {} wins (mate in {plies} plies)",
-                w.to_lowercase()
+                "adjudicated by tablebase: {} wins (mate in {plies} {})",
+                w.to_lowercase(),
+                if *plies == 1 { "ply" } else { "plies" }
             ),
             (Reason::TablebaseAdjudication(None), Some(_)) => write!(
                 f,

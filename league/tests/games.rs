@@ -322,7 +322,8 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         let text = pgn(&r);
         assert!(
             text.contains(&format!(
-                "{{adjudicated by tablebase: red wins (mate in {plies} plies)}} 1-0"
+                "{{adjudicated by tablebase: red wins (mate in {plies} {})}} 1-0",
+                if plies == 1 { "ply" } else { "plies" }
             )),
             "{text}"
         );

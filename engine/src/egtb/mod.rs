@@ -217,23 +217,32 @@ impl Ord for Value {
     }
 }
 
+/// `ply` or `plies`.
+fn plies(n: u32) -> &'static str {
+    if n == 1 { "ply" } else { "plies" }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(d) => write!(f, "win, mate in {d} plies"),
+            Value::Win(d) => write!(f, "win, mate in {d} {}", plies(*d)),
             Value::RuleWin(r) => write!(
                 f,
-                "win by the perpetual-check rule (stage {}, {} plies)",
-                r.stage, r.plies
+                "win by the perpetual-check rule (stage {}, {} {})",
+                r.stage,
+                r.plies,
+                plies(r.plies)
             ),
             Value::Draw => f.write_str("draw"),
             Value::RuleLoss(r) => write!(
                 f,
-                "loss by the perpetual-check rule (stage {}, {} plies)",
-                r.stage, r.plies
+                "loss by the perpetual-check rule (stage {}, {} {})",
+                r.stage,
+                r.plies,
+                plies(r.plies)
             ),
             Value::Loss(0) => f.write_str("loss, no legal move"),
-            Value::Loss(d) => write!(f, "loss, mated in {d} plies"),
+            Value::Loss(d) => write!(f, "loss, mated in {d} {}", plies(*d)),
         }
     }
 }

@@ -231,8 +231,9 @@ impl Signature {
 }
 
 impl fmt::Display for Signature {
+    /// `KRKA`; honours width and alignment (`{:14}`), so tables of signatures line up.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.strong, self.weak)
+        f.pad(&format!("{}{}", self.strong, self.weak))
     }
 }
 
@@ -289,6 +290,13 @@ mod tests {
 
     fn sig(s: &str) -> String {
         s.parse::<Signature>().unwrap().to_string()
+    }
+
+    #[test]
+    fn names_line_up_in_columns() {
+        let s: Signature = "KRKA".parse().unwrap();
+        assert_eq!(format!("[{s:6}]"), "[KRKA  ]");
+        assert_eq!(format!("[{s:>6}]"), "[  KRKA]");
     }
 
     #[test]

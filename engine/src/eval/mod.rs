@@ -192,8 +192,8 @@ impl fmt::Display for Breakdown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<16} {:>13} {:>13} {:>13}",
-            "term", "red mg  eg", "black mg  eg", "red-black"
+            "{:<16} {:>8} {:>8} {:>8} {:>8} {:>10}",
+            "term", "red mg", "red eg", "black mg", "black eg", "red-black"
         )?;
         let blend =
             |mg: i32, eg: i32| (mg * self.phase + eg * (MAX_PHASE - self.phase)) / MAX_PHASE;
@@ -204,7 +204,7 @@ impl fmt::Display for Breakdown {
             let net = blend(r.0 - b.0, r.1 - b.1);
             writeln!(
                 f,
-                "{:<16} {:>6} {:>6} {:>6} {:>6} {:>13}",
+                "{:<16} {:>8} {:>8} {:>8} {:>8} {:>10}",
                 term.name(),
                 r.0,
                 r.1,
@@ -215,7 +215,7 @@ impl fmt::Display for Breakdown {
         }
         writeln!(
             f,
-            "phase {} / {}, draw scale {}/16",
+            "phase {}/{}, draw scale {}/16",
             self.phase, MAX_PHASE, self.scale
         )?;
         writeln!(f, "evaluation (red): {}", self.red)?;
