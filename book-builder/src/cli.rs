@@ -124,7 +124,12 @@ enum Command {
         book: Option<PathBuf>,
         #[command(flatten)]
         at: crate::commands::PositionArgs,
-        /// One JSON object per move and line instead of the board and table.
+        /// Also name the opening: the ECCO codes and opening names of the games in this
+        /// database that reach the position (or its mirror) within their first 60 plies.
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+        /// One JSON object per move and line instead of the board and table (with --db, a
+        /// last line {"openings": ...}).
         #[arg(long)]
         json: bool,
     },
@@ -322,7 +327,9 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             no_mirror,
             filters: &filters,
         }),
-        Command::Probe { book, at, json } => crate::commands::probe(book.as_deref(), &at, json),
+        Command::Probe { book, at, db, json } => {
+            crate::commands::probe(book.as_deref(), &at, db.as_deref(), json)
+        }
         Command::Tree {
             book,
             depth,

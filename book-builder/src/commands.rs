@@ -425,10 +425,19 @@ fn open_book(book: Option<&Path>) -> anyhow::Result<Book> {
 }
 
 /// `book-builder probe [--book FILE] [--fen FEN | --moves ...] [--json]`.
-pub fn probe(book: Option<&Path>, at: &PositionArgs, json: bool) -> anyhow::Result<Exit> {
+pub fn probe(
+    book: Option<&Path>,
+    at: &PositionArgs,
+    db: Option<&Path>,
+    json: bool,
+) -> anyhow::Result<Exit> {
     let pos = at.position()?;
     let book = open_book(book)?;
-    let text = if json {
+    let openings = match db {
+        Some(db) => Some(GameDb::open(db)?.openings_at(&pos, OPENING_PLIES)?),
+        None => None,
+    };
+    let mut text = if json {
         probe_json(&book, &pos)
     } else {
         probe_text(
@@ -441,8 +450,62 @@ pub fn probe(book: Option<&Path>, at: &PositionArgs, json: bool) -> anyhow::Resu
             },
         )
     };
+    if let (Some(o), Some(db)) = (&openings, db) {
+        if json {
+            #[derive(serde::Serialize)]
+            struct Line<'a> {
+                openings: &'a chariot_games::db::OpeningCounts,
+            }
+            text.push_str(&serde_json::to_string(&Line { openings: o })?);
+            text.push('\n');
+        } else {
+            text.push_str(&openings_text(o, db));
+        }
+    }
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(Exit::Success)
+}
+
+/// Plies of each game searched for the probed position by `probe --db`.
+const OPENING_PLIES: usize = 60;
+
+/// The openings part of `probe --db`: the five most common names, then what is left.
+fn openings_text(o: &chariot_games::db::OpeningCounts, db: &Path) -> String {
+    use std::fmt::Write as _;
+    let plural = |n: u64| if n == 1 { "game" } else { "games" };
+    let mut s = format!(
+        "\nopening: {} {} of {} reach this position",
+        o.games,
+        plural(o.games),
+        db.display()
+    );
+    if o.games == 0 {
+        s.push('\n');
+        return s;
+    }
+    s.push_str(":\n");
+    for c in o.openings.iter().take(5) {
+        let label = match (&c.ecco, &c.name) {
+            (Some(e), Some(n)) => format!("{e} {n}"),
+            (Some(e), None) => e.clone(),
+            (None, Some(n)) => n.clone(),
+            (None, None) => String::new(),
+        };
+        let _ = writeln!(s, "  {label}: {} {}", c.games, plural(c.games));
+    }
+    let rest: u64 = o.openings.iter().skip(5).map(|c| c.games).sum();
+    if rest > 0 {
+        let _ = writeln!(s, "  and {rest} more {} under other names", plural(rest));
+    }
+    if o.untagged > 0 {
+        let _ = writeln!(
+            s,
+            "  {} {} without ECCO or opening tags",
+            o.untagged,
+            plural(o.untagged)
+        );
+    }
+    s
 }
 
 /// `book-builder tree [--book FILE] [--json]`.

@@ -243,3 +243,39 @@ fn export_writes_the_selected_games_in_any_notation_and_gbk() {
     let out = run(&["export", "--db", db, "--notation", "fancy"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn probe_names_the_opening_from_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let db = db.to_str().unwrap();
+    let games = dir.path().join("named.pgn");
+    std::fs::write(
+        &games,
+        "[ECCO \"C50\"]\n[Opening \"中炮\"]\n[Variation \"屏风马\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
+         [ECCO \"C50\"]\n[Opening \"中炮\"]\n[Variation \"屏风马\"]\n[Result \"0-1\"]\n\n1. h2e2 h9g7 2. b0c2 0-1\n\n\
+         [ECCO \"A00\"]\n[Result \"1/2-1/2\"]\n\n1. b2e2 b7e7 1/2-1/2\n\n\
+         [Result \"1-0\"]\n\n1. c3c4 1-0\n",
+    )
+    .unwrap();
+    let out = run(&["import", "--db", db, games.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // h2e2 h9g7 is reached by the first two games.
+    let out = run(&["probe", "--db", db, "--moves", "h2e2", "h9g7"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("opening: 2 games of"), "{stdout}");
+    assert!(stdout.contains("  C50 中炮, 屏风马: 2 games"), "{stdout}");
+    // The third game played the mirror image of h2e2 h7e7, which the book merges with it.
+    let out = run(&["probe", "--db", db, "--moves", "h2e2", "h7e7"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("opening: 1 game of") && stdout.contains("  A00: 1 game"),
+        "{stdout}"
+    );
+    let out = run(&["probe", "--db", db, "--json", "--moves", "c3c4"]);
+    let stdout = text(&out.stdout);
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["openings"]["games"], 1, "{stdout}");
+    assert_eq!(last["openings"]["untagged"], 1, "{stdout}");
+}

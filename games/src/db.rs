@@ -224,6 +224,28 @@ impl<'de> serde::Deserialize<'de> for OrderedTags {
     }
 }
 
+/// How the games reaching a position are named ([`GameDb::openings_at`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct OpeningCounts {
+    /// Games reaching the position.
+    pub games: u64,
+    /// Of those, games with neither an `ECCO` nor an `Opening` tag.
+    pub untagged: u64,
+    /// The names, most games first.
+    pub openings: Vec<OpeningCount>,
+}
+
+/// One opening name and code with its number of games.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OpeningCount {
+    /// The ECCO code (`C50`), when the games carry one.
+    pub ecco: Option<String>,
+    /// The `Opening` tag (with `, Variation` when there is one).
+    pub name: Option<String>,
+    /// Games.
+    pub games: u64,
+}
+
 /// One recorded import run.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ImportRow {
@@ -747,6 +769,66 @@ impl GameDb {
             });
         }
         Ok(())
+    }
+
+    /// The openings of the games that reach `pos` (or its left-right mirror) within their first
+    /// `max_plies` plies, by their `ECCO` code and `Opening`/`Variation` name, most games first.
+    /// Games that carry neither tag are counted in `untagged`.
+    ///
+    /// # Errors
+    /// As [`GameDb::for_each_game`].
+    pub fn openings_at(&self, pos: &Position, max_plies: usize) -> Result<OpeningCounts, DbError> {
+        let keys = [pos.key(), pos.mirror_key()];
+        let mut counts: HashMap<(Option<String>, Option<String>), u64> = HashMap::new();
+        let mut out = OpeningCounts::default();
+        let all = Filter {
+            setups: true,
+            ..Filter::default()
+        };
+        self.for_each_game(&all, &mut |g| {
+            let mut p = g.start.clone();
+            let mut reached = keys.contains(&p.key());
+            for &m in g.moves.iter().take(max_plies) {
+                if reached {
+                    break;
+                }
+                p.make_move(m);
+                reached = keys.contains(&p.key());
+            }
+            if reached {
+                out.games += 1;
+                let tag = |name: &str| {
+                    g.tags
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                        .map(|(_, v)| v.trim().to_owned())
+                        .filter(|v| !v.is_empty() && v != "?")
+                };
+                let name = match (tag("Opening"), tag("Variation")) {
+                    (Some(o), Some(v)) => Some(format!("{o}, {v}")),
+                    (o, _) => o,
+                };
+                let ecco = tag("ECCO");
+                if ecco.is_none() && name.is_none() {
+                    out.untagged += 1;
+                } else {
+                    *counts.entry((ecco, name)).or_default() += 1;
+                }
+            }
+            true
+        })?;
+        let mut list: Vec<OpeningCount> = counts
+            .into_iter()
+            .map(|((ecco, name), games)| OpeningCount { ecco, name, games })
+            .collect();
+        list.sort_by(|a, b| {
+            b.games
+                .cmp(&a.games)
+                .then_with(|| a.ecco.cmp(&b.ecco))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        out.openings = list;
+        Ok(out)
     }
 
     /// The recorded imports, oldest first.
