@@ -207,6 +207,18 @@ fn reading_commands_open_the_database_read_only_and_change_nothing() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is a directory"), "{err}");
+    // A database that does not exist is said so once, with what makes one.
+    let missing = dir.join("missing.db");
+    let out = run(&["export", "--db", s(&missing)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "missing.db: no such game database (book-builder import --db FILE creates one)"
+        ) && err.matches("missing.db").count() == 1,
+        "{err}"
+    );
+    assert!(!missing.exists());
 }
 
 #[test]

@@ -97,6 +97,12 @@ pub enum DbError {
         #[source]
         source: rusqlite::Error,
     },
+    /// A database to read does not exist.
+    #[error("{path}: no such game database (book-builder import --db FILE creates one)")]
+    Missing {
+        /// The path given.
+        path: PathBuf,
+    },
     /// The file is a SQLite database of another schema or version.
     #[error("{path}: {reason}")]
     Schema {
@@ -290,13 +296,18 @@ impl GameDb {
     /// can still be read, and nothing about the file changes.
     ///
     /// # Errors
-    /// As [`GameDb::create_or_open`], and [`DbError::Sqlite`] when the file does not exist.
+    /// As [`GameDb::create_or_open`], and [`DbError::Missing`] when the file does not exist.
     pub fn open(path: impl AsRef<Path>) -> Result<GameDb, DbError> {
         let path = path.as_ref();
         if path.is_dir() {
             return Err(DbError::Schema {
                 path: path.to_owned(),
                 reason: "is a directory, not a game database".to_owned(),
+            });
+        }
+        if !path.exists() {
+            return Err(DbError::Missing {
+                path: path.to_owned(),
             });
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;

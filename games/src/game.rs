@@ -130,10 +130,11 @@ impl Rejection {
     }
 }
 
-/// Collapses runs of white space to one space and trims; `None` when nothing is left.
+/// Collapses runs of white space to one space and trims; `None` when nothing is left or the
+/// name is PGN's `?` (unknown), which PGN writers put where they know no name.
 fn clean_name(name: Option<&str>) -> Option<String> {
     let joined = name?.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!joined.is_empty()).then_some(joined)
+    (!joined.is_empty() && joined != "?").then_some(joined)
 }
 
 /// The first two FEN fields (board and side to move).
@@ -326,6 +327,14 @@ mod tests {
         assert_eq!(g.start, None);
         assert_eq!(g.red.as_deref(), Some("Hu Ronghua"));
         assert_eq!(g.move_bytes().len(), 6);
+        // PGN's unknown name is no name (the writer writes `?` where it knows none).
+        let unknown = GameRecord {
+            black: Some(" ? ".into()),
+            event: Some("?".into()),
+            ..record(&["h2e2"])
+        };
+        let g = check(&unknown).unwrap();
+        assert_eq!((g.black, g.event), (None, None));
     }
 
     #[test]
