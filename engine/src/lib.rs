@@ -3,8 +3,9 @@
 //! The [`rules`] module is the foundation: positions, legal moves, check, repetition judgement.
 //! Everything else (notation, books, tablebases, search) is built on it; [`notation`] reads and
 //! writes move text in ICCS, WXF and Chinese. [`search`] and [`eval`] are the engine's thinking:
-//! the search API the protocol front ends drive, and the static evaluation it uses; [`protocol`]
-//! holds the UCCI and UCI front ends.
+//! the search and the static evaluation it uses; [`engine`] is the engine API over them (position,
+//! options, a non-blocking `go`, the book, tablebase and draw/resign policies), and [`protocol`]
+//! holds the UCCI and UCI front ends, text over that API.
 
 pub mod atomic;
 pub mod book;
@@ -12,6 +13,7 @@ pub mod data;
 pub mod datagen;
 pub mod display;
 pub mod egtb;
+pub mod engine;
 pub mod eval;
 pub mod levels;
 pub mod nnue;

@@ -798,3 +798,49 @@ fn damaged_tables_are_named_with_their_reason_and_the_others_used() {
     );
     e.quit();
 }
+
+/// Analysis is not play: with MultiPV 3 (UCI) or `go infinite` (UCCI) the engine searches the
+/// start position, which its book knows, and shows its lines; the book's moves are a note.
+#[test]
+fn analysis_searches_where_the_book_would_play() {
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 6");
+    let lines = e.lines_until("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string analysing, so searching; the book has ")),
+        "{lines:?}"
+    );
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 6 ") && l.contains(&format!(" multipv {k} "))),
+            "no depth-6 line for multipv {k}: {lines:?}"
+        );
+    }
+    // Back to one line: the engine plays from its book again.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 6");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string book move ")),
+        "{lines:?}"
+    );
+    e.quit();
+
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.starts("info depth 3 ");
+    e.send("stop");
+    let lines = e.lines_until("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    e.quit();
+}

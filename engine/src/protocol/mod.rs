@@ -1,13 +1,17 @@
-//! The UCCI 3.0 and UCI front ends over one typed engine driver.
+//! The UCCI 3.0 and UCI front ends: text over the engine API ([`crate::engine`]).
 //!
 //! [`command`] is the typed command set; [`ucci`] and [`uci`] turn lines into commands;
-//! [`options`] lists the options with their names in each protocol; [`session`] is the driver
-//! that owns the position, the searcher and the search thread. See `docs/protocol.md`.
+//! [`options`] lists the options with their names in each protocol; [`session`] is the state
+//! machine that turns commands into engine calls; [`output`] writes the engine's reports and
+//! answers in each protocol's words; [`stdio`] runs a session on a byte stream. See
+//! `docs/protocol.md`.
 
 pub mod command;
 pub mod options;
+pub mod output;
 pub mod session;
+pub mod stdio;
 pub mod ucci;
 pub mod uci;
 
-pub use session::{run, run_stdio};
+pub use stdio::{run, run_stdio};

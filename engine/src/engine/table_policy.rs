@@ -1,0 +1,136 @@
+//! When and how the engine plays from its endgame tables.
+//!
+//! When the tables cover the position, a won position is played by the quickest mate and a lost
+//! one by the longest defence, answered at once with the distance; a position won by the
+//! perpetual-check rule is played by the rule's plan. In a drawn position the tables do not say
+//! which draw is most promising, so the search chooses, among the drawing moves only. Banned
+//! moves and `searchmoves` are never played.
+
+use crate::egtb::{ProbeError, Tablebases, Value};
+use crate::rules::{Move, Position};
+
+/// How many plies of the table's line after the chosen move are reported as its PV.
+const LINE_PLIES: usize = 24;
+
+/// What the tables decide for a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableDecision {
+    /// The tables do not cover the position (or every allowed move is banned).
+    NotCovered,
+    /// Play this move: the position is won or lost (by mate or by the rule).
+    Play {
+        /// The move.
+        best: Move,
+        /// Its value for the side to move.
+        value: Value,
+        /// The move and the table's line after it.
+        line: Vec<Move>,
+    },
+    /// The position is drawn: search, but only among these moves.
+    SearchAmong(Vec<Move>),
+}
+
+/// Decides `pos` by the tables.
+///
+/// # Errors
+/// A table that cannot be read (a damaged block): the caller searches instead and says why.
+pub fn decide(
+    tables: &Tablebases,
+    pos: &Position,
+    banmoves: &[Move],
+    searchmoves: &[Move],
+) -> Result<TableDecision, ProbeError> {
+    let Some(values) = tables.move_values(pos)? else {
+        return Ok(TableDecision::NotCovered);
+    };
+    let allowed: Vec<(Move, Value)> = values
+        .into_iter()
+        .filter(|(m, _)| !banmoves.contains(m))
+        .filter(|(m, _)| searchmoves.is_empty() || searchmoves.contains(m))
+        .collect();
+    // The first of the best keeps the choice deterministic; wins by the perpetual-check rule
+    // are played by the rule's plan (`Tablebases::choose`).
+    let Some((best, value)) = tables.choose(pos, &allowed)? else {
+        return Ok(TableDecision::NotCovered);
+    };
+    if value == Value::Draw {
+        return Ok(TableDecision::SearchAmong(
+            allowed
+                .iter()
+                .filter(|(_, v)| *v == Value::Draw)
+                .map(|(m, _)| *m)
+                .collect(),
+        ));
+    }
+    let mut after = pos.clone();
+    after.make_move(best);
+    let mut line = vec![best];
+    line.extend(tables.line(&after, LINE_PLIES).unwrap_or_default());
+    Ok(TableDecision::Play { best, value, line })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_iccs;
+
+    fn tables() -> Tablebases {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+        Tablebases::open(&[dir]).unwrap()
+    }
+
+    fn mv(s: &str) -> Move {
+        parse_iccs(s).unwrap()
+    }
+
+    #[test]
+    fn a_won_position_is_played_by_the_quickest_mate_and_a_ban_is_honoured() {
+        let t = tables();
+        // Red's chariot mates on e8 or d1... whichever the table finds quickest: one ply.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+        let TableDecision::Play { best, value, line } = decide(&t, &pos, &[], &[]).unwrap() else {
+            panic!("a won position is played");
+        };
+        assert_eq!(value, Value::Win(1));
+        assert_eq!(line[0], best);
+        // With the mating moves banned, the next quickest win is played instead.
+        let mates: Vec<Move> = t
+            .move_values(&pos)
+            .unwrap()
+            .unwrap()
+            .into_iter()
+            .filter(|(_, v)| *v == Value::Win(1))
+            .map(|(m, _)| m)
+            .collect();
+        assert!(mates.contains(&best));
+        let TableDecision::Play {
+            best: other, value, ..
+        } = decide(&t, &pos, &mates, &[]).unwrap()
+        else {
+            panic!("still won");
+        };
+        assert!(!mates.contains(&other));
+        assert_eq!(value, Value::Win(3));
+        // searchmoves restrict the same way.
+        let TableDecision::Play { best, .. } = decide(&t, &pos, &[], &[mv("e1e2")]).unwrap() else {
+            panic!("still won");
+        };
+        assert_eq!(best, mv("e1e2"));
+    }
+
+    #[test]
+    fn a_drawn_position_is_searched_among_its_drawing_moves() {
+        let t = tables();
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1").unwrap();
+        let TableDecision::SearchAmong(moves) = decide(&t, &pos, &[mv("d0d1")], &[]).unwrap()
+        else {
+            panic!("a draw is searched");
+        };
+        assert!(!moves.is_empty() && !moves.contains(&mv("d0d1")));
+        let start = Position::start();
+        assert_eq!(
+            decide(&t, &start, &[], &[]).unwrap(),
+            TableDecision::NotCovered
+        );
+    }
+}
