@@ -137,11 +137,11 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             max_memory,
             force,
             keep_going,
-        } => crate::run::gen_command(
+        } => crate::generation::gen_command(
             &signatures,
             set.as_deref(),
             &dir.unwrap_or_else(chariot::data::user_table_dir),
-            &crate::run::Options {
+            &crate::generation::Options {
                 level,
                 block_entries,
                 max_memory_gib: max_memory,
@@ -165,7 +165,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             return crate::tools::probe(&dirs, &fens, json, !no_line)
                 .map(|ok| Exit::from_ok(ok, Exit::Partial));
         }
-        Command::Verify { files, json } => crate::verify::verify(&files, json),
+        Command::Verify { files, json } => crate::tools::verify(&files, json),
         Command::Crosscheck {
             files,
             samples,
@@ -174,7 +174,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
         Command::Sets => {
             let mut out = std::io::stdout().lock();
-            for (name, what) in crate::sets::SETS {
+            for (name, what) in egtb_gen::sets::SETS {
                 let _ = writeln!(out, "{name:8} {what}");
             }
             Ok(true)
@@ -188,7 +188,7 @@ fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<b
     let mut ok = true;
     let mut checked = 0;
     for f in files {
-        match crate::crosscheck::crosscheck_table(f, samples, depth)? {
+        match egtb_gen::crosscheck::crosscheck_table(f, samples, depth)? {
             Ok(n) => checked += n,
             Err(msg) => {
                 ok = false;

@@ -5,6 +5,8 @@
 use chariot::Position;
 use chariot::egtb::Value;
 
+use crate::error::TableError;
+
 /// The value of `pos` if it is decided within `depth` plies (exact distance), else `None`.
 ///
 /// A side without legal moves has lost (checkmate or stalemate). Captures are searched like any
@@ -63,15 +65,19 @@ pub fn crosscheck_table(
     path: &std::path::Path,
     samples: usize,
     depth: u32,
-) -> anyhow::Result<Result<usize, String>> {
+) -> Result<Result<usize, String>, TableError> {
     use chariot::Color;
     use chariot::egtb::{Indexer, TableFile};
     use chariot::rules::Waivers;
     use rayon::prelude::*;
 
-    let t = TableFile::open(path)?;
+    let file_error = |source| TableError::File {
+        path: path.to_owned(),
+        source,
+    };
+    let t = TableFile::open(path).map_err(file_error)?;
     let ix = Indexer::new(t.header().signature)?;
-    let codes = t.all_codes()?;
+    let codes = t.all_codes().map_err(file_error)?;
     let coding = t.header().coding;
     let size = ix.size();
     let legal = |e: u64| -> Option<Position> {

@@ -24,19 +24,32 @@
 //! bytes per position of the tables its captures lead to; the game adds 6 bytes per position
 //! while it runs.
 
-use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
-use chariot::egtb::{Coding, Indexer, Signature, TableFile, Value};
-use chariot::rules::Waivers;
+use chariot::egtb::{Coding, Indexer, Signature, Value};
 use chariot::{Color, Position};
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use crate::game::{Degrees, Exit, GameError};
+use crate::game::{Degrees, GameError};
+use crate::loaded::Subtables;
 use crate::retro;
+use crate::state::*;
+
+/// What a generation reports while it runs; the command line shows it as a progress bar, a
+/// test ignores it (`&()`).
+pub trait Progress: Sync {
+    /// A stage begins, with this many entries to go through (0 when not counted).
+    fn stage(&self, name: &str, total: u64);
+    /// This many more entries of the stage are done.
+    fn advance(&self, done: u64);
+}
+
+/// No report.
+impl Progress for () {
+    fn stage(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
 
 /// Why a table could not be generated.
 #[derive(Debug, thiserror::Error)]
@@ -71,84 +84,6 @@ pub enum GenError {
     CodesOverflow(Signature),
 }
 
-const TAG: u16 = 13;
-const MASK: u16 = (1 << TAG) - 1;
-/// The longest distance the state can hold.
-pub const MAX_DISTANCE: u32 = MASK as u32;
-/// Undecided, captures (if any) not valued: all moves stay in the table.
-const UNKNOWN: u16 = 0;
-/// Undecided; the best capture loses at the low bits.
-const CAP_LOSS: u16 = 1 << TAG;
-/// Undecided; the best capture draws or is decided by the perpetual-check rule (the low bits
-/// say which: [`CAP_IS_DRAW`], [`CAP_IS_RULE_WIN`], [`CAP_IS_RULE_LOSS`]), so the position is
-/// not lost by mate.
-const CAP_DRAW: u16 = 2 << TAG;
-/// Low bits of [`CAP_DRAW`]: the best capture draws.
-const CAP_IS_DRAW: u16 = 0;
-/// Low bits of [`CAP_DRAW`]: the best capture wins by the rule.
-const CAP_IS_RULE_WIN: u16 = 1;
-/// Low bits of [`CAP_DRAW`]: the best capture loses by the rule.
-const CAP_IS_RULE_LOSS: u16 = 2;
-/// A capture wins at the low bits; a quicker quiet win may still be found.
-const PEND_WIN: u16 = 3 << TAG;
-/// Won at the low bits (final).
-const WIN: u16 = 4 << TAG;
-/// Lost at the low bits (final).
-const LOSS: u16 = 5 << TAG;
-/// Drawn (final).
-const DRAW: u16 = 6 << TAG;
-/// No legal position.
-const ILLEGAL: u16 = 7 << TAG;
-
-#[inline]
-fn tag(v: u16) -> u16 {
-    v & !MASK
-}
-
-#[inline]
-fn dist(v: u16) -> u32 {
-    u32::from(v & MASK)
-}
-
-#[inline]
-fn undecided(v: u16) -> bool {
-    tag(v) <= CAP_DRAW
-}
-
-/// A finished table held in memory: its indexer and codes (both halves).
-pub struct Loaded {
-    /// The index.
-    pub indexer: Indexer,
-    /// The value codes, Red to move first.
-    pub codes: Vec<u16>,
-    /// How the codes map to values.
-    pub coding: Coding,
-}
-
-impl Loaded {
-    /// Reads a whole table file into memory.
-    ///
-    /// # Errors
-    /// When the file is corrupt.
-    pub fn from_file(file: &TableFile) -> anyhow::Result<Loaded> {
-        Ok(Loaded {
-            indexer: Indexer::new(file.header().signature)?,
-            codes: file.all_codes()?,
-            coding: file.header().coding,
-        })
-    }
-
-    /// The value of a legal position of this table.
-    fn value(&self, pos: &Position) -> Option<Value> {
-        let (turn, idx) = self.indexer.index_of(pos).ok()?;
-        let code = self.codes[(turn.index() as u64 * self.indexer.size() + idx) as usize];
-        self.coding.decode(code).ok()
-    }
-}
-
-/// The tables a generation may read, by signature.
-pub type Subtables = HashMap<Signature, Arc<Loaded>>;
-
 /// A generated table, ready to be written.
 pub struct Generated {
     /// Its material.
@@ -178,12 +113,6 @@ struct Work<'a> {
     subs: &'a Subtables,
     max_level: AtomicU32,
 }
-
-const LEGAL_ONLY: Waivers = Waivers {
-    placement: true,
-    counts: true,
-    opposite_check: false,
-};
 
 impl Work<'_> {
     fn turn_of(&self, e: u64) -> Color {
@@ -333,7 +262,7 @@ impl Work<'_> {
 pub fn generate(
     sig: Signature,
     subs: &Subtables,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<Generated, GenError> {
     let ix = Indexer::new(sig)?;
     let size = ix.size();
@@ -349,9 +278,7 @@ pub fn generate(
         subs,
         max_level: AtomicU32::new(0),
     };
-    bar.set_length(total);
-    bar.set_position(0);
-    bar.set_message(format!("{sig}: first pass"));
+    progress.stage(&format!("{sig}: first pass"), total);
     const CHUNK: u64 = 1 << 14;
     type Chunk = (Vec<u16>, Vec<u8>, Vec<u8>, Vec<u8>);
     let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
@@ -369,7 +296,7 @@ pub fn generate(
                 quiet.push(q);
                 checks.push(u8::from(check));
             }
-            bar.inc(range.end - range.start);
+            progress.advance(range.end - range.start);
             Ok((vals, cnts, quiet, checks))
         })
         .collect::<Result<_, GenError>>()?;
@@ -393,8 +320,7 @@ pub fn generate(
 
     let mut level = 0u32;
     while level <= work.max_level.load(Relaxed) {
-        bar.set_message(format!("{sig}: distance {level}"));
-        bar.set_position(0);
+        progress.stage(&format!("{sig}: distance {level}"), total);
         let w = &work;
         (0..total.div_ceil(CHUNK))
             .into_par_iter()
@@ -402,12 +328,12 @@ pub fn generate(
                 for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
                     w.visit(e, level)?;
                 }
-                bar.inc(CHUNK.min(total - c * CHUNK));
+                progress.advance(CHUNK.min(total - c * CHUNK));
                 Ok::<(), GenError>(())
             })?;
         level += 1;
     }
-    bar.set_message(format!("{sig}: perpetual check"));
+    progress.stage(&format!("{sig}: perpetual check"), 0);
     let degrees = Degrees::new(
         std::mem::take(&mut work.cnt)
             .into_iter()
@@ -499,29 +425,4 @@ fn finish(
         prev = code;
     }
     Some((codes, stats, coding))
-}
-
-/// State helpers for [`crate::perpetual`].
-pub(crate) mod state {
-    use super::*;
-
-    /// `true` for a position of the game's region: undecided by the retrograde passes, or
-    /// drawn by them (a position whose only non-losing moves are drawing captures: a move
-    /// into it draws, so the game must see it).
-    pub fn in_region(v: u16) -> bool {
-        undecided(v) || tag(v) == DRAW
-    }
-
-    /// The best move out of the game's region for one of its positions: captures (valued in
-    /// the smaller tables) and quiet moves into positions decided by mate (always lost).
-    pub fn exit(v: u16) -> Exit {
-        match v {
-            _ if v == CAP_DRAW | CAP_IS_DRAW || v == DRAW => Exit::Draw,
-            _ if v == CAP_DRAW | CAP_IS_RULE_WIN => Exit::Win,
-            _ => Exit::Lose,
-        }
-    }
-
-    /// Legal positions only: placement and counts are the index's business.
-    pub const LEGAL: Waivers = LEGAL_ONLY;
 }

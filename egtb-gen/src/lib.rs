@@ -1,19 +1,23 @@
 //! The Xiangqi endgame tablebase generator behind the `egtb-gen` binary.
 //!
-//! Stages, as in Syzygy's `tbgen`/`tbver`: [`generate`] (retrograde analysis of one table, with
-//! [`retro`] unmoves, then the perpetual-check rule: [`perpetual`] builds the table's game for
-//! [`game`], which solves it), [`run`] (dependencies, skipping finished tables, compression and
-//! atomic writes), [`tools`] (`info` and `probe`) and [`verify`] (an independent re-check,
-//! the rule's game included), which read tables only through the library's reader, and
-//! [`crosscheck`] (tables against a plain mate search). The file format, the index and the prober live in the library: `chariot::egtb`.
+//! Stages, as in Syzygy's `tbgen`/`tbver`: [`generate`] (retrograde analysis of one table over
+//! the working [`state`] codes, with [`retro`] unmoves, then the perpetual-check rule:
+//! [`perpetual`] builds the table's game for [`game`], which solves it), [`run`] (subtables
+//! [`loaded`] into memory, compression and atomic writes), [`verify`] (an independent re-check,
+//! the rule's game included, reading tables only through the library's reader) and
+//! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables.
+//! Errors are typed ([`error::TableError`]); progress is reported through
+//! [`generate::Progress`]. The commands (argument parsing, progress bars, output, exit codes)
+//! are the binary's. The file format, the index and the prober live in `chariot::egtb`.
 
-pub mod cli;
 pub mod crosscheck;
+pub mod error;
 pub mod game;
 pub mod generate;
+pub mod loaded;
 pub mod perpetual;
 pub mod retro;
 pub mod run;
 pub mod sets;
-pub mod tools;
+pub mod state;
 pub mod verify;

@@ -10,8 +10,8 @@ use chariot::egtb::{Indexer, RuleRank, Value};
 use chariot::{Color, Position};
 
 use crate::game::{self, Degrees, Exit, GameError, GameGraph, Solution};
-use crate::generate::state;
 use crate::retro;
+use crate::state;
 
 /// One table's positions as a game graph: node `e` is entry `e` (Red to move first).
 pub struct TableGraph<'a> {
@@ -67,7 +67,7 @@ impl GameGraph for TableGraph<'_> {
     fn successors(&self, v: u64, mut f: impl FnMut(u64)) {
         let turn = self.turn(v);
         let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL) else {
+        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
             return;
         };
         for &m in pos.legal_move_list().iter() {

@@ -1,5 +1,5 @@
-//! `info`, `probe` and `bench-probe`: everything here reads tables only through the library's
-//! reader (`verify` has its own module, [`crate::verify`]).
+//! `info`, `probe`, `verify` and `bench-probe`: everything here reads tables only through the
+//! library's reader (the verification itself is `egtb_gen::verify`).
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -431,4 +431,59 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
         warm.as_secs_f64() * 1e6 / n
     );
     Ok(true)
+}
+
+/// One table's verdict, as `verify --json` prints it.
+#[derive(Debug, serde::Serialize)]
+struct Verdict {
+    file: String,
+    ok: bool,
+    seconds: f64,
+    /// The first inconsistency: entry, position, stored and expected values.
+    inconsistency: Option<String>,
+    /// Why the table (or a table it depends on) could not be read.
+    error: Option<String>,
+}
+
+/// `egtb-gen verify`: checks each file and reports it, going on after a damaged one. Returns
+/// whether every table verified.
+///
+/// # Errors
+/// Only when standard output cannot be written.
+pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> {
+    use std::io::Write;
+    let mut all_ok = true;
+    let mut out = std::io::stdout().lock();
+    for path in files {
+        let start = std::time::Instant::now();
+        let mut verdict = Verdict {
+            file: path.display().to_string(),
+            ok: false,
+            seconds: 0.0,
+            inconsistency: None,
+            error: None,
+        };
+        match egtb_gen::verify::verify_table(path) {
+            Ok(None) => verdict.ok = true,
+            Ok(Some((e, fen, stored, expected))) => {
+                verdict.inconsistency = Some(format!(
+                    "entry {e}: {fen}: stored {stored}, expected {expected}"
+                ));
+            }
+            Err(e) => verdict.error = Some(chariot_cli::message(&anyhow::Error::from(e))),
+        }
+        verdict.seconds = start.elapsed().as_secs_f64();
+        all_ok &= verdict.ok;
+        if json {
+            writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
+        } else if verdict.ok {
+            writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
+        } else if let Some(i) = &verdict.inconsistency {
+            writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
+        } else {
+            let error = verdict.error.as_deref().unwrap_or("unknown error");
+            writeln!(out, "{}: error: {error}", verdict.file)?;
+        }
+    }
+    Ok(all_ok)
 }

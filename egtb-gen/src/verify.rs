@@ -26,13 +26,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::Context;
 use chariot::egtb::{Indexer, RuleRank, Signature, TableFile, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
-use crate::generate::Loaded;
+use crate::error::TableError;
+use crate::loaded::Loaded;
 use crate::run::table_path;
 
 /// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
@@ -255,19 +255,31 @@ struct Chunk {
 /// # Errors
 /// When the table or a table its captures lead to cannot be read, or the header's statistics
 /// disagree with the table.
-pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
-    let t = TableFile::open(path).with_context(|| path.display().to_string())?;
+pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
+    let t = TableFile::open(path).map_err(|source| TableError::File {
+        path: path.to_owned(),
+        source,
+    })?;
     let h = t.header().clone();
     let dir = path.parent().unwrap_or(Path::new("."));
     let ix = Indexer::new(h.signature)?;
-    let own = Arc::new(Loaded::from_file(&t).with_context(|| path.display().to_string())?);
+    let own = Arc::new(Loaded::from_file(&t).map_err(|source| TableError::Load {
+        path: path.to_owned(),
+        source,
+    })?);
     let mut subs: HashMap<Signature, Arc<Loaded>> = HashMap::new();
     for s in h.signature.captures() {
         let p = table_path(dir, s);
-        let f = TableFile::open(&p).with_context(|| p.display().to_string())?;
+        let f = TableFile::open(&p).map_err(|source| TableError::File {
+            path: p.clone(),
+            source,
+        })?;
         subs.insert(
             s,
-            Arc::new(Loaded::from_file(&f).with_context(|| p.display().to_string())?),
+            Arc::new(Loaded::from_file(&f).map_err(|source| TableError::Load {
+                path: p.clone(),
+                source,
+            })?),
         );
     }
     subs.insert(h.signature, Arc::clone(&own));
@@ -415,11 +427,13 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
             s.unused,
         ];
         if header != counts[half] {
-            anyhow::bail!(
-                "{}: header statistics {header:?} do not match the table's {:?} (wins, draws, losses, rule wins, rule losses, unused)",
-                path.display(),
-                counts[half]
-            );
+            return Err(TableError::Header {
+                path: path.to_owned(),
+                reason: format!(
+                    "header statistics {header:?} do not match the table's {:?} (wins, draws, losses, rule wins, rule losses, unused)",
+                    counts[half]
+                ),
+            });
         }
     }
     if !possible[0] && !possible[1] {
@@ -529,59 +543,4 @@ pub fn verify_table(path: &Path) -> anyhow::Result<Option<Inconsistency>> {
             .unwrap_or(Value::Draw);
         (e, fen, stored, expected)
     }))
-}
-
-/// One table's verdict, as `verify --json` prints it.
-#[derive(Debug, serde::Serialize)]
-struct Verdict {
-    file: String,
-    ok: bool,
-    seconds: f64,
-    /// The first inconsistency: entry, position, stored and expected values.
-    inconsistency: Option<String>,
-    /// Why the table (or a table it depends on) could not be read.
-    error: Option<String>,
-}
-
-/// `egtb-gen verify`: checks each file and reports it, going on after a damaged one. Returns
-/// whether every table verified.
-///
-/// # Errors
-/// Only when standard output cannot be written.
-pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> {
-    use std::io::Write;
-    let mut all_ok = true;
-    let mut out = std::io::stdout().lock();
-    for path in files {
-        let start = std::time::Instant::now();
-        let mut verdict = Verdict {
-            file: path.display().to_string(),
-            ok: false,
-            seconds: 0.0,
-            inconsistency: None,
-            error: None,
-        };
-        match verify_table(path) {
-            Ok(None) => verdict.ok = true,
-            Ok(Some((e, fen, stored, expected))) => {
-                verdict.inconsistency = Some(format!(
-                    "entry {e}: {fen}: stored {stored}, expected {expected}"
-                ));
-            }
-            Err(e) => verdict.error = Some(chariot_cli::message(&e)),
-        }
-        verdict.seconds = start.elapsed().as_secs_f64();
-        all_ok &= verdict.ok;
-        if json {
-            writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
-        } else if verdict.ok {
-            writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
-        } else if let Some(i) = &verdict.inconsistency {
-            writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
-        } else {
-            let error = verdict.error.as_deref().unwrap_or("unknown error");
-            writeln!(out, "{}: error: {error}", verdict.file)?;
-        }
-    }
-    Ok(all_ok)
 }

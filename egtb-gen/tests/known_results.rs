@@ -11,7 +11,6 @@ use chariot::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
 use egtb_gen::retro;
 use egtb_gen::run::{build_one, table_path};
-use indicatif::ProgressBar;
 
 /// Tables generated once for all tests of this file, with everything they depend on.
 const TABLES: [&str; 9] = [
@@ -33,7 +32,7 @@ fn dir() -> &'static Path {
         }
         order.sort_by_key(|s| (s.piece_count(), s.to_string()));
         for s in order {
-            build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
+            build_one(s, &dir, 3, 4096, &()).unwrap();
         }
         dir
     })
@@ -320,7 +319,7 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
     }
     order.sort_by_key(|s| (s.piece_count(), s.to_string()));
     for s in order {
-        build_one(s, &dir, 3, 4096, &ProgressBar::hidden()).unwrap();
+        build_one(s, &dir, 3, 4096, &()).unwrap();
     }
     let tb = Tablebases::open(&[&dir]).unwrap();
     for name in ["KRKCA", "KCAKN", "KRAKR"] {

@@ -1,0 +1,177 @@
+//! `egtb-gen gen`: resolve dependencies, skip finished tables, generate, compress and write,
+//! with progress bars.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use chariot::egtb::{Signature, TableFile};
+use egtb_gen::generate::Progress;
+use egtb_gen::run::{Report, build_one, memory_estimate, table_path};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::tools::plural;
+
+/// A progress bar showing a generation's stages.
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn stage(&self, name: &str, total: u64) {
+        self.0.set_message(name.to_owned());
+        if total > 0 {
+            self.0.set_length(total);
+            self.0.set_position(0);
+        }
+    }
+
+    fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+}
+
+/// Options of `egtb-gen gen`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// zstd level.
+    pub level: i32,
+    /// Entries per block.
+    pub block_entries: u32,
+    /// Refuse tables whose memory estimate exceeds this.
+    pub max_memory_gib: f64,
+    /// Regenerate the named tables even if present.
+    pub force: bool,
+    /// Report failed tables and continue.
+    pub keep_going: bool,
+}
+
+/// `egtb-gen gen`. Returns `false` when some table failed (with `keep_going`).
+pub fn gen_command(
+    names: &[String],
+    set: Option<&str>,
+    dir: &Path,
+    opts: &Options,
+) -> anyhow::Result<bool> {
+    let Options {
+        level,
+        block_entries,
+        max_memory_gib,
+        force,
+        keep_going,
+    } = *opts;
+    let mut wanted: Vec<Signature> = Vec::new();
+    for n in names {
+        let sig: Signature = n
+            .parse()
+            .map_err(|e| chariot_cli::usage(format!("table name {n:?}: {e}")))?;
+        wanted.push(sig);
+    }
+    if let Some(name) = set {
+        match egtb_gen::sets::set(name) {
+            Some(s) => wanted.extend(s),
+            None => {
+                return Err(chariot_cli::usage(format!(
+                    "unknown set {name:?}; known sets: {}",
+                    egtb_gen::sets::SETS.map(|s| s.0).join(", ")
+                )));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return Err(chariot_cli::usage(
+            "nothing to generate: give table names or --set NAME",
+        ));
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut order: Vec<Signature> = Vec::new();
+    for s in &wanted {
+        for d in s.closure() {
+            if !order.contains(&d) {
+                order.push(d);
+            }
+        }
+    }
+    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    let limit = (max_memory_gib * (1u64 << 30) as f64) as u64;
+    let started = Instant::now();
+    let overall = ProgressBar::new(order.len() as u64);
+    overall.set_style(
+        ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} tables")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("  {msg:32} {bar:30} {percent:>3}% eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let multi = indicatif::MultiProgress::new();
+    let overall = multi.add(overall);
+    let bar = multi.add(bar);
+    let (mut generated, mut skipped) = (0, 0);
+    let mut failed: Vec<Signature> = Vec::new();
+    let mut total = Report::default();
+    for sig in order {
+        let path = table_path(dir, sig);
+        let explicit = wanted.contains(&sig);
+        if path.exists() && !(force && explicit) && TableFile::open(&path).is_ok() {
+            skipped += 1;
+            overall.inc(1);
+            continue;
+        }
+        let need = memory_estimate(sig)?;
+        if need > limit {
+            bail!(
+                "table {sig} needs about {:.1} GiB, more than --max-memory {max_memory_gib} GiB",
+                need as f64 / (1u64 << 30) as f64
+            );
+        }
+        if sig.captures().iter().any(|c| failed.contains(c)) {
+            failed.push(sig);
+            multi.suspend(|| eprintln!("{sig:14} skipped: a table it needs failed"));
+            overall.inc(1);
+            continue;
+        }
+        let report = match build_one(sig, dir, level, block_entries, &Bar(bar.clone())) {
+            Ok(r) => r,
+            Err(e) if keep_going => {
+                multi.suspend(|| eprintln!("{sig:14} failed: {e}"));
+                failed.push(sig);
+                overall.inc(1);
+                continue;
+            }
+            Err(e) => return Err(anyhow::Error::from(e).context(format!("generating {sig}"))),
+        };
+        multi.suspend(|| {
+            eprintln!(
+                "{sig:14} {:>13} entries {:>8.1} s {:>10.0} entries/s {:>11} bytes",
+                report.entries,
+                report.seconds,
+                report.entries as f64 / report.seconds.max(1e-9),
+                report.bytes
+            );
+        });
+        total.entries += report.entries;
+        total.seconds += report.seconds;
+        total.bytes += report.bytes;
+        generated += 1;
+        overall.inc(1);
+    }
+    bar.finish_and_clear();
+    overall.finish_and_clear();
+    eprintln!(
+        "generated {} ({}, {}) in {:.1} s wall; {} already present",
+        plural(generated as u64, "table", "tables"),
+        plural(total.entries, "entry", "entries"),
+        plural(total.bytes, "byte", "bytes"),
+        started.elapsed().as_secs_f64(),
+        skipped,
+    );
+    if !failed.is_empty() {
+        let names: Vec<String> = failed.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "{} failed: {}",
+            plural(failed.len() as u64, "table", "tables"),
+            names.join(" ")
+        );
+    }
+    Ok(failed.is_empty())
+}
