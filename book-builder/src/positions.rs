@@ -156,17 +156,16 @@ impl Extractor {
 
         // Visit the candidate plies in an order drawn from the game's hash and the seed.
         let digest = hash.finish();
-        let mut state = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
-            ^ self.options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            | 1;
+        let mut rng = chariot::random::Rng::seeded(
+            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) ^ self.options.seed,
+        );
         // Another part of the hash, so that the choice of games does not follow the seed.
         let number = u64::from_le_bytes(digest[8..].try_into().unwrap_or_default());
         let every = self.options.held_out_every;
         let held_out = every != 0 && number % every == 0;
         let mut order: Vec<usize> = (0..line.len()).collect();
         for i in (1..order.len()).rev() {
-            let j = (next(&mut state) % (i as u64 + 1)) as usize;
-            order.swap(i, j);
+            order.swap(i, rng.below(i + 1));
         }
         let mut chosen = Vec::new();
         for i in order {
@@ -246,14 +245,6 @@ fn replay(start: Option<&str>, moves: &[Move], skip: usize) -> Option<Vec<Positi
 /// cost memory for nothing).
 fn snapshot(pos: &Position) -> Position {
     Position::from_setup(&pos.to_setup(), Waivers::ALL).unwrap_or_else(|_| pos.clone())
-}
-
-/// xorshift64: a small deterministic generator, so that the choice is the same everywhere.
-fn next(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
 }
 
 #[cfg(test)]

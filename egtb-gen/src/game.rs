@@ -852,13 +852,8 @@ pub(crate) mod tests {
     /// A random graph where every node has a move (the region has no dead ends). The seed also
     /// varies how often moves check and how many moves a node has.
     fn random_graph(seed: u64, nodes: usize) -> Explicit {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = chariot::random::Rng::seeded(seed);
+        let mut next = |m: u64| rng.next_u64() % m;
         let check_in = 2 + seed % 3; // a node is in check with odds (check_in - 1) / check_in
         let mut g = Explicit::default();
         for i in 0..nodes {

@@ -398,13 +398,10 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
     let ix = Indexer::new(sig)?;
     let tb = Tablebases::open(&[path])?;
     let size = ix.size();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = chariot::random::Rng::seeded(1);
     let mut picked = Vec::new();
     while picked.len() < positions {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let e = (state >> 11) % (2 * size);
+        let e = rng.next_u64() % (2 * size);
         let turn = if e < size { Color::Red } else { Color::Black };
         let p = ix.decode(e % size);
         if p.has_overlap() {

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chariot::book::{self, Book};
+use chariot::random::Rng;
 use chariot::rules::{Move, Position};
 use chariot_games::game::check;
 use chariot_games::{GameRecord, Severity};
@@ -304,31 +305,12 @@ impl fmt::Display for Order {
     }
 }
 
-/// A small deterministic generator (splitmix64), so that a seed gives the same openings and
-/// the same order everywhere.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in 0..1 (the top 53 bits, which an `f64` holds exactly).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// Shuffles in place with [`SplitMix`] seeded with `seed`.
+/// Shuffles in place with the workspace's seeded generator ([`chariot::random::Rng`]): the same
+/// seed gives the same order on every platform.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::seeded(seed);
     for i in (1..items.len()).rev() {
-        let j = usize::try_from(rng.next() % (i as u64 + 1)).unwrap_or(0);
-        items.swap(i, j);
+        items.swap(i, rng.below(i + 1));
     }
 }
 
@@ -366,7 +348,7 @@ pub fn from_book(
     if book::choose(&book.probe(&start), 0.0, 0.0).is_none() {
         return Err(BookOpeningError::NoStartMove(book.path().to_owned()));
     }
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::seeded(seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let walks = count

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use super::boxed::boxed_array;
 use super::ordering::{History, MoveBuffer};
@@ -116,13 +116,11 @@ impl Config {
             Level::Large => 40,
             Level::Huge => 80,
         };
+        // A new seed per search: the noise is a hash of the position and this seed.
         let seed = if noise == 0 {
             0
         } else {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-                | 1
+            crate::random::Rng::from_clock().next_u64() | 1
         };
         let contempt = match o.style {
             Style::Solid => 0,
