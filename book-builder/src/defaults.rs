@@ -75,6 +75,9 @@ pub enum DefaultBookError {
     /// Compiling or writing the book failed.
     #[error(transparent)]
     Compile(#[from] crate::compile::CompileError),
+    /// No temporary directory for the database.
+    #[error("cannot make a temporary directory for the game database: {0}")]
+    Scratch(std::io::Error),
 }
 
 /// What building the default book did.
@@ -105,9 +108,12 @@ pub fn build(
             return Err(DefaultBookError::Missing(p));
         }
     }
-    let temp = std::env::temp_dir().join(format!("chariot-default-{}.db", std::process::id()));
-    let db_path = db.map_or_else(|| temp.clone(), Path::to_owned);
-    let result = (|| {
+    // Without --db the database lives in a temporary directory, removed (with SQLite's -wal
+    // and -shm files) when `scratch` is dropped.
+    let scratch = tempfile::tempdir().map_err(DefaultBookError::Scratch)?;
+    let db_path = db.map_or_else(|| scratch.path().join("games.db"), Path::to_owned);
+
+    (|| {
         let mut gdb = GameDb::create_or_open(&db_path)?;
         let mut imports = Vec::new();
         for s in SOURCES {
@@ -127,13 +133,5 @@ pub fn build(
             compile,
             book,
         })
-    })();
-    if db.is_none() {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut name = temp.clone().into_os_string();
-            name.push(suffix);
-            let _ = std::fs::remove_file(PathBuf::from(name));
-        }
-    }
-    result
+    })()
 }

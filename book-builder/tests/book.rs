@@ -23,12 +23,12 @@ fn tiny() -> PathBuf {
     manifest().join("tests/data/book/tiny.pgn")
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-bookdb-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when it is dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("chariot-bookdb-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn run(args: &[&str]) -> Output {
@@ -104,7 +104,8 @@ fn counts(book: &Book, pos: &Position, m: &str) -> Option<(u32, u32, u32, u32, u
 
 #[test]
 fn import_is_idempotent_and_names_rejected_games() {
-    let dir = scratch("import");
+    let dir_tmp = scratch("import");
+    let dir = dir_tmp.path();
     let db = dir.join("games.db");
     let first = partial(&run(&["import", s(&tiny()), "--db", s(&db)]));
     assert!(
@@ -179,8 +180,9 @@ fn import_is_idempotent_and_names_rejected_games() {
 
 #[test]
 fn reading_commands_open_the_database_read_only_and_change_nothing() {
-    let dir = scratch("readonly");
-    drop(tiny_db(&dir));
+    let dir_tmp = scratch("readonly");
+    let dir = dir_tmp.path();
+    drop(tiny_db(dir));
     let db = dir.join("games.db");
     // Checkpointed and closed: the file alone holds everything.
     let before = std::fs::read(&db).unwrap();
@@ -203,7 +205,7 @@ fn reading_commands_open_the_database_read_only_and_change_nothing() {
         modified
     );
     // A directory given as the database says so.
-    let out = run(&["summary", "--db", s(&dir)]);
+    let out = run(&["summary", "--db", s(dir)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is a directory"), "{err}");
@@ -223,7 +225,8 @@ fn reading_commands_open_the_database_read_only_and_change_nothing() {
 
 #[test]
 fn rejections_carry_game_ply_and_reason() {
-    let dir = scratch("rejections");
+    let dir_tmp = scratch("rejections");
+    let dir = dir_tmp.path();
     let mut db = GameDb::create_or_open(dir.join("games.db")).unwrap();
     let report = import_file(&mut db, &tiny(), "tiny.pgn", 2, &mut |_| {}).unwrap();
     assert_eq!(report.read, 7);
@@ -247,8 +250,9 @@ fn rejections_carry_game_ply_and_reason() {
 
 #[test]
 fn filters_select_games() {
-    let dir = scratch("filters");
-    let db = tiny_db(&dir);
+    let dir_tmp = scratch("filters");
+    let dir = dir_tmp.path();
+    let db = tiny_db(dir);
     let count = |f: Filter| db.summary(&f).unwrap().games;
     let all = db.summary(&Filter::default()).unwrap();
     // Games 1, 2, 3, 6 from the usual start; game 1's result is unknown after its duplicate.
@@ -328,8 +332,9 @@ fn filters_select_games() {
 
 #[test]
 fn compiled_counts_match_the_games() {
-    let dir = scratch("compile");
-    let db = tiny_db(&dir);
+    let dir_tmp = scratch("compile");
+    let dir = dir_tmp.path();
+    let db = tiny_db(dir);
     let path = dir.join("book.xqb");
     let report = compile(&db, &CompileOptions::default(), &path).unwrap();
     assert_eq!((report.games, report.broken), (4, 0));
@@ -416,7 +421,8 @@ fn compiled_counts_match_the_games() {
 
 #[test]
 fn probe_tree_and_stats_on_the_command_line() {
-    let dir = scratch("cli");
+    let dir_tmp = scratch("cli");
+    let dir = dir_tmp.path();
     let db = dir.join("games.db");
     let book = dir.join("book.xqb");
     partial(&run(&["import", s(&tiny()), "--db", s(&db)]));
@@ -531,7 +537,7 @@ fn probe_tree_and_stats_on_the_command_line() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("VERIFY FAILED"));
     // A directory is said to be one.
-    let out = run(&["probe", "--book", s(&dir)]);
+    let out = run(&["probe", "--book", s(dir)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -569,7 +575,8 @@ fn probe_tree_and_stats_on_the_command_line() {
 
 #[test]
 fn foreign_files_are_not_taken_for_databases() {
-    let dir = scratch("foreign");
+    let dir_tmp = scratch("foreign");
+    let dir = dir_tmp.path();
     let text = dir.join("notes.db");
     std::fs::write(
         &text,
@@ -603,7 +610,8 @@ fn foreign_files_are_not_taken_for_databases() {
 
 #[test]
 fn elephanteye_books_convert_both_ways() {
-    let dir = scratch("dat");
+    let dir_tmp = scratch("dat");
+    let dir = dir_tmp.path();
     let dat = manifest().join("../engine/tests/data/eleeye/BOOK.DAT");
     let book = dir.join("eleeye.xqb");
     let out = stdout(&run(&[
@@ -678,7 +686,8 @@ fn the_shipped_default_book_is_sound_and_attributed() {
 
 #[test]
 fn master_sample_imports_compiles_and_benches() {
-    let dir = scratch("sample");
+    let dir_tmp = scratch("sample");
+    let dir = dir_tmp.path();
     let sample = manifest().join("../data/games/samples/ccpd-masters-sample.pgn");
     let mut db = GameDb::create_or_open(dir.join("games.db")).unwrap();
     let r = import_file(&mut db, &sample, "sample", 32, &mut |_| {}).unwrap();
@@ -706,7 +715,8 @@ fn master_sample_imports_compiles_and_benches() {
 
 #[test]
 fn an_interrupted_import_is_finished_by_running_it_again() {
-    let dir = scratch("interrupted");
+    let dir_tmp = scratch("interrupted");
+    let dir = dir_tmp.path();
     // What an import killed after its first batch leaves behind: one committed batch, and an
     // imports row without a finish time.
     let mut db = GameDb::create_or_open(dir.join("games.db")).unwrap();
@@ -721,7 +731,8 @@ fn an_interrupted_import_is_finished_by_running_it_again() {
     assert!(db.imports().unwrap()[0].finished.is_none());
     // Running it again stores the rest and ends where a clean import ends.
     import_file(&mut db, &tiny(), "tiny.pgn", DEFAULT_BATCH, &mut |_| {}).unwrap();
-    let clean = tiny_db(&scratch("interrupted-clean"));
+    let clean_tmp = scratch("interrupted-clean");
+    let clean = tiny_db(clean_tmp.path());
     let all = Filter {
         setups: true,
         ..Filter::default()

@@ -123,8 +123,8 @@ fn probe_text_and_info() {
 
 #[test]
 fn corrupt_table_is_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("chariot-egtb-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut bytes = std::fs::read(data().join("KRK.egtb")).unwrap();
     let n = bytes.len();
     bytes[n - 3] ^= 0xff;
@@ -137,15 +137,16 @@ fn corrupt_table_is_a_clear_error() {
         out.contains("KRK.egtb: error: ") && out.contains("corrupted block 0"),
         "the file and the reason: {out}"
     );
-    let (code, _, err) = run(bin().arg("gen").arg("KXK").arg("--dir").arg(&dir), "");
+    let (code, _, err) = run(bin().arg("gen").arg("KXK").arg("--dir").arg(dir), "");
     assert_eq!(code, 2);
     assert!(err.contains("unknown piece letter 'X'"), "{err}");
 }
 
 #[test]
 fn rule_values_in_gen_info_probe_and_verify() {
-    let dir = std::env::temp_dir().join(format!("chariot-egtb-cli-rule-{}", std::process::id()));
-    let (code, _, err) = run(bin().arg("gen").arg("KRKN").arg("--dir").arg(&dir), "");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (code, _, err) = run(bin().arg("gen").arg("KRKN").arg("--dir").arg(dir), "");
     assert_eq!(code, 0, "{err}");
     let table = dir.join("KRKN.egtb");
     let (code, out, err) = run(bin().arg("info").arg(&table), "");
@@ -157,7 +158,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
         "{out}"
     );
     let (code, out, err) = run(
-        bin().arg("probe").arg("--dir").arg(&dir).arg("--json"),
+        bin().arg("probe").arg("--dir").arg(dir).arg("--json"),
         "9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1\n4k4/9/9/9/9/9/9/9/9/3K1R3 b\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -174,7 +175,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
     assert_eq!(lines[1]["by_rule"], false, "{out}");
     assert!(lines[1]["rule_rank"].is_null(), "{out}");
     let (code, out, err) = run(
-        bin().arg("probe").arg("--dir").arg(&dir).arg("--no-line"),
+        bin().arg("probe").arg("--dir").arg(dir).arg("--no-line"),
         "9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -185,7 +186,6 @@ fn rule_values_in_gen_info_probe_and_verify() {
     let (code, out, err) = run(bin().arg("verify").arg(&table), "");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("KRKN.egtb: ok"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A directory with the tables a KCK and a KRK position need, one of them damaged.

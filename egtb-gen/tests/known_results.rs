@@ -20,7 +20,10 @@ const TABLES: [&str; 9] = [
 fn dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("chariot-egtb-known-{}", std::process::id()));
+        // Generated once for all the tests of this file, in Cargo's directory for integration
+        // tests' scratch files (inside target/), under a fixed name that each run replaces.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("egtb-known");
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut order: Vec<Signature> = Vec::new();
         for name in TABLES {
@@ -307,8 +310,8 @@ fn the_rule_plan_wins_against_every_defence() {
 #[test]
 #[ignore]
 fn the_rule_plan_wins_in_tables_with_several_stages() {
-    let dir = std::env::temp_dir().join(format!("chariot-egtb-stages-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut order: Vec<Signature> = Vec::new();
     for name in ["KRKCA", "KCAKN", "KRAKR"] {
         for s in name.parse::<Signature>().unwrap().closure() {
@@ -319,12 +322,12 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
     }
     order.sort_by_key(|s| (s.piece_count(), s.to_string()));
     for s in order {
-        build_one(s, &dir, 3, 4096, &()).unwrap();
+        build_one(s, dir, 3, 4096, &()).unwrap();
     }
     let tb = Tablebases::open(&[&dir]).unwrap();
     for name in ["KRKCA", "KCAKN", "KRAKR"] {
         let sig: Signature = name.parse().unwrap();
-        let t = TableFile::open(&table_path(&dir, sig)).unwrap();
+        let t = TableFile::open(&table_path(dir, sig)).unwrap();
         assert!(t.header().coding.rule_stages >= 3, "{name}");
         let ix = Indexer::new(sig).unwrap();
         for winner in Color::ALL {
@@ -350,7 +353,6 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A table whose rule values are tampered with fails `verify`, though every position stays
@@ -372,8 +374,8 @@ fn verify_solves_the_rule_again() {
             }
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("chariot-egtb-tamper-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for dep in ["KRK", "KNK", "KK"] {
         let name = format!("{dep}.egtb");
         std::fs::copy(self::dir().join(&name), dir.join(&name)).unwrap();
@@ -398,7 +400,6 @@ fn verify_solves_the_rule_again() {
     let (_, fen, stored, expected) = bad.expect("the tampered table must fail");
     assert_eq!(stored, Value::Draw, "{fen}");
     assert!(expected.by_rule(), "{fen}: {expected}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Unmoves are the exact reverse of quiet legal moves: for every legal position, each quiet

@@ -43,7 +43,8 @@ fn the_whole_book_converts_and_back() {
     for e in entries {
         w.push(e);
     }
-    let path = std::env::temp_dir().join(format!("chariot-eleeye-full-{}.xqb", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eleeye-full.xqb");
     w.write(&path).unwrap();
     let book = chariot::book::Book::open(&path).unwrap();
     let back = eleeye::read(&eleeye::to_bytes(&eleeye::export(&book, 200))).unwrap();

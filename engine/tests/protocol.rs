@@ -480,12 +480,11 @@ fn end_of_input_lets_a_bounded_search_answer() {
 }
 
 /// Writes a small book: from the start, h2e2 (heavy) and c3c4; after h2e2, h9g7.
-fn write_test_book(mirror: bool) -> std::path::PathBuf {
+/// The directory is removed when the returned `TempDir` is dropped.
+fn write_test_book(mirror: bool) -> (tempfile::TempDir, std::path::PathBuf) {
     use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
-    let dir =
-        std::env::temp_dir().join(format!("chariot-protocol-{}-{mirror}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("test.xqb");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("test.xqb");
     let mut w = BookWriter::new(BuildInfo {
         mirror,
         ..BuildInfo::default()
@@ -512,12 +511,12 @@ fn write_test_book(mirror: bool) -> std::path::PathBuf {
     pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
     add(&pos, "h9g7", 10, 20, 30);
     w.write(&path).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
 fn book_moves_are_played_and_respect_banmoves() {
-    let path = write_test_book(true);
+    let (_book_dir, path) = write_test_book(true);
     let mut e = Engine::ucci();
     e.send(&format!("setoption bookfiles {}", path.display()));
     e.starts("info string 1 book file loaded");
@@ -626,7 +625,7 @@ fn the_built_in_book_answers_by_default() {
     );
     assert!(Position::start().is_legal(bestmove_of(lines.last().unwrap())));
     // Another book replaces it; an empty list brings it back.
-    let path = write_test_book(true);
+    let (_book_dir, path) = write_test_book(true);
     e.send(&format!("setoption bookfiles {}", path.display()));
     e.starts("info string 1 book file loaded, 3 entries");
     e.send("setoption bookfiles <empty>");
@@ -640,7 +639,8 @@ fn a_gbk_book_path_is_read_and_undecodable_lines_are_reported() {
     // What a Chinese Windows GUI sends: the option line in GBK, with a Chinese file name.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("开局库.xqb");
-    std::fs::copy(write_test_book(true), &path).unwrap();
+    let (_book_dir, book) = write_test_book(true);
+    std::fs::copy(book, &path).unwrap();
     let line = format!("setoption bookfiles {}", path.display());
     let (gbk, _, unmappable) = encoding_rs::GBK.encode(&line);
     assert!(!unmappable);
@@ -712,7 +712,8 @@ fn uci_go_perft_answers_as_stockfish_does() {
 fn a_damaged_book_is_refused_with_its_reason_and_the_previous_books_kept() {
     let dir = tempfile::tempdir().unwrap();
     let damaged = dir.path().join("damaged.xqb");
-    let mut bytes = std::fs::read(write_test_book(true)).unwrap();
+    let (_book_dir, book) = write_test_book(true);
+    let mut bytes = std::fs::read(book).unwrap();
     let n = bytes.len();
     bytes[n - 5] ^= 0x40; // inside the last entry's statistics
     std::fs::write(&damaged, &bytes).unwrap();

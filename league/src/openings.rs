@@ -460,11 +460,10 @@ mod tests {
     }
 
     /// A book of six lines from the start, two of which transpose (three plies each).
-    fn write_book(name: &str, start_weight: u32) -> PathBuf {
+    fn write_book(name: &str, start_weight: u32) -> Book {
         use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
-        let dir = std::env::temp_dir().join(format!("chariot-league-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
         let mut w = BookWriter::new(BuildInfo::default());
         let lines: [&[&str]; 6] = [
             &["h2e2", "h9g7", "h0g2"],
@@ -502,7 +501,7 @@ mod tests {
             }
         }
         w.write(&path).unwrap();
-        path
+        Book::from_bytes(name, std::fs::read(&path).unwrap()).unwrap()
     }
 
     fn names(openings: &[Opening]) -> Vec<String> {
@@ -511,7 +510,7 @@ mod tests {
 
     #[test]
     fn book_walks_are_seeded_distinct_and_named_by_their_moves() {
-        let book = Book::open(write_book("walks.xqb", 10)).unwrap();
+        let book = write_book("walks.xqb", 10);
         // Five distinct end positions: the two lines that transpose count once.
         let all = from_book(&book, 3, 100, 1).unwrap();
         assert_eq!(all.len(), 5, "{:?}", names(&all));
@@ -546,7 +545,7 @@ mod tests {
 
     #[test]
     fn a_book_without_start_moves_gives_no_openings() {
-        let book = Book::open(write_book("zero.xqb", 0)).unwrap();
+        let book = write_book("zero.xqb", 0);
         let err = from_book(&book, 3, 10, 1).unwrap_err();
         assert!(err.to_string().contains("zero.xqb"), "{err}");
     }

@@ -1,18 +1,18 @@
 //! The `chariot-league` command line end to end, against the test engine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 const LEAGUE: &str = env!("CARGO_BIN_EXE_chariot-league");
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-league-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it is dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("chariot-league-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn engine(mode: &str, name: &str) -> Vec<String> {
@@ -45,7 +45,8 @@ fn args(parts: &[&[String]], rest: &str) -> Vec<String> {
 
 #[test]
 fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
-    let dir = scratch("openings");
+    let dir_tmp = scratch("openings");
+    let dir = dir_tmp.path();
     let openings = dir.join("openings.pgn");
     std::fs::write(
         &openings,
@@ -90,12 +91,12 @@ fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
     ] {
         assert_eq!(games.matches(tag).count(), 4, "{tag}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn failing_engines_lose_and_leave_no_process_behind() {
-    let dir = scratch("cleanup");
+    let dir_tmp = scratch("cleanup");
+    let dir = dir_tmp.path();
     let pids = dir.join("pids");
     std::fs::create_dir_all(&pids).unwrap();
     let t = Instant::now();
@@ -132,7 +133,6 @@ fn failing_engines_lose_and_leave_no_process_behind() {
             "engine {pid} is still running"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -243,7 +243,8 @@ fn json_gives_a_line_per_game_and_the_results() {
 
 #[test]
 fn an_interrupted_tournament_resumes_from_its_pgn() {
-    let dir = scratch("resume");
+    let dir_tmp = scratch("resume");
+    let dir = dir_tmp.path();
     let pgn = dir.join("games.pgn");
     let players = [
         engine("good", "A"),
@@ -298,7 +299,6 @@ fn an_interrupted_tournament_resumes_from_its_pgn() {
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), after);
     let (out, _) = run(&args(&[&players[0], &players[1]], "--tc 5 --resume"), None);
     assert_eq!(out.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -358,7 +358,8 @@ fn write_book(path: &Path) {
 
 #[test]
 fn book_openings_are_played_with_both_colours_and_named_by_their_moves() {
-    let dir = scratch("book");
+    let dir_tmp = scratch("book");
+    let dir = dir_tmp.path();
     let book = dir.join("test.xqb");
     write_book(&book);
     let run_with_seed = |seed: u32, pgn: &Path| {
@@ -408,12 +409,12 @@ fn book_openings_are_played_with_both_colours_and_named_by_their_moves() {
             .collect()
     };
     assert_eq!(tags(&run_with_seed(7, &dir.join("b.pgn"))), tags(&games));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn book_mistakes_are_named() {
-    let dir = scratch("book-mistakes");
+    let dir_tmp = scratch("book-mistakes");
+    let dir = dir_tmp.path();
     let book = dir.join("test.xqb");
     write_book(&book);
     let openings = dir.join("o.epd");
@@ -458,12 +459,12 @@ fn book_mistakes_are_named() {
     assert!(err.contains("o.epd"), "{err}");
     let (out, _) = run(&args(&[&two[0], &two[1]], "--tc 5 --book-ply 4"), None);
     assert_eq!(out.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn egtb_adjudicates_games_from_the_command_line() {
-    let dir = scratch("egtb");
+    let dir_tmp = scratch("egtb");
+    let dir = dir_tmp.path();
     let openings = dir.join("o.epd");
     std::fs::write(
         &openings,
@@ -512,5 +513,4 @@ fn egtb_adjudicates_games_from_the_command_line() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/tables"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -340,7 +340,8 @@ mod tests {
         for e in entries {
             w.push(e);
         }
-        let path = std::env::temp_dir().join(format!("chariot-eleeye-{}.xqb", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eleeye.xqb");
         w.write(&path).unwrap();
         let book = Book::open(&path).unwrap();
         // Mirror probing: after b2e2 the mirrored reply b9c7 is found.

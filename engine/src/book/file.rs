@@ -518,10 +518,11 @@ mod tests {
     use crate::rules::Color;
     use std::fs;
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("chariot-book-test-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A fresh directory (removed when dropped) and a path named `name` in it.
+    fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        (dir, path)
     }
 
     fn sample(mirror: bool) -> (BookWriter, Position) {
@@ -560,7 +561,7 @@ mod tests {
     fn round_trip() {
         for mirror in [false, true] {
             let (w, pos) = sample(mirror);
-            let path = temp(&format!("rt-{mirror}.xqb"));
+            let (_dir, path) = temp(&format!("rt-{mirror}.xqb"));
             w.write(&path).unwrap();
             let book = Book::open(&path).unwrap();
             book.verify().unwrap();
@@ -597,7 +598,7 @@ mod tests {
             },
             weight: 2,
         });
-        let path = temp("mirror.xqb");
+        let (_dir, path) = temp("mirror.xqb");
         w.write(&path).unwrap();
         let book = Book::open(&path).unwrap();
         assert_eq!(book.probe(&pos)[0].mv.to_string(), "h9g7");
@@ -609,11 +610,11 @@ mod tests {
     #[test]
     fn damaged_files_give_typed_errors() {
         let (w, pos) = sample(true);
-        let path = temp("good.xqb");
+        let (_dir, path) = temp("good.xqb");
         w.write(&path).unwrap();
         let good = fs::read(&path).unwrap();
         let check = |bytes: &[u8], expect: &str| {
-            let p = temp("bad.xqb");
+            let (_dir, p) = temp("bad.xqb");
             fs::write(&p, bytes).unwrap();
             match Book::open(&p) {
                 Err(BookError::Corrupt { reason, .. }) => {
@@ -645,7 +646,7 @@ mod tests {
         bad[last] ^= 0x40;
         check(&bad, "body checksum");
         assert!(matches!(
-            Book::open(temp("missing.xqb")),
+            Book::open(temp("missing.xqb").1),
             Err(BookError::Io { .. })
         ));
     }

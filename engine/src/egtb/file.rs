@@ -772,15 +772,10 @@ mod tests {
     }
 
     fn bytes_with(sig: Signature, codes: &[u16], coding: Coding) -> Vec<u8> {
-        let dir = std::env::temp_dir().join(format!("chariot-egtb-file-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = dir.join(format!("{sig}-{n}.egtb"));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("{sig}.egtb"));
         write_codes(&path, sig, codes, [HalfStats::default(); 2], 0, coding).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
-        bytes
+        std::fs::read(&path).unwrap()
     }
 
     #[test]
@@ -832,13 +827,11 @@ mod tests {
                 ..HalfStats::default()
             },
         ];
-        let dir = std::env::temp_dir().join(format!("chariot-egtb-v2-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("KRK.egtb");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("KRK.egtb");
         let flags = FLAG_RULE_JUDGED | FLAG_RULE_DECIDES;
         write_codes(&path, sig, &codes, stats, flags, coding).unwrap();
         let t = TableFile::open(&path).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
         let h = t.header();
         assert_eq!((h.version(), h.header_len()), (2, HEADER_LEN_V2));
         assert_eq!(h.coding, coding);

@@ -178,9 +178,8 @@ mod tests {
             .iter()
             .map(|f| Position::from_fen(f).unwrap())
             .collect();
-        let dir = std::env::temp_dir().join(format!("chariot-dataset-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("p.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.txt");
         let mut w = FileWriter::create(&path, &[]).unwrap();
         for p in &positions {
             w.write(p, Outcome::Draw).unwrap();
@@ -211,6 +210,5 @@ mod tests {
         let two = load(&path, usize::MAX, 2).unwrap();
         let odd = positions.iter().filter(|p| p.key() % 2 != 0).count();
         assert_eq!((two.train.len(), two.held_out.len()), (odd, 4 - odd));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

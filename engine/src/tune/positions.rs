@@ -363,9 +363,8 @@ mod tests {
             .iter()
             .map(|f| Position::from_fen(f).unwrap())
             .collect();
-        let dir = std::env::temp_dir().join(format!("chariot-positions-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("p.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.txt");
         let comments = vec!["made by a test".to_owned(), "two\nlines".to_owned()];
         let mut w = FileWriter::create(&path, &comments).unwrap();
         for (p, o) in positions.iter().zip(outcomes) {
@@ -386,12 +385,11 @@ mod tests {
             assert_eq!(b.outcome, o);
         }
         // An unfinished writer leaves nothing behind.
-        let other = dir.join("q.txt");
+        let other = dir.path().join("q.txt");
         let mut w = FileWriter::create(&other, &[]).unwrap();
         w.write(&positions[0], Outcome::Draw).unwrap();
         drop(w);
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
