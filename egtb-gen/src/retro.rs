@@ -72,7 +72,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)
         let t = p.squares[slot];
         let (tf, tr) = (i32::from(t % 9), i32::from(t / 9));
         match piece.kind() {
-            Kind::Rook | Kind::Cannon => {
+            Kind::Chariot | Kind::Cannon => {
                 for (df, dr) in ORTHO {
                     let (mut f, mut r) = (tf + df, tr + dr);
                     while let Some(s) = at(f, r) {
@@ -103,7 +103,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)
                     }
                 }
             }
-            Kind::King => {
+            Kind::General => {
                 for (df, dr) in ORTHO {
                     if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
                         try_origin(slot, s, &mut q);
@@ -130,7 +130,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)
                     }
                 }
             }
-            Kind::Pawn => {
+            Kind::Soldier => {
                 let back = if mover == Color::Red { -1 } else { 1 };
                 if let Some(s) = at(tf, tr + back).filter(|&s| empty(s)) {
                     try_origin(slot, s, &mut q);

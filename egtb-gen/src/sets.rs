@@ -4,7 +4,7 @@ use chariot::Kind;
 use chariot::egtb::{Material, Signature};
 
 /// The attacking kinds, in name order.
-const ATTACKERS: [Kind; 4] = [Kind::Rook, Kind::Horse, Kind::Cannon, Kind::Pawn];
+const ATTACKERS: [Kind; 4] = [Kind::Chariot, Kind::Horse, Kind::Cannon, Kind::Soldier];
 
 /// The named sets and what they hold.
 pub const SETS: [(&str, &str); 4] = [

@@ -69,7 +69,7 @@ fn positions(name: &str) -> Vec<(Position, Value)> {
 fn king_can_take_attacker(pos: &Position) -> bool {
     pos.legal_move_list().iter().any(|&m| {
         pos.piece_at(m.to())
-            .is_some_and(|p| p.kind() != Kind::King && p.color() != pos.turn())
+            .is_some_and(|p| p.kind() != Kind::General && p.color() != pos.turn())
     })
 }
 
@@ -100,7 +100,7 @@ fn soldier_on_the_last_rank_cannot_win_but_a_fresh_one_can() {
     let all = positions("KPK");
     for (pos, v) in &all {
         let pawn = pos
-            .pieces(chariot::Piece::new(Color::Red, Kind::Pawn))
+            .pieces(chariot::Piece::new(Color::Red, Kind::Soldier))
             .first()
             .unwrap();
         if pawn.rank() == 9 {
@@ -484,8 +484,8 @@ fn rook_against_full_defence_is_a_draw_in_general() {
                 continue;
             }
             let mut setup: chariot::Setup = "2bak4/4a4/4b4/9/9/9/9/9/9/9 w".parse().unwrap();
-            setup.board[king.index()] = Some(chariot::Piece::new(Color::Red, Kind::King));
-            setup.board[rook.index()] = Some(chariot::Piece::new(Color::Red, Kind::Rook));
+            setup.board[king.index()] = Some(chariot::Piece::new(Color::Red, Kind::General));
+            setup.board[rook.index()] = Some(chariot::Piece::new(Color::Red, Kind::Chariot));
             let Ok(pos) = Position::from_setup(&setup, Waivers::NONE) else {
                 continue;
             };

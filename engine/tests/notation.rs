@@ -329,11 +329,11 @@ fn descriptions_are_read_without_a_position() {
     );
     assert_eq!(
         parse_wxf("+R.4"),
-        Ok(d(Kind::Rook, None, Some(Tandem::Front), Sideways, 4))
+        Ok(d(Kind::Chariot, None, Some(Tandem::Front), Sideways, 4))
     );
     assert_eq!(
         parse_wxf("R+.4"),
-        Ok(d(Kind::Rook, None, Some(Tandem::WxfFront), Sideways, 4))
+        Ok(d(Kind::Chariot, None, Some(Tandem::WxfFront), Sideways, 4))
     );
     assert_eq!(
         parse_wxf("C-+1"),
@@ -341,15 +341,21 @@ fn descriptions_are_read_without_a_position() {
     );
     assert_eq!(
         parse_wxf("--.4"),
-        Ok(d(Kind::Pawn, None, Some(Tandem::Rear), Sideways, 4))
+        Ok(d(Kind::Soldier, None, Some(Tandem::Rear), Sideways, 4))
     );
     assert_eq!(
         parse_wxf("33.4"),
-        Ok(d(Kind::Pawn, Some(3), Some(Tandem::Middle), Sideways, 4))
+        Ok(d(Kind::Soldier, Some(3), Some(Tandem::Middle), Sideways, 4))
     );
     assert_eq!(
         parse_wxf("7-.6"),
-        Ok(d(Kind::Pawn, Some(7), Some(Tandem::WxfRear), Sideways, 6))
+        Ok(d(
+            Kind::Soldier,
+            Some(7),
+            Some(Tandem::WxfRear),
+            Sideways,
+            6
+        ))
     );
     assert_eq!(
         parse_chinese("马８进７"),
@@ -361,11 +367,11 @@ fn descriptions_are_read_without_a_position() {
     );
     assert_eq!(
         parse_chinese("二兵平三"),
-        Ok(d(Kind::Pawn, None, Some(Tandem::Nth(2)), Sideways, 3))
+        Ok(d(Kind::Soldier, None, Some(Tandem::Nth(2)), Sideways, 3))
     );
     assert_eq!(
         parse_chinese("前兵五平四"),
-        Ok(d(Kind::Pawn, Some(5), Some(Tandem::Front), Sideways, 4))
+        Ok(d(Kind::Soldier, Some(5), Some(Tandem::Front), Sideways, 4))
     );
     let (n, t) = parse_text("H2-E2").unwrap();
     assert_eq!((n, t), (Notation::Iccs, MoveText::Iccs(iccs("h2e2"))));
@@ -373,7 +379,7 @@ fn descriptions_are_read_without_a_position() {
     assert_eq!(detect("Ｃ２＝５"), Notation::Wxf);
     assert_eq!(detect("h2e2"), Notation::Iccs);
     // The English rendering used when a description names no move.
-    let e = d(Kind::Rook, Some(3), Some(Tandem::Front), Forward, 1)
+    let e = d(Kind::Chariot, Some(3), Some(Tandem::Front), Forward, 1)
         .to_move(&Position::start())
         .unwrap_err();
     assert!(
@@ -512,7 +518,7 @@ fn crowded_positions(count: usize) -> Vec<Position> {
             let own = |r: usize| if color.is_red() { r } else { 9 - r };
             put(
                 &mut setup,
-                Piece::new(color, Kind::King),
+                Piece::new(color, Kind::General),
                 3 + rng.below(3),
                 own(rng.below(3)),
             );
@@ -522,13 +528,13 @@ fn crowded_positions(count: usize) -> Vec<Position> {
                 let file = files[rng.below(2)];
                 put(
                     &mut setup,
-                    Piece::new(color, Kind::Pawn),
+                    Piece::new(color, Kind::Soldier),
                     file,
                     own(5 + rng.below(5)),
                 );
             }
             // Two each of chariots, horses and cannons, often on one file.
-            for kind in [Kind::Rook, Kind::Horse, Kind::Cannon] {
+            for kind in [Kind::Chariot, Kind::Horse, Kind::Cannon] {
                 let file = rng.below(9);
                 for _ in 0..2 {
                     let f = if rng.below(3) == 0 {

@@ -223,22 +223,22 @@ fn parse_movelist(list: &str) -> Result<Vec<MoveToken>, ProblemKind> {
 
 /// The order of the 32 pieces in a DhtmlXQ `binit` (and an XQF piece table).
 pub(crate) const PIECE_ORDER: [Kind; 16] = [
-    Kind::Rook,
+    Kind::Chariot,
     Kind::Horse,
     Kind::Elephant,
     Kind::Advisor,
-    Kind::King,
+    Kind::General,
     Kind::Advisor,
     Kind::Elephant,
     Kind::Horse,
-    Kind::Rook,
+    Kind::Chariot,
     Kind::Cannon,
     Kind::Cannon,
-    Kind::Pawn,
-    Kind::Pawn,
-    Kind::Pawn,
-    Kind::Pawn,
-    Kind::Pawn,
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Soldier,
 ];
 
 /// Places the 32 pieces of a piece table (index `i` is [`PIECE_ORDER`]`[i % 16]`, Red first;

@@ -97,7 +97,7 @@ struct Group {
 fn reachable_squares(piece: Piece) -> Vec<u8> {
     Square::all()
         .filter(|&sq| match piece.kind() {
-            Kind::King => sq.in_palace(piece.color()),
+            Kind::General => sq.in_palace(piece.color()),
             _ => crate::rules::position::reachable(piece, sq),
         })
         .map(|sq| sq.index() as u8)
@@ -114,8 +114,8 @@ struct KingPairs {
 }
 
 fn king_pairs() -> KingPairs {
-    let red = reachable_squares(Piece::new(Color::Red, Kind::King));
-    let black = reachable_squares(Piece::new(Color::Black, Kind::King));
+    let red = reachable_squares(Piece::new(Color::Red, Kind::General));
+    let black = reachable_squares(Piece::new(Color::Black, Kind::General));
     let mut pairs = Vec::new();
     let mut index = [[-1i8; 9]; 9];
     for (i, &r) in red.iter().enumerate() {
@@ -204,8 +204,8 @@ impl Indexer {
         let kp = king_pairs();
         let mut groups = Vec::new();
         let mut slot_pieces = vec![
-            Piece::new(Color::Red, Kind::King),
-            Piece::new(Color::Black, Kind::King),
+            Piece::new(Color::Red, Kind::General),
+            Piece::new(Color::Black, Kind::General),
         ];
         for color in Color::ALL {
             for kind in NAME_ORDER {

@@ -19,10 +19,10 @@ use crate::rules::{Color, Kind, Piece, Position};
 
 /// The order in which the pieces of a side are listed in a name and laid out in an index.
 pub const NAME_ORDER: [Kind; 6] = [
-    Kind::Rook,
+    Kind::Chariot,
     Kind::Horse,
     Kind::Cannon,
-    Kind::Pawn,
+    Kind::Soldier,
     Kind::Advisor,
     Kind::Elephant,
 ];
@@ -80,9 +80,9 @@ impl Material {
     #[must_use]
     pub fn strength(&self) -> (u32, u32, u32, [u8; 6]) {
         let value = |k: Kind| match k {
-            Kind::Rook => 9,
+            Kind::Chariot => 9,
             Kind::Horse | Kind::Cannon => 4,
-            Kind::Pawn => 2,
+            Kind::Soldier => 2,
             _ => 0,
         };
         let attack = NAME_ORDER[..4]
@@ -262,7 +262,7 @@ impl FromStr for Signature {
                     text: text.to_owned(),
                     letter: c,
                 })?;
-                if kind == Kind::King {
+                if kind == Kind::General {
                     return Err(shape());
                 }
                 m.counts[kind.index()] += 1;

@@ -73,7 +73,7 @@ impl GameMemory {
 #[must_use]
 pub fn no_attackers(pos: &Position) -> bool {
     Color::ALL.iter().all(|&c| {
-        [Kind::Horse, Kind::Rook, Kind::Cannon, Kind::Pawn]
+        [Kind::Horse, Kind::Chariot, Kind::Cannon, Kind::Soldier]
             .iter()
             .all(|&k| pos.pieces(Piece::new(c, k)).is_empty())
     })

@@ -325,7 +325,7 @@ pub fn phase(pos: &Position) -> i32 {
 fn phase_of(acc: &Accumulator) -> i32 {
     let mut p = 0;
     for c in Color::ALL {
-        p += PHASE_ROOK * acc.count_of(c, Kind::Rook.index());
+        p += PHASE_ROOK * acc.count_of(c, Kind::Chariot.index());
         p += PHASE_MINOR * acc.count_of(c, Kind::Horse.index());
         p += PHASE_MINOR * acc.count_of(c, Kind::Cannon.index());
     }
@@ -376,13 +376,13 @@ fn default_tables() -> &'static Tables {
 
 fn material(p: &Params, kind: Kind) -> (i32, i32) {
     match kind {
-        Kind::King => (0, 0),
+        Kind::General => (0, 0),
         Kind::Advisor => (p.advisor_mg, p.advisor_eg),
         Kind::Elephant => (p.elephant_mg, p.elephant_eg),
         Kind::Horse => (p.horse_mg, p.horse_eg),
-        Kind::Rook => (p.rook_mg, p.rook_eg),
+        Kind::Chariot => (p.rook_mg, p.rook_eg),
         Kind::Cannon => (p.cannon_mg, p.cannon_eg),
-        Kind::Pawn => (p.pawn_mg, p.pawn_eg),
+        Kind::Soldier => (p.pawn_mg, p.pawn_eg),
     }
 }
 
@@ -420,10 +420,10 @@ const ZONE_OF: [u8; 90] = {
 #[inline]
 const fn zone_slot(kind: Kind) -> Option<usize> {
     match kind {
-        Kind::Rook => Some(0),
+        Kind::Chariot => Some(0),
         Kind::Horse => Some(1),
         Kind::Cannon => Some(2),
-        Kind::Pawn => Some(3),
+        Kind::Soldier => Some(3),
         _ => None,
     }
 }
@@ -521,11 +521,11 @@ fn draw_scale(pos: &Position, acc: &Accumulator, red_score: i32) -> i32 {
     } else {
         Color::Black
     };
-    let pieces = acc.count_of(strong, Kind::Rook.index())
+    let pieces = acc.count_of(strong, Kind::Chariot.index())
         + acc.count_of(strong, Kind::Horse.index())
         + acc.count_of(strong, Kind::Cannon.index());
     let soldiers =
-        pos.pieces(Piece::new(strong, Kind::Pawn)).0 & ATTACKING_SOLDIERS[strong.index()];
+        pos.pieces(Piece::new(strong, Kind::Soldier)).0 & ATTACKING_SOLDIERS[strong.index()];
     if pieces == 0 && soldiers == 0 { 1 } else { 16 }
 }
 
@@ -671,7 +671,7 @@ impl<'a> Evaluator<'a> {
         let p = &self.tables.params;
         let set = |kind: Kind| pos.pieces[Piece::new(c, kind).slot()].0;
         let mut rook_mob = 0;
-        for_each_square(set(Kind::Rook), |sq| rook_mob += LINES.counts(pos, sq).0);
+        for_each_square(set(Kind::Chariot), |sq| rook_mob += LINES.counts(pos, sq).0);
         let mut cannon_mob = 0;
         for_each_square(set(Kind::Cannon), |sq| {
             cannon_mob += LINES.counts(pos, sq).1
@@ -703,7 +703,7 @@ impl<'a> Evaluator<'a> {
     fn pawns<S: Sink>(&mut self, sink: &mut S, c: Color) {
         let pos = self.pos;
         let p = &self.tables.params;
-        let pawns = pos.pieces[Piece::new(c, Kind::Pawn).slot()].0;
+        let pawns = pos.pieces[Piece::new(c, Kind::Soldier).slot()].0;
         let enemy_advisors = self.acc.count_of(c.opponent(), Kind::Advisor.index());
         // Soldiers across the river with another soldier on the point to their right.
         let connected = sparse_count(pawns & ACROSS_RIVER[c.index()] & (pawns >> 1) & !FILE_I);
@@ -781,7 +781,7 @@ impl<'a> Evaluator<'a> {
         // The enemy's attacking force against missing defenders.
         let count = |kind: Kind, color: Color| self.acc.count_of(color, kind.index());
         let force =
-            (2 * count(Kind::Rook, them) + count(Kind::Horse, them) + count(Kind::Cannon, them))
+            (2 * count(Kind::Chariot, them) + count(Kind::Horse, them) + count(Kind::Cannon, them))
                 .min(8);
         let missing_a = 2 - count(Kind::Advisor, c).min(2);
         let missing_b = 2 - count(Kind::Elephant, c).min(2);

@@ -217,13 +217,13 @@ pub const ELEPHANT: Table = [
 #[must_use]
 pub const fn tables(kind: Kind) -> (&'static Table, &'static Table) {
     match kind {
-        Kind::King => (&KING_MG, &KING_EG),
+        Kind::General => (&KING_MG, &KING_EG),
         Kind::Advisor => (&ADVISOR, &ADVISOR),
         Kind::Elephant => (&ELEPHANT, &ELEPHANT),
         Kind::Horse => (&HORSE_MG, &HORSE_EG),
-        Kind::Rook => (&ROOK_MG, &ROOK_EG),
+        Kind::Chariot => (&ROOK_MG, &ROOK_EG),
         Kind::Cannon => (&CANNON_MG, &CANNON_EG),
-        Kind::Pawn => (&PAWN_MG, &PAWN_EG),
+        Kind::Soldier => (&PAWN_MG, &PAWN_EG),
     }
 }
 

@@ -9,13 +9,13 @@ use crate::rules::{Color, Kind, Piece, Position, Square};
 
 fn material(p: &Params, kind: Kind) -> (i32, i32) {
     match kind {
-        Kind::King => (0, 0),
+        Kind::General => (0, 0),
         Kind::Advisor => (p.advisor_mg, p.advisor_eg),
         Kind::Elephant => (p.elephant_mg, p.elephant_eg),
         Kind::Horse => (p.horse_mg, p.horse_eg),
-        Kind::Rook => (p.rook_mg, p.rook_eg),
+        Kind::Chariot => (p.rook_mg, p.rook_eg),
         Kind::Cannon => (p.cannon_mg, p.cannon_eg),
-        Kind::Pawn => (p.pawn_mg, p.pawn_eg),
+        Kind::Soldier => (p.pawn_mg, p.pawn_eg),
     }
 }
 
@@ -79,7 +79,7 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
         for c in Color::ALL {
             let i = c.index();
             let (mut rook_mob, mut cannon_mob, mut horse_mob, mut blocked) = (0, 0, 0, 0);
-            for sq in squares(pos, c, Kind::Rook) {
+            for sq in squares(pos, c, Kind::Chariot) {
                 rook_mob += line_mobility(pos, sq).0;
             }
             for sq in squares(pos, c, Kind::Cannon) {
@@ -102,7 +102,7 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
                 + cannon_mob * p.cannon_mobility_eg
                 + blocked * p.horse_leg_blocked_eg;
 
-            let pawns = squares(pos, c, Kind::Pawn);
+            let pawns = squares(pos, c, Kind::Soldier);
             let enemy_advisors = count(pos, c.opponent(), Kind::Advisor);
             let (mut connected, mut near_palace) = (0, 0);
             for &sq in &pawns {
@@ -157,7 +157,7 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
                     break;
                 }
             }
-            let force = (2 * count(pos, them, Kind::Rook)
+            let force = (2 * count(pos, them, Kind::Chariot)
                 + count(pos, them, Kind::Horse)
                 + count(pos, them, Kind::Cannon))
             .min(8);
@@ -172,10 +172,10 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
                     .count() as i32
             };
             let (r, h, cn, pw) = (
-                in_zone(Kind::Rook),
+                in_zone(Kind::Chariot),
                 in_zone(Kind::Horse),
                 in_zone(Kind::Cannon),
-                in_zone(Kind::Pawn),
+                in_zone(Kind::Soldier),
             );
             let units = r * p.attack_unit_rook
                 + h * p.attack_unit_horse
@@ -191,17 +191,17 @@ pub fn evaluate(pos: &Position, config: &EvalConfig) -> i32 {
     }
     let mut phase = 0;
     for c in Color::ALL {
-        phase += PHASE_ROOK * count(pos, c, Kind::Rook)
+        phase += PHASE_ROOK * count(pos, c, Kind::Chariot)
             + PHASE_MINOR * (count(pos, c, Kind::Horse) + count(pos, c, Kind::Cannon));
     }
     let phase = phase.min(MAX_PHASE);
     let mut red = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (MAX_PHASE - phase)) / MAX_PHASE;
     if k >= Level::Large {
         let strong = if red > 0 { Color::Red } else { Color::Black };
-        let attackers = count(pos, strong, Kind::Rook)
+        let attackers = count(pos, strong, Kind::Chariot)
             + count(pos, strong, Kind::Horse)
             + count(pos, strong, Kind::Cannon)
-            + squares(pos, strong, Kind::Pawn)
+            + squares(pos, strong, Kind::Soldier)
                 .iter()
                 .filter(|s| (5..=8).contains(&s.relative_rank(strong)))
                 .count() as i32;

@@ -91,16 +91,16 @@ pub const TABLES: [TableInfo; TABLE_COUNT] = {
         }
     }
     [
-        t("PAWN_MG", Kind::Pawn, Blend::Midgame, &pst::PAWN_MG),
-        t("PAWN_EG", Kind::Pawn, Blend::Endgame, &pst::PAWN_EG),
+        t("PAWN_MG", Kind::Soldier, Blend::Midgame, &pst::PAWN_MG),
+        t("PAWN_EG", Kind::Soldier, Blend::Endgame, &pst::PAWN_EG),
         t("HORSE_MG", Kind::Horse, Blend::Midgame, &pst::HORSE_MG),
         t("HORSE_EG", Kind::Horse, Blend::Endgame, &pst::HORSE_EG),
-        t("ROOK_MG", Kind::Rook, Blend::Midgame, &pst::ROOK_MG),
-        t("ROOK_EG", Kind::Rook, Blend::Endgame, &pst::ROOK_EG),
+        t("ROOK_MG", Kind::Chariot, Blend::Midgame, &pst::ROOK_MG),
+        t("ROOK_EG", Kind::Chariot, Blend::Endgame, &pst::ROOK_EG),
         t("CANNON_MG", Kind::Cannon, Blend::Midgame, &pst::CANNON_MG),
         t("CANNON_EG", Kind::Cannon, Blend::Endgame, &pst::CANNON_EG),
-        t("KING_MG", Kind::King, Blend::Midgame, &pst::KING_MG),
-        t("KING_EG", Kind::King, Blend::Endgame, &pst::KING_EG),
+        t("KING_MG", Kind::General, Blend::Midgame, &pst::KING_MG),
+        t("KING_EG", Kind::General, Blend::Endgame, &pst::KING_EG),
         t("ADVISOR", Kind::Advisor, Blend::Both, &pst::ADVISOR),
         t("ELEPHANT", Kind::Elephant, Blend::Both, &pst::ELEPHANT),
     ]
@@ -110,11 +110,11 @@ pub const TABLES: [TableInfo; TABLE_COUNT] = {
 /// for a table shared by both.
 const fn tables_of(kind: Kind) -> (usize, usize) {
     match kind {
-        Kind::Pawn => (0, 1),
+        Kind::Soldier => (0, 1),
         Kind::Horse => (2, 3),
-        Kind::Rook => (4, 5),
+        Kind::Chariot => (4, 5),
         Kind::Cannon => (6, 7),
-        Kind::King => (8, 9),
+        Kind::General => (8, 9),
         Kind::Advisor => (10, 10),
         Kind::Elephant => (11, 11),
     }
@@ -301,7 +301,7 @@ impl Trace {
             let (c, kind) = (piece.color(), piece.kind());
             let s = sign(c);
             match kind {
-                Kind::King => {}
+                Kind::General => {}
                 Kind::Advisor => {
                     (p.advisor_mg, p.advisor_eg) = (p.advisor_mg + s, p.advisor_eg + s)
                 }
@@ -309,9 +309,9 @@ impl Trace {
                     (p.elephant_mg, p.elephant_eg) = (p.elephant_mg + s, p.elephant_eg + s);
                 }
                 Kind::Horse => (p.horse_mg, p.horse_eg) = (p.horse_mg + s, p.horse_eg + s),
-                Kind::Rook => (p.rook_mg, p.rook_eg) = (p.rook_mg + s, p.rook_eg + s),
+                Kind::Chariot => (p.rook_mg, p.rook_eg) = (p.rook_mg + s, p.rook_eg + s),
                 Kind::Cannon => (p.cannon_mg, p.cannon_eg) = (p.cannon_mg + s, p.cannon_eg + s),
-                Kind::Pawn => (p.pawn_mg, p.pawn_eg) = (p.pawn_mg + s, p.pawn_eg + s),
+                Kind::Soldier => (p.pawn_mg, p.pawn_eg) = (p.pawn_mg + s, p.pawn_eg + s),
             }
             for t in table_set(kind) {
                 cells[cell_weight(t, pst::index(c, sq)) - Params::COUNT] += s;
@@ -335,11 +335,11 @@ impl Trace {
             }
         }
         let scale_for = |strong: Color| {
-            let pieces = acc.count_of(strong, Kind::Rook.index())
+            let pieces = acc.count_of(strong, Kind::Chariot.index())
                 + acc.count_of(strong, Kind::Horse.index())
                 + acc.count_of(strong, Kind::Cannon.index());
-            let soldiers =
-                pos.pieces(Piece::new(strong, Kind::Pawn)).0 & ATTACKING_SOLDIERS[strong.index()];
+            let soldiers = pos.pieces(Piece::new(strong, Kind::Soldier)).0
+                & ATTACKING_SOLDIERS[strong.index()];
             if pieces == 0 && soldiers == 0 { 1 } else { 16 }
         };
         Trace {
@@ -415,7 +415,7 @@ fn mobility(pos: &Position, c: Color, p: &mut Params) {
     let own = (c as u8) << 3;
     let set = |kind: Kind| pos.pieces[Piece::new(c, kind).slot()].0;
     let (mut rook, mut cannon, mut horse, mut blocked) = (0, 0, 0, 0);
-    for_each_square(set(Kind::Rook), |sq| rook += LINES.counts(pos, sq).0);
+    for_each_square(set(Kind::Chariot), |sq| rook += LINES.counts(pos, sq).0);
     for_each_square(set(Kind::Cannon), |sq| cannon += LINES.counts(pos, sq).1);
     for_each_square(set(Kind::Horse), |sq| {
         let jumps = &HORSE_LEGS[sq];
@@ -443,7 +443,7 @@ fn mobility(pos: &Position, c: Color, p: &mut Params) {
 /// Connected soldiers and soldiers at a palace short of advisors.
 fn soldiers(pos: &Position, acc: &Accumulator, c: Color, p: &mut Params) {
     let s = sign(c);
-    let pawns = pos.pieces[Piece::new(c, Kind::Pawn).slot()].0;
+    let pawns = pos.pieces[Piece::new(c, Kind::Soldier).slot()].0;
     let enemy_advisors = acc.count_of(c.opponent(), Kind::Advisor.index());
     let connected = sparse_count(pawns & ACROSS_RIVER[c.index()] & (pawns >> 1) & !FILE_I);
     let near = sparse_count(pawns & NEAR_PALACE[c.index()]) * (2 - enemy_advisors);
@@ -484,7 +484,8 @@ fn king_safety(pos: &Position, acc: &Accumulator, c: Color, p: &mut Params) -> K
     }
     let count = |kind: Kind, color: Color| acc.count_of(color, kind.index());
     let force =
-        (2 * count(Kind::Rook, them) + count(Kind::Horse, them) + count(Kind::Cannon, them)).min(8);
+        (2 * count(Kind::Chariot, them) + count(Kind::Horse, them) + count(Kind::Cannon, them))
+            .min(8);
     KingInputs {
         missing_advisors: (2 - count(Kind::Advisor, c).min(2)) as u8,
         missing_elephants: (2 - count(Kind::Elephant, c).min(2)) as u8,

@@ -43,13 +43,13 @@ enum Token {
 
 fn token(c: char) -> Option<Token> {
     Some(match c {
-        '帅' | '帥' | '将' | '將' => Token::Piece(Kind::King),
+        '帅' | '帥' | '将' | '將' => Token::Piece(Kind::General),
         '仕' | '士' => Token::Piece(Kind::Advisor),
         '相' | '象' => Token::Piece(Kind::Elephant),
         '马' | '馬' | '傌' => Token::Piece(Kind::Horse),
-        '车' | '車' | '俥' => Token::Piece(Kind::Rook),
+        '车' | '車' | '俥' => Token::Piece(Kind::Chariot),
         '炮' | '砲' | '包' => Token::Piece(Kind::Cannon),
-        '兵' | '卒' => Token::Piece(Kind::Pawn),
+        '兵' | '卒' => Token::Piece(Kind::Soldier),
         '前' => Token::Mark(Tandem::Front),
         '后' | '後' => Token::Mark(Tandem::Rear),
         '中' => Token::Mark(Tandem::Middle),
@@ -98,7 +98,7 @@ pub fn parse_chinese(text: &str) -> Result<Description, MoveTextError> {
         [Number(n), Piece(k)] => (k, None, Some(Tandem::Nth(n))),
         [Mark(t), Piece(k), Number(f)] => (k, Some(f), Some(t)),
         [Number(n), Piece(k), Number(f)] => (k, Some(f), Some(Tandem::Nth(n))),
-        [Mark(t), Number(f)] | [Number(f), Mark(t)] => (Kind::Pawn, Some(f), Some(t)),
+        [Mark(t), Number(f)] | [Number(f), Mark(t)] => (Kind::Soldier, Some(f), Some(t)),
         _ => {
             let shown: String = text.trim().chars().take(piece.len()).collect();
             return Err(bad(format!(

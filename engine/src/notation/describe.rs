@@ -17,7 +17,10 @@ use super::{Action, Description, Notation, Tandem};
 /// their forward and backward numbers count ranks. The others (advisor, elephant, horse) move
 /// diagonally and their numbers name the destination file.
 pub(crate) fn moves_straight(kind: Kind) -> bool {
-    matches!(kind, Kind::King | Kind::Rook | Kind::Cannon | Kind::Pawn)
+    matches!(
+        kind,
+        Kind::General | Kind::Chariot | Kind::Cannon | Kind::Soldier
+    )
 }
 
 /// How far "forward" is in ranks for `color`.

@@ -28,14 +28,14 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         return Err(malformed("not SAN"));
     }
     let (kind, rest) = match bytes[0] {
-        b'K' => (Kind::King, &bytes[1..]),
+        b'K' => (Kind::General, &bytes[1..]),
         b'A' => (Kind::Advisor, &bytes[1..]),
         b'E' | b'B' => (Kind::Elephant, &bytes[1..]),
         b'H' | b'N' => (Kind::Horse, &bytes[1..]),
-        b'R' => (Kind::Rook, &bytes[1..]),
+        b'R' => (Kind::Chariot, &bytes[1..]),
         b'C' => (Kind::Cannon, &bytes[1..]),
-        b'P' => (Kind::Pawn, &bytes[1..]),
-        b'a'..=b'i' => (Kind::Pawn, bytes),
+        b'P' => (Kind::Soldier, &bytes[1..]),
+        b'a'..=b'i' => (Kind::Soldier, bytes),
         _ => return Err(malformed("not SAN: no piece letter or file")),
     };
     let n = rest.len();
@@ -85,13 +85,13 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
 
 fn kind_name(kind: Kind) -> &'static str {
     match kind {
-        Kind::King => "general",
+        Kind::General => "general",
         Kind::Advisor => "advisor",
         Kind::Elephant => "elephant",
         Kind::Horse => "horse",
-        Kind::Rook => "chariot",
+        Kind::Chariot => "chariot",
         Kind::Cannon => "cannon",
-        Kind::Pawn => "soldier",
+        Kind::Soldier => "soldier",
     }
 }
 

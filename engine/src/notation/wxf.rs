@@ -119,17 +119,17 @@ fn designator(a: char, b: char) -> Option<(Kind, Option<u8>, Option<Tandem>)> {
     }
     if let Some(file) = digit(a) {
         if digit(b) == Some(file) {
-            return Some((Kind::Pawn, Some(file), Some(Tandem::Middle)));
+            return Some((Kind::Soldier, Some(file), Some(Tandem::Middle)));
         }
         return Some((
-            Kind::Pawn,
+            Kind::Soldier,
             Some(file),
             Some(sign(b, Tandem::WxfFront, Tandem::WxfRear)?),
         ));
     }
     if a == b {
         return Some((
-            Kind::Pawn,
+            Kind::Soldier,
             None,
             Some(sign(a, Tandem::Front, Tandem::Rear)?),
         ));
@@ -149,7 +149,7 @@ fn letter(kind: Kind) -> char {
 /// A description in WXF, if WXF can express it.
 fn render(d: &Description, _: Color) -> Option<String> {
     let l = letter(d.kind);
-    let pawn = d.kind == Kind::Pawn;
+    let pawn = d.kind == Kind::Soldier;
     let piece = match (d.file, d.tandem) {
         (Some(f), None) => format!("{l}{f}"),
         (None, Some(Tandem::WxfFront)) => format!("{l}+"),

@@ -77,7 +77,7 @@ impl Board {
         self.squares[to] = moving;
         self.squares[from] = 0;
         if let Some(p) = Piece::from_u8(moving) {
-            if p.kind() == Kind::King {
+            if p.kind() == Kind::General {
                 self.kings[p.color().index()] = m.to();
             }
         }
@@ -92,7 +92,7 @@ impl Board {
         self.squares[from] = moving;
         self.squares[to] = captured;
         if let Some(p) = Piece::from_u8(moving) {
-            if p.kind() == Kind::King {
+            if p.kind() == Kind::General {
                 self.kings[p.color().index()] = m.from();
             }
         }
@@ -125,7 +125,7 @@ impl Board {
         let m = Move::new(from, to);
         let captured = self.play(m);
         let color = p.color();
-        let safe = if p.kind() == Kind::King || excused.is_empty() {
+        let safe = if p.kind() == Kind::General || excused.is_empty() {
             !self.in_check(color)
         } else {
             (self.checkers(color) & !excused).is_empty() && !self.generals_facing()
@@ -147,7 +147,7 @@ impl Board {
         let (f, t) = (from.index(), to.index());
         let c = p.color().index();
         match p.kind() {
-            Kind::Rook | Kind::Cannon => {
+            Kind::Chariot | Kind::Cannon => {
                 let screens = usize::from(p.kind() == Kind::Cannon);
                 RAYS[f].iter().any(|ray| {
                     let line = &ray.sq[..ray.len as usize];
@@ -161,8 +161,8 @@ impl Board {
                 .iter()
                 .any(|(s, eye)| s == t && b[eye] == 0),
             Kind::Advisor => ADVISOR_STEPS[c][f].iter().any(|(s, _)| s == t),
-            Kind::King => KING_STEPS[c][f].iter().any(|(s, _)| s == t),
-            Kind::Pawn => PAWN_STEPS[c][f].iter().any(|(s, _)| s == t),
+            Kind::General => KING_STEPS[c][f].iter().any(|(s, _)| s == t),
+            Kind::Soldier => PAWN_STEPS[c][f].iter().any(|(s, _)| s == t),
         }
     }
 
@@ -178,7 +178,7 @@ impl Board {
         let mut add = |s: usize| out.insert(Square::from_index_unchecked(s));
         let (f, c) = (from.index(), p.color().index());
         match p.kind() {
-            Kind::Rook | Kind::Cannon => {
+            Kind::Chariot | Kind::Cannon => {
                 let screens = usize::from(p.kind() == Kind::Cannon);
                 for ray in &RAYS[f] {
                     let mut seen = 0;
@@ -210,11 +210,11 @@ impl Board {
                 .iter()
                 .filter(|&(s, _)| enemy(s))
                 .for_each(|(s, _)| add(s)),
-            Kind::King => KING_STEPS[c][f]
+            Kind::General => KING_STEPS[c][f]
                 .iter()
                 .filter(|&(s, _)| enemy(s))
                 .for_each(|(s, _)| add(s)),
-            Kind::Pawn => PAWN_STEPS[c][f]
+            Kind::Soldier => PAWN_STEPS[c][f]
                 .iter()
                 .filter(|&(s, _)| enemy(s))
                 .for_each(|(s, _)| add(s)),
@@ -314,15 +314,15 @@ impl Board {
 /// `true` for the kinds whose attacks can be chases: not the general, not the soldier.
 #[inline]
 fn can_chase(kind: Kind) -> bool {
-    !matches!(kind, Kind::King | Kind::Pawn)
+    !matches!(kind, Kind::General | Kind::Soldier)
 }
 
 /// `true` when `piece` on `sq` can be chased: not a general, not a soldier on its own half.
 #[inline]
 fn can_be_chased(piece: Piece, sq: Square) -> bool {
     match piece.kind() {
-        Kind::King => false,
-        Kind::Pawn => !sq.on_own_half(piece.color()),
+        Kind::General => false,
+        Kind::Soldier => !sq.on_own_half(piece.color()),
         _ => true,
     }
 }
@@ -332,8 +332,10 @@ fn can_be_chased(piece: Piece, sq: Square) -> bool {
 #[inline]
 fn outranks(victim: Kind, attacker: Kind) -> bool {
     match attacker {
-        Kind::Horse | Kind::Cannon => victim == Kind::Rook,
-        Kind::Elephant | Kind::Advisor => matches!(victim, Kind::Rook | Kind::Horse | Kind::Cannon),
+        Kind::Horse | Kind::Cannon => victim == Kind::Chariot,
+        Kind::Elephant | Kind::Advisor => {
+            matches!(victim, Kind::Chariot | Kind::Horse | Kind::Cannon)
+        }
         _ => false,
     }
 }

@@ -32,11 +32,11 @@ const fn code(color: Color, kind: Kind) -> u8 {
 pub(crate) fn king_attacked(board: &[u8; SQUARES], ksq: Square, color: Color) -> bool {
     let them = color.opponent();
     let (rook, cannon, horse, pawn, king) = (
-        code(them, Kind::Rook),
+        code(them, Kind::Chariot),
         code(them, Kind::Cannon),
         code(them, Kind::Horse),
-        code(them, Kind::Pawn),
-        code(them, Kind::King),
+        code(them, Kind::Soldier),
+        code(them, Kind::General),
     );
     let k = ksq.index();
     for (h, leg) in HORSE_ATTACKERS[k].iter() {
@@ -163,11 +163,11 @@ fn attacked<V: View>(
 ) -> bool {
     let them = color.opponent();
     let (rook, cannon, horse, pawn, king) = (
-        code(them, Kind::Rook),
+        code(them, Kind::Chariot),
         code(them, Kind::Cannon),
         code(them, Kind::Horse),
-        code(them, Kind::Pawn),
-        code(them, Kind::King),
+        code(them, Kind::Soldier),
+        code(them, Kind::General),
     );
     if horse_near {
         for (h, leg) in HORSE_ATTACKERS[ksq].iter() {
@@ -208,7 +208,7 @@ fn may_give_check(m: Move, moving: u8, mover: Color, ksq: Square) -> bool {
     let (to, k) = (m.to().index(), ksq.index());
     may_open_lines(m, ksq)
         || (moving == code(mover, Kind::Horse) && has(HORSE_ATTACKER_SET[k], to))
-        || (moving == code(mover, Kind::Pawn) && has(PAWN_ATTACKER_SET[mover.index()][k], to))
+        || (moving == code(mover, Kind::Soldier) && has(PAWN_ATTACKER_SET[mover.index()][k], to))
 }
 
 /// `false` when the move `m` surely opens no line or horse's leg onto the general on `ksq` and
@@ -235,9 +235,9 @@ impl Position {
     /// The chariots, cannons and general of `color`: the pieces that attack along lines.
     #[inline(always)]
     fn sliders(&self, color: Color) -> u128 {
-        self.pieces[Piece::new(color, Kind::Rook).slot()].0
+        self.pieces[Piece::new(color, Kind::Chariot).slot()].0
             | self.pieces[Piece::new(color, Kind::Cannon).slot()].0
-            | self.pieces[Piece::new(color, Kind::King).slot()].0
+            | self.pieces[Piece::new(color, Kind::General).slot()].0
     }
 
     /// `true` when the general of `color` on `ksq` is attacked in this position.
@@ -252,7 +252,8 @@ impl Position {
             u32::from(self.files[usize::from(ksq.file())]),
             u32::from(self.ranks[usize::from(ksq.rank())]),
             self.pieces[Piece::new(them, Kind::Horse).slot()].0 & HORSE_ATTACKER_SET[k] != 0,
-            self.pieces[Piece::new(them, Kind::Pawn).slot()].0 & PAWN_ATTACKER_SET[them.index()][k]
+            self.pieces[Piece::new(them, Kind::Soldier).slot()].0
+                & PAWN_ATTACKER_SET[them.index()][k]
                 != 0,
         );
         debug_assert_eq!(fast, king_attacked(&self.board, ksq, color), "{self}");
@@ -300,7 +301,7 @@ impl Position {
             file_occ,
             rank_occ,
             near(Kind::Horse, HORSE_ATTACKER_SET[k]),
-            near(Kind::Pawn, PAWN_ATTACKER_SET[them.index()][k]),
+            near(Kind::Soldier, PAWN_ATTACKER_SET[them.index()][k]),
         );
         debug_assert_eq!(
             fast,
@@ -425,7 +426,7 @@ impl Position {
         let us = self.turn.index();
         let (f, t) = (from.index(), to.index());
         match piece.kind() {
-            Kind::Rook | Kind::Cannon => {
+            Kind::Chariot | Kind::Cannon => {
                 let between = if from.file() == to.file() {
                     let (lo, hi) = min_max(from.rank(), to.rank());
                     u32::from(self.files[usize::from(from.file())]) & between_bits(lo, hi)
@@ -436,7 +437,7 @@ impl Position {
                     return false;
                 };
                 let screens = between.count_ones();
-                if piece.kind() == Kind::Rook || target == 0 {
+                if piece.kind() == Kind::Chariot || target == 0 {
                     screens == 0
                 } else {
                     screens == 1
@@ -449,8 +450,8 @@ impl Position {
                 .iter()
                 .any(|(s, eye)| s == t && self.board[eye] == 0),
             Kind::Advisor => ADVISOR_STEPS[us][f].iter().any(|(s, _)| s == t),
-            Kind::King => KING_STEPS[us][f].iter().any(|(s, _)| s == t),
-            Kind::Pawn => PAWN_STEPS[us][f].iter().any(|(s, _)| s == t),
+            Kind::General => KING_STEPS[us][f].iter().any(|(s, _)| s == t),
+            Kind::Soldier => PAWN_STEPS[us][f].iter().any(|(s, _)| s == t),
         }
     }
 
@@ -504,10 +505,10 @@ impl Position {
         let b = &self.board;
         let own = (us as u8) << 3;
         let (rook, cannon, horse, king) = (
-            code(them, Kind::Rook),
+            code(them, Kind::Chariot),
             code(them, Kind::Cannon),
             code(them, Kind::Horse),
-            code(them, Kind::King),
+            code(them, Kind::General),
         );
         let (mut blockers, mut screens) = (0u128, 0u128);
         let k = ksq.index();
@@ -581,11 +582,11 @@ impl Position {
         let b = &self.board;
         let k = ksq.index();
         let (rook, cannon, horse, pawn, king) = (
-            code(them, Kind::Rook),
+            code(them, Kind::Chariot),
             code(them, Kind::Cannon),
             code(them, Kind::Horse),
-            code(them, Kind::Pawn),
-            code(them, Kind::King),
+            code(them, Kind::Soldier),
+            code(them, Kind::General),
         );
         let (mut from_set, mut to_set) = (0u128, 0u128);
         // The squares from the general up to and including `checker` along `dir`.
@@ -724,7 +725,7 @@ impl Position {
             if MODE == CAPTURES {
                 // Captures only: most kinds have none, which one test of the whole kind finds.
                 let zone = match kind {
-                    Kind::Pawn => pawn_targets(us, set.0),
+                    Kind::Soldier => pawn_targets(us, set.0),
                     _ => CAPTURE_ZONE[us.index()][kind.index()],
                 };
                 if enemies & zone == 0 {
@@ -736,7 +737,7 @@ impl Position {
                 // Captures only: a piece with no enemy within its reach has none (a chariot or
                 // cannon nearly always has one on its lines: not worth the test).
                 if MODE == CAPTURES
-                    && !matches!(kind, Kind::Rook | Kind::Cannon)
+                    && !matches!(kind, Kind::Chariot | Kind::Cannon)
                     && enemies & reach[from.index()] == 0
                 {
                     continue;
@@ -766,11 +767,11 @@ impl Position {
             // Chariots and cannons: the occupied points of each line come from the position's
             // file and rank occupancy (the nearest one or two), the empty points before the
             // first occupant from the ray. Same order as walking the rays point by point.
-            Kind::Rook | Kind::Cannon => {
+            Kind::Chariot | Kind::Cannon => {
                 let (ff, fr) = file_rank(f);
                 let file_occ = u32::from(self.files[ff]);
                 let rank_occ = u32::from(self.ranks[fr]);
-                let rook = piece.kind() == Kind::Rook;
+                let rook = piece.kind() == Kind::Chariot;
                 for (ray, mut occupants) in RAYS[f].iter().zip(lines_from(f, file_occ, rank_occ)) {
                     let first = occupants.next();
                     if MODE != CAPTURES {
@@ -820,14 +821,14 @@ impl Position {
                     }
                 }
             }
-            Kind::King => {
+            Kind::General => {
                 for (to, _) in KING_STEPS[us.index()][f].iter() {
                     if open(b[to]) {
                         push(list, to);
                     }
                 }
             }
-            Kind::Pawn => {
+            Kind::Soldier => {
                 for (to, _) in PAWN_STEPS[us.index()][f].iter() {
                     if open(b[to]) {
                         push(list, to);
@@ -908,7 +909,7 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
             .map(|&x| x as usize)
             .filter(|&x| board[x] != 0);
         if let Some(first) = it.next() {
-            if is(first, Kind::Rook) {
+            if is(first, Kind::Chariot) {
                 out.insert(Square::from_index_unchecked(first));
             }
             if let Some(second) = it.next() {
@@ -924,7 +925,7 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
         }
     }
     for (p, _) in PAWN_ATTACKERS[by.index()][s].iter() {
-        if is(p, Kind::Pawn) {
+        if is(p, Kind::Soldier) {
             out.insert(Square::from_index_unchecked(p));
         }
     }
@@ -932,7 +933,7 @@ pub(crate) fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitb
     // attack `sq` from are the squares they could step to from `sq`.
     if sq.in_palace(by) {
         for (k, _) in KING_STEPS[by.index()][s].iter() {
-            if is(k, Kind::King) {
+            if is(k, Kind::General) {
                 out.insert(Square::from_index_unchecked(k));
             }
         }
@@ -1005,13 +1006,16 @@ mod tests {
     fn pawn_targets_are_the_soldiers_reach() {
         for color in Color::ALL {
             let mut all = 0;
-            for (sq, &reach) in REACH[color.index()][Kind::Pawn.index()].iter().enumerate() {
+            for (sq, &reach) in REACH[color.index()][Kind::Soldier.index()]
+                .iter()
+                .enumerate()
+            {
                 assert_eq!(pawn_targets(color, 1 << sq), reach, "{color:?} {sq}");
                 all |= 1 << sq;
             }
             assert_eq!(
                 pawn_targets(color, all),
-                CAPTURE_ZONE[color.index()][Kind::Pawn.index()]
+                CAPTURE_ZONE[color.index()][Kind::Soldier.index()]
             );
         }
     }

@@ -62,7 +62,7 @@ impl fmt::Display for Color {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     /// General (帅/将), FEN `K`.
-    King = 0,
+    General = 0,
     /// Advisor (仕/士), FEN `A`.
     Advisor = 1,
     /// Elephant (相/象), FEN `B` (also `E` on input).
@@ -70,23 +70,23 @@ pub enum Kind {
     /// Horse (马), FEN `N` (also `H` on input).
     Horse = 3,
     /// Chariot (车), FEN `R`.
-    Rook = 4,
+    Chariot = 4,
     /// Cannon (炮), FEN `C`.
     Cannon = 5,
     /// Soldier (兵/卒), FEN `P`.
-    Pawn = 6,
+    Soldier = 6,
 }
 
 impl Kind {
     /// All kinds in FEN letter order.
     pub const ALL: [Kind; 7] = [
-        Kind::King,
+        Kind::General,
         Kind::Advisor,
         Kind::Elephant,
         Kind::Horse,
-        Kind::Rook,
+        Kind::Chariot,
         Kind::Cannon,
-        Kind::Pawn,
+        Kind::Soldier,
     ];
 
     /// 0..7 in FEN letter order.
@@ -115,13 +115,13 @@ impl Kind {
     #[must_use]
     pub fn from_letter(c: char) -> Option<Kind> {
         Some(match c.to_ascii_uppercase() {
-            'K' => Kind::King,
+            'K' => Kind::General,
             'A' => Kind::Advisor,
             'B' | 'E' => Kind::Elephant,
             'N' | 'H' => Kind::Horse,
-            'R' => Kind::Rook,
+            'R' => Kind::Chariot,
             'C' => Kind::Cannon,
-            'P' => Kind::Pawn,
+            'P' => Kind::Soldier,
             _ => return None,
         })
     }
@@ -130,8 +130,8 @@ impl Kind {
     #[must_use]
     pub const fn max_count(self) -> u32 {
         match self {
-            Kind::King => 1,
-            Kind::Pawn => 5,
+            Kind::General => 1,
+            Kind::Soldier => 5,
             _ => 2,
         }
     }
@@ -139,7 +139,10 @@ impl Kind {
     /// `true` for the pieces that can cross the river and attack: horse, rook, cannon, pawn.
     #[must_use]
     pub const fn is_attacker(self) -> bool {
-        matches!(self, Kind::Horse | Kind::Rook | Kind::Cannon | Kind::Pawn)
+        matches!(
+            self,
+            Kind::Horse | Kind::Chariot | Kind::Cannon | Kind::Soldier
+        )
     }
 }
 

@@ -140,15 +140,15 @@ pub fn reachable(piece: Piece, sq: Square) -> bool {
     let own = if color.is_red() { sq } else { sq.flip() };
     let name = own.to_string();
     match piece.kind() {
-        Kind::King => own.in_palace(Color::Red),
+        Kind::General => own.in_palace(Color::Red),
         Kind::Advisor => ADVISOR_SQUARES.contains(&name.as_str()),
         Kind::Elephant => ELEPHANT_SQUARES.contains(&name.as_str()),
-        Kind::Pawn => match own.rank() {
+        Kind::Soldier => match own.rank() {
             0..=2 => false,
             3 | 4 => own.file() % 2 == 0,
             _ => true,
         },
-        Kind::Horse | Kind::Rook | Kind::Cannon => true,
+        Kind::Horse | Kind::Chariot | Kind::Cannon => true,
     }
 }
 
@@ -196,7 +196,7 @@ impl Position {
             if total > 16 {
                 return Err(PositionError::TooManyPieces(color, total));
             }
-            let kings = pos.pieces[Piece::new(color, Kind::King).slot()];
+            let kings = pos.pieces[Piece::new(color, Kind::General).slot()];
             match kings.count() {
                 0 => return Err(PositionError::MissingGeneral(color)),
                 1 => {}
@@ -427,7 +427,7 @@ impl Position {
         self.ranks[usize::from(tr)] |= 1 << tf;
         self.key ^=
             zobrist::byte_key(moving, from) ^ zobrist::byte_key(moving, to) ^ zobrist::side_key();
-        if moving & 7 == Piece::new(Color::Red, Kind::King).to_u8() {
+        if moving & 7 == Piece::new(Color::Red, Kind::General).to_u8() {
             self.kings[us] = to;
         }
         if self.turn == Color::Black {
@@ -464,7 +464,7 @@ impl Position {
             self.files[usize::from(tf)] ^= 1 << tr;
             self.ranks[usize::from(tr)] ^= 1 << tf;
         }
-        if moving & 7 == Piece::new(Color::Red, Kind::King).to_u8() {
+        if moving & 7 == Piece::new(Color::Red, Kind::General).to_u8() {
             self.kings[us] = from;
         }
         self.key = undo.key;
@@ -523,13 +523,13 @@ impl Position {
 #[must_use]
 pub fn kind_name(kind: Kind) -> &'static str {
     match kind {
-        Kind::King => "general",
+        Kind::General => "general",
         Kind::Advisor => "advisor",
         Kind::Elephant => "elephant",
         Kind::Horse => "horse",
-        Kind::Rook => "chariot",
+        Kind::Chariot => "chariot",
         Kind::Cannon => "cannon",
-        Kind::Pawn => "soldier",
+        Kind::Soldier => "soldier",
     }
 }
 

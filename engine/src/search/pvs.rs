@@ -69,7 +69,7 @@ fn node_in_check(pos: &Position, ply: usize, known: Option<bool>) -> bool {
 fn null_move_safe(pos: &Position) -> bool {
     let us = pos.turn();
     let n = |k: Kind| pos.pieces(Piece::new(us, k)).count();
-    n(Kind::Rook) >= 1 || n(Kind::Horse) + n(Kind::Cannon) >= 2
+    n(Kind::Chariot) >= 1 || n(Kind::Horse) + n(Kind::Cannon) >= 2
 }
 
 impl Worker<'_> {

@@ -86,15 +86,15 @@ impl Exchange<'_> {
         let reach = |kind: Kind| REACH[c][kind.index()][to];
         let value = |kind: Kind| SEE_VALUE[kind.index()];
 
-        if near(Kind::Pawn, PAWN_ATTACKER_SET[c][to]) {
-            let pawn = code(Kind::Pawn);
+        if near(Kind::Soldier, PAWN_ATTACKER_SET[c][to]) {
+            let pawn = code(Kind::Soldier);
             let found = PAWN_ATTACKERS[c][to]
                 .iter()
                 .map(|(p, _)| p)
                 .filter(|&p| b[p] == pawn)
                 .min();
             if let Some(s) = found {
-                return Some((s, value(Kind::Pawn)));
+                return Some((s, value(Kind::Soldier)));
             }
         }
         // Advisors, elephants and the general step symmetrically inside their regions: they
@@ -132,9 +132,9 @@ impl Exchange<'_> {
                 return Some((s, value(Kind::Horse)));
             }
         }
-        let lines = reach(Kind::Rook);
-        if near(Kind::Rook, lines) || near(Kind::Cannon, lines) {
-            let (rook, cannon) = (code(Kind::Rook), code(Kind::Cannon));
+        let lines = reach(Kind::Chariot);
+        if near(Kind::Chariot, lines) || near(Kind::Cannon, lines) {
+            let (rook, cannon) = (code(Kind::Chariot), code(Kind::Cannon));
             let (tf, tr) = file_rank(to);
             let file_occ = u32::from(self.files[tf]);
             let rank_occ = u32::from(self.ranks[tr]);
@@ -154,18 +154,18 @@ impl Exchange<'_> {
                 return Some((s, value(Kind::Cannon)));
             }
             if let Some(s) = rooks {
-                return Some((s, value(Kind::Rook)));
+                return Some((s, value(Kind::Chariot)));
             }
         }
-        if in_palace && near(Kind::King, reach(Kind::King)) {
-            let king = code(Kind::King);
+        if in_palace && near(Kind::General, reach(Kind::General)) {
+            let king = code(Kind::General);
             let found = KING_STEPS[c][to]
                 .iter()
                 .map(|(k, _)| k)
                 .filter(|&k| b[k] == king)
                 .min();
             if let Some(s) = found {
-                return Some((s, value(Kind::King)));
+                return Some((s, value(Kind::General)));
             }
         }
         None

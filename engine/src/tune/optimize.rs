@@ -214,7 +214,7 @@ const EPSILON: f64 = 1e-8;
 /// drift without anything pulling them back, whenever the bounds hold other cells of the table.
 fn recenter(w: &mut [f64], start: &[f64], data: &Dataset, tuned: &[bool], with_material: bool) {
     for (t, info) in TABLES.iter().enumerate() {
-        if info.kind != Kind::King && !with_material {
+        if info.kind != Kind::General && !with_material {
             continue;
         }
         let cells = (Params::COUNT + t * CELLS..Params::COUNT + (t + 1) * CELLS)
@@ -234,13 +234,13 @@ fn recenter(w: &mut [f64], start: &[f64], data: &Dataset, tuned: &[bool], with_m
         }
         let name = |suffix: &str| {
             let kind = match info.kind {
-                Kind::Pawn => "pawn",
+                Kind::Soldier => "pawn",
                 Kind::Advisor => "advisor",
                 Kind::Elephant => "elephant",
                 Kind::Horse => "horse",
-                Kind::Rook => "rook",
+                Kind::Chariot => "rook",
                 Kind::Cannon => "cannon",
-                Kind::King => return None,
+                Kind::General => return None,
             };
             Params::index_of(&format!("{kind}_{suffix}"))
         };
@@ -367,7 +367,10 @@ mod tests {
                 pos.make_move(moves[next() as usize % moves.len()]);
                 if ply % 2 == 0 && !pos.in_check() {
                     let t = Trace::new(&pos);
-                    let pawns = |c| pos.pieces(crate::rules::Piece::new(c, Kind::Pawn)).count();
+                    let pawns = |c| {
+                        pos.pieces(crate::rules::Piece::new(c, Kind::Soldier))
+                            .count()
+                    };
                     let red = t.evaluate(&w0)
                         + 150
                             * (pawns(crate::rules::Color::Red) as i32

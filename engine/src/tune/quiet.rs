@@ -82,11 +82,11 @@ pub fn quiescence(
 /// Most valuable victim first, least valuable attacker among equals.
 fn order(pos: &Position, m: Move) -> i32 {
     let value = |kind: Kind| match kind {
-        Kind::King => 10,
-        Kind::Rook => 9,
+        Kind::General => 10,
+        Kind::Chariot => 9,
         Kind::Horse | Kind::Cannon => 4,
         Kind::Advisor | Kind::Elephant => 2,
-        Kind::Pawn => 1,
+        Kind::Soldier => 1,
     };
     let victim = pos.piece_at(m.to()).map_or(0, |p| value(p.kind()));
     let attacker = pos.piece_at(m.from()).map_or(0, |p| value(p.kind()));

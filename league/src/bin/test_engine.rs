@@ -192,11 +192,11 @@ impl Engine {
             }
         }
         let value = |k: Kind| match k {
-            Kind::Rook => 9,
+            Kind::Chariot => 9,
             Kind::Horse | Kind::Cannon => 4,
             Kind::Advisor | Kind::Elephant => 2,
-            Kind::Pawn => 1,
-            Kind::King => 100,
+            Kind::Soldier => 1,
+            Kind::General => 100,
         };
         let best_capture = moves
             .iter()
