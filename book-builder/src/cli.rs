@@ -9,7 +9,7 @@ use chariot_cli::Exit;
 use std::time::Instant;
 
 use anyhow::Context;
-use chariot_games::{FileSummary, GameRecord, GameResult, Notation, read_file};
+use chariot_games::{FileSummary, GameRecord, GameResult, NotationGuess, read_file};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -446,7 +446,7 @@ struct Tally {
     games: usize,
     plies: usize,
     results: BTreeMap<Option<GameResult>, usize>,
-    notations: BTreeMap<Option<Notation>, usize>,
+    notations: BTreeMap<Option<NotationGuess>, usize>,
     dates_normalized: usize,
     dates_raw_only: usize,
     with_fen: usize,
@@ -498,7 +498,7 @@ impl Tally {
         let notations = self
             .notations
             .iter()
-            .map(|(k, v)| format!("{} {v}", k.map_or("no moves", Notation::name)))
+            .map(|(k, v)| format!("{} {v}", k.map_or("no moves", NotationGuess::name)))
             .collect::<Vec<_>>()
             .join(", ");
         let mut lines = vec![

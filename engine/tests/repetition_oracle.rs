@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chariot::notation::parse_iccs;
-use chariot::rules::judge::{GameResult, JudgeConfig, JudgeError, Reason, judge_game};
+use chariot::rules::judge::{GameState, JudgeConfig, JudgeError, Reason, judge_game};
 use chariot::rules::{Move, Position};
 
 /// Games where Chariot deliberately judges differently from pyffish: (id, section of
@@ -91,12 +91,12 @@ fn load() -> (String, Vec<Case>) {
 }
 
 /// A result in the words of the data file: (result, reason).
-fn words(result: GameResult) -> (String, String) {
+fn words(result: GameState) -> (String, String) {
     let side = match result {
-        GameResult::Ongoing => return ("ongoing".into(), "-".into()),
-        GameResult::RedWins(_) => "red",
-        GameResult::BlackWins(_) => "black",
-        GameResult::Draw(_) => "draw",
+        GameState::Ongoing => return ("ongoing".into(), "-".into()),
+        GameState::RedWins(_) => "red",
+        GameState::BlackWins(_) => "black",
+        GameState::Draw(_) => "draw",
     };
     let reason = match result.reason() {
         Some(Reason::Checkmate) => "checkmate",

@@ -34,4 +34,4 @@ pub use date::GameDate;
 pub use encoding::TextEncoding;
 pub use problem::{Problem, ProblemKind, Severity};
 pub use read::{FileFormat, FileSummary, read_all, read_bytes, read_file};
-pub use record::{GameRecord, GameResult, MoveToken, Notation, ReadEvent};
+pub use record::{GameRecord, GameResult, MoveToken, NotationGuess, ReadEvent};

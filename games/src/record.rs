@@ -30,10 +30,10 @@ pub enum MoveToken {
 impl MoveToken {
     /// A guess at the notation of this token, from its characters alone.
     #[must_use]
-    pub fn notation(&self) -> Notation {
+    pub fn notation(&self) -> NotationGuess {
         match self {
-            MoveToken::Squares { .. } => Notation::Squares,
-            MoveToken::Text(text) => Notation::guess(text),
+            MoveToken::Squares { .. } => NotationGuess::Squares,
+            MoveToken::Text(text) => NotationGuess::guess(text),
         }
     }
 }
@@ -53,7 +53,7 @@ impl fmt::Display for MoveToken {
 /// This is a guess from the characters, used to describe a collection (`book-builder read`); the
 /// notation module decides for real when it resolves the move against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Notation {
+pub enum NotationGuess {
     /// Squares from a binary or coordinate format.
     Squares,
     /// ICCS coordinates: `h2e2` or `H2-E2`.
@@ -67,10 +67,10 @@ pub enum Notation {
     Other,
 }
 
-impl Notation {
+impl NotationGuess {
     /// Guesses the notation of one move text.
     #[must_use]
-    pub fn guess(text: &str) -> Notation {
+    pub fn guess(text: &str) -> NotationGuess {
         let b = text.as_bytes();
         let is_file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase());
         let is_rank = |c: u8| c.is_ascii_digit();
@@ -80,31 +80,31 @@ impl Notation {
             _ => false,
         };
         if iccs {
-            return Notation::Iccs;
+            return NotationGuess::Iccs;
         }
         if text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
-            return Notation::Chinese;
+            return NotationGuess::Chinese;
         }
         // WXF after folding full-width forms: 4 characters, a direction sign in third place.
         let folded: Vec<char> = text.chars().map(crate::text::fold_full_width).collect();
         if folded.len() == 4 && matches!(folded[2], '+' | '-' | '=' | '.') {
             let piece = folded[0].to_ascii_uppercase();
             if "KAEBHNRCP+-".contains(piece) && folded[3].is_ascii_digit() {
-                return Notation::Wxf;
+                return NotationGuess::Wxf;
             }
         }
-        Notation::Other
+        NotationGuess::Other
     }
 
     /// A short lower-case name (`iccs`, `wxf`, `chinese`, ...).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
-            Notation::Squares => "squares",
-            Notation::Iccs => "iccs",
-            Notation::Wxf => "wxf",
-            Notation::Chinese => "chinese",
-            Notation::Other => "other",
+            NotationGuess::Squares => "squares",
+            NotationGuess::Iccs => "iccs",
+            NotationGuess::Wxf => "wxf",
+            NotationGuess::Chinese => "chinese",
+            NotationGuess::Other => "other",
         }
     }
 }
@@ -123,6 +123,26 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The win of `color`.
+    #[must_use]
+    pub fn win(color: chariot::rules::Color) -> GameResult {
+        if color.is_red() {
+            GameResult::RedWins
+        } else {
+            GameResult::BlackWins
+        }
+    }
+
+    /// The winner, if the game was won.
+    #[must_use]
+    pub fn winner(self) -> Option<chariot::rules::Color> {
+        match self {
+            GameResult::RedWins => Some(chariot::rules::Color::Red),
+            GameResult::BlackWins => Some(chariot::rules::Color::Black),
+            GameResult::Draw | GameResult::Unfinished => None,
+        }
+    }
+
     /// The PGN spelling: `1-0`, `0-1`, `1/2-1/2` or `*`.
     #[must_use]
     pub fn pgn(self) -> &'static str {
@@ -217,7 +237,7 @@ impl GameRecord {
 
     /// The notation most of the text moves appear to be in, `None` for a game without moves.
     #[must_use]
-    pub fn notation(&self) -> Option<Notation> {
+    pub fn notation(&self) -> Option<NotationGuess> {
         // Indexed by the enum's declaration order, as the array below lists it.
         let mut counts = [0usize; 5];
         for m in &self.moves {
@@ -232,11 +252,11 @@ impl GameRecord {
         }
         Some(
             [
-                Notation::Squares,
-                Notation::Iccs,
-                Notation::Wxf,
-                Notation::Chinese,
-                Notation::Other,
+                NotationGuess::Squares,
+                NotationGuess::Iccs,
+                NotationGuess::Wxf,
+                NotationGuess::Chinese,
+                NotationGuess::Other,
             ][best],
         )
     }
@@ -257,15 +277,15 @@ mod tests {
 
     #[test]
     fn notation_guesses() {
-        assert_eq!(Notation::guess("h2e2"), Notation::Iccs);
-        assert_eq!(Notation::guess("H2-E2"), Notation::Iccs);
-        assert_eq!(Notation::guess("炮二平五"), Notation::Chinese);
-        assert_eq!(Notation::guess("馬８進７"), Notation::Chinese);
-        assert_eq!(Notation::guess("C2.5"), Notation::Wxf);
-        assert_eq!(Notation::guess("Ｃ２＝５"), Notation::Wxf);
-        assert_eq!(Notation::guess("＋Ｐ＋１"), Notation::Wxf);
-        assert_eq!(Notation::guess("Che2"), Notation::Other);
-        assert_eq!(Notation::guess("j2e2"), Notation::Other);
+        assert_eq!(NotationGuess::guess("h2e2"), NotationGuess::Iccs);
+        assert_eq!(NotationGuess::guess("H2-E2"), NotationGuess::Iccs);
+        assert_eq!(NotationGuess::guess("炮二平五"), NotationGuess::Chinese);
+        assert_eq!(NotationGuess::guess("馬８進７"), NotationGuess::Chinese);
+        assert_eq!(NotationGuess::guess("C2.5"), NotationGuess::Wxf);
+        assert_eq!(NotationGuess::guess("Ｃ２＝５"), NotationGuess::Wxf);
+        assert_eq!(NotationGuess::guess("＋Ｐ＋１"), NotationGuess::Wxf);
+        assert_eq!(NotationGuess::guess("Che2"), NotationGuess::Other);
+        assert_eq!(NotationGuess::guess("j2e2"), NotationGuess::Other);
     }
 
     #[test]
@@ -297,6 +317,6 @@ mod tests {
             to: "e2".parse().unwrap(),
         };
         assert_eq!(t.to_string(), "h2e2");
-        assert_eq!(t.notation(), Notation::Squares);
+        assert_eq!(t.notation(), NotationGuess::Squares);
     }
 }

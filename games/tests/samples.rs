@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use chariot::rules::{Move, Position, Setup, Square, Waivers};
 use chariot_games::{
-    FileFormat, FileSummary, GameRecord, GameResult, MoveToken, Notation, TextEncoding, read_all,
+    FileFormat, FileSummary, GameRecord, GameResult, MoveToken, NotationGuess, TextEncoding,
+    read_all,
 };
 
 /// A test file: `repo:NAME` is in the repository's data/games/samples (shared with the notation
@@ -101,7 +102,7 @@ fn master_collection_slice_big5_zstd() {
         games
             .iter()
             .flat_map(|g| &g.moves)
-            .all(|m| m.notation() == Notation::Chinese)
+            .all(|m| m.notation() == NotationGuess::Chinese)
     );
     assert!(
         games
@@ -197,7 +198,9 @@ fn gbk_championship_files() {
         );
         assert!(g.moves.len() > 20, "{name}");
         assert!(
-            g.moves.iter().all(|m| m.notation() == Notation::Chinese),
+            g.moves
+                .iter()
+                .all(|m| m.notation() == NotationGuess::Chinese),
             "{name}: {:?}",
             texts(g)
         );
@@ -218,13 +221,17 @@ fn same_games_in_iccs_wxf_and_chinese() {
         assert_eq!((&a.red, &a.event), (&c.red, &c.event));
         assert_eq!(a.moves.len(), b.moves.len(), "{:?}", a.event);
         assert_eq!(a.moves.len(), c.moves.len(), "{:?}", a.event);
-        assert!(a.moves.iter().all(|m| m.notation() == Notation::Iccs));
+        assert!(a.moves.iter().all(|m| m.notation() == NotationGuess::Iccs));
         assert!(
-            b.moves.iter().all(|m| m.notation() == Notation::Wxf),
+            b.moves.iter().all(|m| m.notation() == NotationGuess::Wxf),
             "{:?}",
             texts(b)
         );
-        assert!(c.moves.iter().all(|m| m.notation() == Notation::Chinese));
+        assert!(
+            c.moves
+                .iter()
+                .all(|m| m.notation() == NotationGuess::Chinese)
+        );
         assert_eq!(replay(a), Ok(a.moves.len()), "{:?}", a.event);
     }
     assert_eq!(texts(&wxf[0])[..2], ["Ｃ２＝５", "Ｈ８＋７"]);

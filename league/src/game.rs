@@ -17,33 +17,12 @@ use chariot::rules::{Color, Move, Position};
 
 use crate::clock::{Clock, TimeControl};
 use crate::engine::client::Line;
-use crate::engine::{Engine, EngineConfig, Failure, Protocol, Score, Think};
+use crate::engine::{Engine, EngineConfig, EngineScore, Failure, Protocol, Think};
 use crate::openings::Opening;
 use crate::referee::{Referee, RuleReason};
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// This side won.
-    Win(Color),
-    /// A draw.
-    Draw,
-    /// No result (both engines failed to start).
-    Unfinished,
-}
-
-impl Outcome {
-    /// The PGN result: `1-0`, `0-1`, `1/2-1/2`, `*`.
-    #[must_use]
-    pub fn pgn(self) -> &'static str {
-        match self {
-            Outcome::Win(Color::Red) => "1-0",
-            Outcome::Win(Color::Black) => "0-1",
-            Outcome::Draw => "1/2-1/2",
-            Outcome::Unfinished => "*",
-        }
-    }
-}
+/// How a game ended: the result as PGN writes it (`*` when both engines failed to start).
+pub use chariot_games::GameResult;
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +57,7 @@ pub enum Reason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
     /// The result.
-    pub outcome: Outcome,
+    pub outcome: GameResult,
     /// Why.
     pub reason: Reason,
 }
@@ -93,10 +72,7 @@ fn side(c: Color) -> &'static str {
 impl fmt::Display for Ending {
     /// A sentence for people: `Red mates`, `Black loses on time`, `Red checks perpetually`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let loser = match self.outcome {
-            Outcome::Win(w) => Some(w.opponent()),
-            _ => None,
-        };
+        let loser = self.outcome.winner().map(Color::opponent);
         let (w, l) = match loser {
             Some(l) => (side(l.opponent()), side(l)),
             None => ("?", "?"),
@@ -160,7 +136,7 @@ impl Ending {
     }
 }
 
-/// Score-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
+/// EngineScore-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Adjudication {
     /// `--draw`: a draw once both engines' scores stay within the threshold.
@@ -199,7 +175,7 @@ pub struct PlayedMove {
     /// The move.
     pub mv: Move,
     /// The engine's last score, from its side.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// The engine's last depth.
     pub depth: Option<u32>,
     /// Thinking time; `None` for an opening move.
@@ -210,7 +186,7 @@ pub struct PlayedMove {
 
 /// A played game.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct PlayedGame {
     /// Red's name.
     pub red: String,
     /// Black's name.
@@ -263,8 +239,8 @@ struct Streaks {
 }
 
 impl Streaks {
-    fn update(&mut self, adj: &Adjudication, mover: Color, score: Option<Score>) {
-        let cp = score.map(Score::as_cp);
+    fn update(&mut self, adj: &Adjudication, mover: Color, score: Option<EngineScore>) {
+        let cp = score.map(EngineScore::as_cp);
         if let Some(rule) = adj.draw {
             match cp {
                 Some(cp) if cp.abs() <= rule.score => self.draw += 1,
@@ -294,7 +270,7 @@ impl Streaks {
                     && (!rule.two_sided || self.winning[o] >= rule.move_count)
                 {
                     return Some(Ending {
-                        outcome: Outcome::Win(c.opponent()),
+                        outcome: GameResult::win(c.opponent()),
                         reason: Reason::ResignAdjudication,
                     });
                 }
@@ -305,7 +281,7 @@ impl Streaks {
             && self.draw >= 2 * rule.move_count
         {
             return Some(Ending {
-                outcome: Outcome::Draw,
+                outcome: GameResult::Draw,
                 reason: Reason::DrawAdjudication,
             });
         }
@@ -313,7 +289,7 @@ impl Streaks {
             && full_moves >= max
         {
             return Some(Ending {
-                outcome: Outcome::Draw,
+                outcome: GameResult::Draw,
                 reason: Reason::MaxMoves,
             });
         }
@@ -344,9 +320,9 @@ impl Lines {
 /// Plays one game to its end.
 ///
 /// Both engines are started for this game and are gone when it returns. An engine that cannot
-/// be started loses; if neither can, the game is [`Outcome::Unfinished`].
+/// be started loses; if neither can, the game is [`GameResult::Unfinished`].
 #[must_use]
-pub fn play(spec: &GameSpec<'_>) -> GameRecord {
+pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
     let started = SystemTime::now();
     let opening = spec.opening;
     let mut pos = opening.start.clone();
@@ -370,7 +346,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
             book: false,
         });
     }
-    let mut record = GameRecord {
+    let mut record = PlayedGame {
         red: spec.red.1.to_owned(),
         black: spec.black.1.to_owned(),
         red_tc: spec.red.0.tc,
@@ -380,7 +356,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
         opening_plies: opening.moves.len(),
         moves,
         ending: Ending {
-            outcome: Outcome::Unfinished,
+            outcome: GameResult::Unfinished,
             reason: Reason::NoMove,
         },
         started,
@@ -398,7 +374,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
         (Ok(_), Err(e)) => return finish(record, lost(Color::Black, failure_reason(e))),
         (Err(e), Err(_)) => {
             record.ending = Ending {
-                outcome: Outcome::Unfinished,
+                outcome: GameResult::Unfinished,
                 reason: Reason::EngineFailure(e.to_string()),
             };
             return record;
@@ -412,7 +388,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
     let ending = loop {
         if let Some(v) = spec.referee.judge(&pos) {
             break Ending {
-                outcome: v.winner.map_or(Outcome::Draw, Outcome::Win),
+                outcome: v.winner.map_or(GameResult::Draw, GameResult::win),
                 reason: Reason::Rules(v.reason),
             };
         }
@@ -456,7 +432,7 @@ pub fn play(spec: &GameSpec<'_>) -> GameRecord {
         }
         if reply.draw && draw_offer == Some(us.opponent()) {
             break Ending {
-                outcome: Outcome::Draw,
+                outcome: GameResult::Draw,
                 reason: Reason::Agreement,
             };
         }
@@ -493,30 +469,30 @@ fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
     let us = pos.turn();
     Some(match tables.probe(pos).ok()?? {
         Value::Win(plies) => Ending {
-            outcome: Outcome::Win(us),
+            outcome: GameResult::win(us),
             reason: Reason::TablebaseAdjudication(Some(plies)),
         },
         Value::Loss(plies) => lost(us, Reason::TablebaseAdjudication(Some(plies))),
         Value::RuleWin(_) => Ending {
-            outcome: Outcome::Win(us),
+            outcome: GameResult::win(us),
             reason: Reason::TablebaseAdjudication(None),
         },
         Value::RuleLoss(_) => lost(us, Reason::TablebaseAdjudication(None)),
         Value::Draw => Ending {
-            outcome: Outcome::Draw,
+            outcome: GameResult::Draw,
             reason: Reason::TablebaseAdjudication(None),
         },
     })
 }
 
-fn finish(mut record: GameRecord, ending: Ending) -> GameRecord {
+fn finish(mut record: PlayedGame, ending: Ending) -> PlayedGame {
     record.ending = ending;
     record
 }
 
 fn lost(loser: Color, reason: Reason) -> Ending {
     Ending {
-        outcome: Outcome::Win(loser.opponent()),
+        outcome: GameResult::win(loser.opponent()),
         reason,
     }
 }

@@ -11,11 +11,10 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use chariot::notation::Notation;
-use chariot::rules::{Color, Position};
-use chariot_games::GameResult;
+use chariot::rules::Position;
 use chariot_games::write::{PgnGame, WrittenMove, write_game};
 
-use crate::game::{GameRecord, Outcome};
+use crate::game::{GameResult, PlayedGame};
 
 /// What goes into a PGN header besides the game itself.
 #[derive(Clone, Debug)]
@@ -32,7 +31,7 @@ pub struct PgnContext<'a> {
 
 /// The game as PGN text, ending with a blank line (written by `chariot_games::write`).
 #[must_use]
-pub fn write(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
+pub fn write(game: &PlayedGame, ctx: &PgnContext<'_>) -> String {
     let start = Position::from_fen(&game.start_fen).unwrap_or_else(|_| Position::start());
     let tc = if game.red_tc == game.black_tc {
         game.red_tc.pgn()
@@ -83,12 +82,7 @@ pub fn write(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
             }
         })
         .collect();
-    let result = match game.ending.outcome {
-        Outcome::Win(Color::Red) => Some(GameResult::RedWins),
-        Outcome::Win(Color::Black) => Some(GameResult::BlackWins),
-        Outcome::Draw => Some(GameResult::Draw),
-        Outcome::Unfinished => None,
-    };
+    let result = Some(game.ending.outcome).filter(|r| *r != GameResult::Unfinished);
     let pgn = PgnGame {
         tags,
         start,

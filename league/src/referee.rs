@@ -10,7 +10,7 @@
 //! adds the question the league needs and the judge does not ask: which moves to ban.
 
 use chariot::rules::judge::{
-    self as rules_judge, GameResult, JudgeConfig, Reason, Verdict, repetition_start,
+    self as rules_judge, GameState, JudgeConfig, Reason, Verdict, repetition_start,
     repetition_verdict,
 };
 use chariot::rules::{Color, Move, Position};
@@ -156,10 +156,10 @@ fn reason(r: Reason) -> RuleReason {
 impl Referee for JudgeReferee {
     fn judge(&self, pos: &Position) -> Option<RuleVerdict> {
         let (winner, r) = match rules_judge::judge(pos, &self.config) {
-            GameResult::Ongoing => return None,
-            GameResult::RedWins(r) => (Some(Color::Red), r),
-            GameResult::BlackWins(r) => (Some(Color::Black), r),
-            GameResult::Draw(r) => (None, r),
+            GameState::Ongoing => return None,
+            GameState::RedWins(r) => (Some(Color::Red), r),
+            GameState::BlackWins(r) => (Some(Color::Black), r),
+            GameState::Draw(r) => (None, r),
         };
         Some(RuleVerdict {
             winner,

@@ -14,9 +14,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use chariot::rules::Color;
-
-use crate::game::Outcome;
+use crate::game::GameResult;
 use crate::tournament::Previous;
 
 /// What an earlier run's PGN file holds.
@@ -166,9 +164,9 @@ fn finish(g: &Game, earlier: &mut Earlier) -> Result<(), (usize, String)> {
             )
         })?;
     let outcome = match g.tag("Result") {
-        Some("1-0") => Outcome::Win(Color::Red),
-        Some("0-1") => Outcome::Win(Color::Black),
-        Some("1/2-1/2") => Outcome::Draw,
+        Some("1-0") => GameResult::RedWins,
+        Some("0-1") => GameResult::BlackWins,
+        Some("1/2-1/2") => GameResult::Draw,
         _ => {
             earlier.without_result += 1;
             earlier.games.remove(&number);
@@ -227,7 +225,7 @@ mod tests {
             (g.round, g.red.as_str(), g.black.as_str()),
             (1, "A \"x\"", "B")
         );
-        assert_eq!(g.outcome, Outcome::Win(Color::Red));
+        assert_eq!(g.outcome, GameResult::RedWins);
         assert_eq!(e.without_result, 1);
         assert_eq!(e.whole_len, e.file_len);
     }
@@ -250,7 +248,7 @@ mod tests {
             "{TWO}[Round \"1.2\"]\n[Red \"B\"]\n[Black \"A\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n"
         );
         let e = parse(again.as_bytes()).unwrap();
-        assert_eq!(e.games[&2].outcome, Outcome::Draw);
+        assert_eq!(e.games[&2].outcome, GameResult::Draw);
     }
 
     #[test]

@@ -24,10 +24,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
 use chariot::egtb::Tablebases;
-use chariot::rules::Color;
 
 use crate::engine::EngineConfig;
-use crate::game::{self, Adjudication, GameRecord, GameSpec, Outcome};
+use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame};
 use crate::openings::Opening;
 use crate::referee::Referee;
 use crate::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
@@ -122,7 +121,7 @@ pub struct Previous {
     /// Black's name.
     pub black: String,
     /// Its result.
-    pub outcome: Outcome,
+    pub outcome: GameResult,
 }
 
 /// An earlier run's game does not fit the schedule made now: it was started with other
@@ -158,7 +157,7 @@ pub struct Finished {
     /// The job.
     pub job: Job,
     /// The game.
-    pub record: GameRecord,
+    pub record: PlayedGame,
 }
 
 /// What the tournament knows so far.
@@ -203,26 +202,26 @@ impl Standings {
         self.players[p].points() + f64::from(self.byes[p])
     }
 
-    fn record(&mut self, job: &Job, outcome: Outcome) {
+    fn record(&mut self, job: &Job, outcome: GameResult) {
         self.finished += 1;
         let (red, black) = (job.red, job.black);
         let half_red = match outcome {
-            Outcome::Win(Color::Red) => {
+            GameResult::RedWins => {
                 self.players[red].wins += 1;
                 self.players[black].losses += 1;
                 2
             }
-            Outcome::Win(Color::Black) => {
+            GameResult::BlackWins => {
                 self.players[black].wins += 1;
                 self.players[red].losses += 1;
                 0
             }
-            Outcome::Draw => {
+            GameResult::Draw => {
                 self.players[red].draws += 1;
                 self.players[black].draws += 1;
                 1
             }
-            Outcome::Unfinished => {
+            GameResult::Unfinished => {
                 self.unfinished += 1;
                 return;
             }
@@ -611,9 +610,9 @@ mod tests {
             opening: 0,
             pair,
         };
-        s.record(&job(0, 1, 0), Outcome::Win(Color::Red));
-        s.record(&job(1, 0, 0), Outcome::Draw);
-        s.record(&job(0, 1, 1), Outcome::Win(Color::Black));
+        s.record(&job(0, 1, 0), GameResult::RedWins);
+        s.record(&job(1, 0, 0), GameResult::Draw);
+        s.record(&job(0, 1, 1), GameResult::BlackWins);
         assert_eq!(s.pairs.0, [0, 0, 0, 1, 0]);
         assert_eq!(
             s.first,

@@ -9,9 +9,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use chariot::rules::Color;
 use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
-use chariot_league::game::{self, Adjudication, GameSpec, Outcome, Reason};
+use chariot_league::game::{self, Adjudication, GameResult, GameSpec, Reason};
 use chariot_league::openings::Opening;
 use chariot_league::referee::JudgeReferee;
 
@@ -36,7 +35,7 @@ fn chariot_binary() -> PathBuf {
     bin
 }
 
-fn play(red: &EngineConfig, black: &EngineConfig) -> game::GameRecord {
+fn play(red: &EngineConfig, black: &EngineConfig) -> game::PlayedGame {
     let referee = JudgeReferee::default();
     let opening = Opening::start_position();
     game::play(&GameSpec {
@@ -74,11 +73,11 @@ fn chariot_beats_the_test_engine_over_ucci_and_uci() {
     weak.handshake = Duration::from_secs(5);
 
     let r = play(&ucci, &weak);
-    assert_eq!(r.ending.outcome, Outcome::Win(Color::Red), "{}", r.ending);
+    assert_eq!(r.ending.outcome, GameResult::RedWins, "{}", r.ending);
     assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
     // Over UCI with ranks 1-10 every move is read right: a misread would be an illegal move.
     let r = play(&weak, &uci);
-    assert_eq!(r.ending.outcome, Outcome::Win(Color::Black), "{}", r.ending);
+    assert_eq!(r.ending.outcome, GameResult::BlackWins, "{}", r.ending);
     assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
     assert!(r.moves.iter().skip(1).step_by(2).all(|m| m.depth.is_some()));
 }
@@ -110,7 +109,7 @@ fn node_limited_games_are_reproducible() {
     let first = game::play(&spec);
     let second = game::play(&spec);
     assert!(first.moves.len() >= 20, "{}", first.ending);
-    let line = |r: &game::GameRecord| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    let line = |r: &game::PlayedGame| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
     assert_eq!(line(&first), line(&second));
     // Every move was searched (no book), and to the node limit rather than the clock.
     assert!(first.moves.iter().all(|m| m.depth.is_some_and(|d| d > 0)));

@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use chariot::notation::parse_move;
-use chariot::rules::{Color, Position};
+use chariot::rules::Position;
 use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
-use chariot_league::game::{self, Adjudication, Ending, GameRecord, GameSpec, Outcome, Reason};
+use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
 use chariot_league::openings::Opening;
 use chariot_league::referee::{JudgeReferee, RuleReason};
 
@@ -24,7 +24,7 @@ fn play_from(
     black: &EngineConfig,
     opening: &Opening,
     adj: Adjudication,
-) -> GameRecord {
+) -> PlayedGame {
     let referee = JudgeReferee::default();
     let spec = GameSpec {
         red: (red, "red"),
@@ -38,7 +38,7 @@ fn play_from(
     game::play(&spec)
 }
 
-fn play(red: &EngineConfig, black: &EngineConfig) -> GameRecord {
+fn play(red: &EngineConfig, black: &EngineConfig) -> PlayedGame {
     play_from(
         red,
         black,
@@ -47,10 +47,10 @@ fn play(red: &EngineConfig, black: &EngineConfig) -> GameRecord {
     )
 }
 
-fn red_loses(record: &GameRecord) -> &Reason {
+fn red_loses(record: &PlayedGame) -> &Reason {
     assert_eq!(
         record.ending.outcome,
-        Outcome::Win(Color::Black),
+        GameResult::BlackWins,
         "{}",
         record.ending
     );
@@ -79,7 +79,7 @@ fn a_crash_loses_with_the_exit_status() {
 fn a_hang_loses_on_time_after_stop_and_grace() {
     let t = Instant::now();
     let r = play(&engine("good", "1"), &engine("hang", "0.5"));
-    assert_eq!(r.ending.outcome, Outcome::Win(Color::Red), "{}", r.ending);
+    assert_eq!(r.ending.outcome, GameResult::RedWins, "{}", r.ending);
     assert_eq!(r.ending.reason, Reason::TimeForfeit);
     // 0.5 s clock + 0.2 s grace + process start and kill: well under 3 s.
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
@@ -127,7 +127,7 @@ fn resignation_nobestmove_and_draw_agreement() {
     assert_eq!(
         r.ending,
         Ending {
-            outcome: Outcome::Draw,
+            outcome: GameResult::Draw,
             reason: Reason::Agreement
         }
     );
@@ -235,7 +235,7 @@ fn a_missing_program_loses_and_two_make_no_result() {
         other => panic!("{other:?}"),
     }
     let r = play(&missing, &missing);
-    assert_eq!(r.ending.outcome, Outcome::Unfinished);
+    assert_eq!(r.ending.outcome, GameResult::Unfinished);
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn play_with_tables(
     fen: &str,
     tables: Option<&chariot::egtb::Tablebases>,
     adj: Adjudication,
-) -> GameRecord {
+) -> PlayedGame {
     let good = engine("good", "5");
     let opening = Opening {
         name: None,
@@ -286,7 +286,7 @@ fn play_with_tables(
 #[test]
 fn tablebases_adjudicate_the_positions_they_cover() {
     let tables = tablebases();
-    let pgn = |r: &GameRecord| {
+    let pgn = |r: &PlayedGame| {
         chariot_league::pgn::write(
             r,
             &chariot_league::pgn::PgnContext {
@@ -305,7 +305,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         let r = play_with_tables(fen, Some(&tables), Adjudication::default());
         assert_eq!(
             r.ending.outcome,
-            Outcome::Win(Color::Red),
+            GameResult::RedWins,
             "{side}: {}",
             r.ending
         );
@@ -335,7 +335,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         Some(&tables),
         Adjudication::default(),
     );
-    assert_eq!(r.ending.outcome, Outcome::Draw, "{}", r.ending);
+    assert_eq!(r.ending.outcome, GameResult::Draw, "{}", r.ending);
     assert_eq!(r.ending.reason, Reason::TablebaseAdjudication(None));
     assert!(pgn(&r).contains("{adjudicated by tablebase: draw} 1/2-1/2"));
     // Positions the tables do not cover are played: the start position runs into --maxmoves.

@@ -20,34 +20,7 @@ pub const RECORD_SIZE: usize = 32;
 /// Bytes of the header (magic, version, record size).
 pub const HEADER_SIZE: usize = 16;
 
-/// A game's result from Red's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Black won.
-    BlackWins = 0,
-    /// Drawn.
-    Draw = 1,
-    /// Red won.
-    RedWins = 2,
-}
-
-impl Outcome {
-    /// The outcome as a score for Red: 0, 0.5 or 1.
-    #[must_use]
-    pub fn red_score(self) -> f32 {
-        f32::from(self as u8) / 2.0
-    }
-
-    /// The win of `color`.
-    #[must_use]
-    pub fn win(color: Color) -> Outcome {
-        if color.is_red() {
-            Outcome::RedWins
-        } else {
-            Outcome::BlackWins
-        }
-    }
-}
+pub use crate::rules::Outcome;
 
 /// One training position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::book::{self, BookSet};
 use crate::random::Rng;
-use crate::rules::{GameResult, JudgeConfig, Position, judge};
+use crate::rules::{GameState, JudgeConfig, Position, judge};
 use crate::search::{Control, Limits, Options, Score, Searcher};
 use format::{DataError, DataFile, Outcome, Record};
 
@@ -218,10 +218,10 @@ impl<'s> Player<'s> {
                 return None;
             }
             match judge(&pos, &config) {
-                GameResult::Ongoing => {}
-                GameResult::RedWins(_) => break Outcome::RedWins,
-                GameResult::BlackWins(_) => break Outcome::BlackWins,
-                GameResult::Draw(_) => break Outcome::Draw,
+                GameState::Ongoing => {}
+                GameState::RedWins(_) => break Outcome::RedWins,
+                GameState::BlackWins(_) => break Outcome::BlackWins,
+                GameState::Draw(_) => break Outcome::Draw,
             }
             let ply = pos.history().len();
             if ply >= self.settings.max_plies {

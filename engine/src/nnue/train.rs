@@ -86,7 +86,7 @@ impl Sample {
         } else {
             (to_u16(black), to_u16(red))
         };
-        let red_result = r.outcome.red_score();
+        let red_result = r.outcome.score() as f32;
         let result = if r.setup.turn == Color::Red {
             red_result
         } else {

@@ -28,7 +28,7 @@ use crate::egtb::Tablebases;
 use crate::engine::{Engine, Event, GoRequest, centipawns};
 use crate::rules::perft::divide;
 use crate::rules::{Color, Move, Position};
-use crate::search::{Clock, Limits};
+use crate::search::{Limits, TimeLeft};
 
 /// Engine name and author, as `id` reports them.
 pub const NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));
@@ -520,7 +520,7 @@ impl Session {
             },
             None => (go.time, go.increment, go.opptime),
         };
-        let clock = time.map(|time| Clock {
+        let clock = time.map(|time| TimeLeft {
             time,
             increment,
             movestogo: go.movestogo,

@@ -66,7 +66,7 @@ impl fmt::Display for Reason {
 
 /// The state of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum GameState {
     /// The game goes on.
     Ongoing,
     /// Red has won.
@@ -77,29 +77,29 @@ pub enum GameResult {
     Draw(Reason),
 }
 
-impl GameResult {
+impl GameState {
     /// The result where `winner` wins for `reason`.
     #[must_use]
-    pub const fn win(winner: Color, reason: Reason) -> GameResult {
+    pub const fn win(winner: Color, reason: Reason) -> GameState {
         match winner {
-            Color::Red => GameResult::RedWins(reason),
-            Color::Black => GameResult::BlackWins(reason),
+            Color::Red => GameState::RedWins(reason),
+            Color::Black => GameState::BlackWins(reason),
         }
     }
 
     /// `true` unless the game goes on.
     #[must_use]
     pub const fn is_over(self) -> bool {
-        !matches!(self, GameResult::Ongoing)
+        !matches!(self, GameState::Ongoing)
     }
 
     /// The winner, if there is one.
     #[must_use]
     pub const fn winner(self) -> Option<Color> {
         match self {
-            GameResult::RedWins(_) => Some(Color::Red),
-            GameResult::BlackWins(_) => Some(Color::Black),
-            GameResult::Ongoing | GameResult::Draw(_) => None,
+            GameState::RedWins(_) => Some(Color::Red),
+            GameState::BlackWins(_) => Some(Color::Black),
+            GameState::Ongoing | GameState::Draw(_) => None,
         }
     }
 
@@ -107,20 +107,20 @@ impl GameResult {
     #[must_use]
     pub const fn reason(self) -> Option<Reason> {
         match self {
-            GameResult::Ongoing => None,
-            GameResult::RedWins(r) | GameResult::BlackWins(r) | GameResult::Draw(r) => Some(r),
+            GameState::Ongoing => None,
+            GameState::RedWins(r) | GameState::BlackWins(r) | GameState::Draw(r) => Some(r),
         }
     }
 }
 
-impl fmt::Display for GameResult {
+impl fmt::Display for GameState {
     /// `ongoing`, `red wins by checkmate`, `draw by repetition`, ...
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameResult::Ongoing => f.write_str("ongoing"),
-            GameResult::RedWins(r) => write!(f, "red wins by {r}"),
-            GameResult::BlackWins(r) => write!(f, "black wins by {r}"),
-            GameResult::Draw(r) => write!(f, "draw by {r}"),
+            GameState::Ongoing => f.write_str("ongoing"),
+            GameState::RedWins(r) => write!(f, "red wins by {r}"),
+            GameState::BlackWins(r) => write!(f, "black wins by {r}"),
+            GameState::Draw(r) => write!(f, "draw by {r}"),
         }
     }
 }
@@ -155,14 +155,14 @@ impl Verdict {
 
     /// The verdict as a game result.
     #[must_use]
-    pub const fn result(self) -> GameResult {
+    pub const fn result(self) -> GameState {
         match self {
-            Verdict::Draw => GameResult::Draw(Reason::Repetition),
+            Verdict::Draw => GameState::Draw(Reason::Repetition),
             Verdict::PerpetualCheck { loser } => {
-                GameResult::win(loser.opponent(), Reason::PerpetualCheck)
+                GameState::win(loser.opponent(), Reason::PerpetualCheck)
             }
             Verdict::PerpetualChase { loser } => {
-                GameResult::win(loser.opponent(), Reason::PerpetualChase)
+                GameState::win(loser.opponent(), Reason::PerpetualChase)
             }
         }
     }
@@ -248,7 +248,7 @@ pub enum JudgeError {
         /// The move.
         mv: Move,
         /// How the game had ended.
-        result: GameResult,
+        result: GameState,
     },
 }
 
@@ -256,7 +256,7 @@ pub enum JudgeError {
 #[derive(Clone, Debug)]
 pub struct Judgement {
     /// The state of the game after the last move.
-    pub result: GameResult,
+    pub result: GameState,
     /// The position after the last move, with the moves as its history.
     pub position: Position,
 }
@@ -364,14 +364,14 @@ pub fn repetition_verdict(pos: &Position, cycle_start: usize) -> Option<Verdict>
 /// occurring for the configured number of times ends the game by the repetition verdict; the
 /// move limit draws.
 #[must_use]
-pub fn judge(pos: &Position, config: &JudgeConfig) -> GameResult {
+pub fn judge(pos: &Position, config: &JudgeConfig) -> GameState {
     if !pos.has_legal_move() {
         let reason = if pos.in_check() {
             Reason::Checkmate
         } else {
             Reason::Stalemate
         };
-        return GameResult::win(pos.turn().opponent(), reason);
+        return GameState::win(pos.turn().opponent(), reason);
     }
     if let Some(start) = repetition_start(pos, config.repetitions) {
         if let Some(verdict) = repetition_verdict(pos, start) {
@@ -379,11 +379,11 @@ pub fn judge(pos: &Position, config: &JudgeConfig) -> GameResult {
         }
     }
     if config.move_limit > 0 && pos.halfmoves() >= config.move_limit {
-        return GameResult::Draw(Reason::MoveLimit {
+        return GameState::Draw(Reason::MoveLimit {
             plies: config.move_limit,
         });
     }
-    GameResult::Ongoing
+    GameState::Ongoing
 }
 
 /// Plays `moves` from `start` (whose own history is ignored) and judges the game after each one.
@@ -436,7 +436,7 @@ mod tests {
     }
 
     /// Plays the moves (twice when `twice`) and judges with the default rules.
-    fn play(fen: &str, line: &str, twice: bool) -> GameResult {
+    fn play(fen: &str, line: &str, twice: bool) -> GameState {
         let mut all = moves(line);
         if twice {
             all.extend(moves(line));
@@ -454,13 +454,13 @@ mod tests {
         let mate = Position::from_fen("4k4/4R4/2N6/9/9/9/9/9/5R3/3K5 b - - 0 1").unwrap();
         assert_eq!(
             judge(&mate, &JudgeConfig::default()),
-            GameResult::RedWins(Reason::Checkmate)
+            GameState::RedWins(Reason::Checkmate)
         );
         // Not in check, but d8 and e9 are covered by the rook on e8.
         let stalemate = Position::from_fen("3k5/4R4/4R4/9/9/9/9/9/9/5K3 b - - 0 1").unwrap();
         assert_eq!(
             judge(&stalemate, &JudgeConfig::default()),
-            GameResult::RedWins(Reason::Stalemate)
+            GameState::RedWins(Reason::Stalemate)
         );
     }
 
@@ -470,13 +470,13 @@ mod tests {
         let fen = "3k5/7R1/9/9/9/9/9/9/9/5K3 w - - 0 1";
         assert_eq!(
             play(fen, "h8h9 d9d8 h9h8 d8d9", true),
-            GameResult::BlackWins(Reason::PerpetualCheck)
+            GameState::BlackWins(Reason::PerpetualCheck)
         );
         // The same with the colours swapped.
         let fen = "5k3/9/9/9/9/9/9/9/7r1/3K5 b - - 0 1";
         assert_eq!(
             play(fen, "h1h0 d0d1 h0h1 d1d0", true),
-            GameResult::RedWins(Reason::PerpetualCheck)
+            GameState::RedWins(Reason::PerpetualCheck)
         );
     }
 
@@ -488,7 +488,7 @@ mod tests {
         let fen = "1nP4n1/4k4/5r3/5c3/9/9/5R3/5K3/4C4/9 w - - 0 1";
         assert_eq!(
             play(fen, "f3e3 f6e6 e3f3 e6f6", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -500,14 +500,14 @@ mod tests {
         let fen = "4k4/1C2c4/9/4n4/c8/9/4R2N1/4K4/9/R8 b - - 0 1";
         assert_eq!(
             play(fen, "e6f8 e3a3 f8e6 a3e3", true),
-            GameResult::RedWins(Reason::PerpetualCheck)
+            GameState::RedWins(Reason::PerpetualCheck)
         );
         // The red general steps aside and back, each time uncovering an attack on the black horse
         // on d2 (by the rook, then by the horse whose leg it freed); Black checks with its horse.
         let fen = "5k3/9/9/9/4C4/9/9/3n1n3/3K5/3RN4 w - - 0 1";
         assert_eq!(
             play(fen, "d1e1 f2g0 e1d1 g0f2", true),
-            GameResult::RedWins(Reason::PerpetualCheck)
+            GameState::RedWins(Reason::PerpetualCheck)
         );
     }
 
@@ -517,7 +517,7 @@ mod tests {
         let fen = "5k3/9/R8/4c4/9/9/9/9/9/3K5 w - - 0 1";
         assert_eq!(
             play(fen, "a7a6 e6e7 a6a7 e7e6", true),
-            GameResult::BlackWins(Reason::PerpetualChase)
+            GameState::BlackWins(Reason::PerpetualChase)
         );
     }
 
@@ -527,7 +527,7 @@ mod tests {
         let fen = "4rk3/9/R8/4c4/9/9/9/9/9/3K5 w - - 0 1";
         assert_eq!(
             play(fen, "a7a6 e6e7 a6a7 e7e6", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -539,7 +539,7 @@ mod tests {
         let fen = "3kr4/9/9/2N1r4/9/9/9/9/9/2R2K3 w - - 0 1";
         assert_eq!(
             play(fen, "c6d4 e6e7 d4c6 e7e6", true),
-            GameResult::BlackWins(Reason::PerpetualChase)
+            GameState::BlackWins(Reason::PerpetualChase)
         );
     }
 
@@ -550,7 +550,7 @@ mod tests {
         let fen = "5k3/9/R3c4/4c4/9/9/9/9/9/3K5 w - - 0 1";
         assert_eq!(
             play(fen, "a7a6 f9f8 a6a7 f8f9", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -561,7 +561,7 @@ mod tests {
         let fen = "R8/4k4/9/4c4/9/9/9/9/9/3K5 w - - 0 1";
         assert_eq!(
             play(fen, "a9a6 e8e9 a6a9 e9e8", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -572,7 +572,7 @@ mod tests {
         let fen = "5k3/9/9/7c1/9/9/9/9/7R1/3K5 w - - 0 1";
         assert_eq!(
             play(fen, "h1h2 h6h5 h2h1 h5h6", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -585,7 +585,7 @@ mod tests {
         let fen = "3k5/9/b7R/9/6bP1/6B2/9/4R4/2c2K3/2B6 w - - 0 1";
         assert_eq!(
             play(fen, "e2e5 g5e7 e5e2 e7g5", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
     }
 
@@ -594,17 +594,17 @@ mod tests {
         let fen = crate::rules::START_FEN;
         assert_eq!(
             play(fen, "b0c2 b9c7 c2b0 c7b9", true),
-            GameResult::Draw(Reason::Repetition)
+            GameState::Draw(Reason::Repetition)
         );
         // One cycle is only the second occurrence: the game goes on.
-        assert_eq!(play(fen, "b0c2 b9c7 c2b0 c7b9", false), GameResult::Ongoing);
+        assert_eq!(play(fen, "b0c2 b9c7 c2b0 c7b9", false), GameState::Ongoing);
         // Unless the rules end the game at the second occurrence.
         let start = Position::start();
         let config = JudgeConfig::new(120, 2).unwrap();
         let result = judge_game(&start, &moves("b0c2 b9c7 c2b0 c7b9"), &config)
             .unwrap()
             .result;
-        assert_eq!(result, GameResult::Draw(Reason::Repetition));
+        assert_eq!(result, GameState::Draw(Reason::Repetition));
         assert_eq!(JudgeConfig::new(120, 1), Err(ConfigError::Repetitions(1)));
     }
 
@@ -614,23 +614,23 @@ mod tests {
         let start = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 118 80").unwrap();
         let config = JudgeConfig::default();
         let one = judge_game(&start, &moves("e1e2"), &config).unwrap().result;
-        assert_eq!(one, GameResult::Ongoing);
+        assert_eq!(one, GameState::Ongoing);
         let two = judge_game(&start, &moves("e1e2 d9d8"), &config)
             .unwrap()
             .result;
-        assert_eq!(two, GameResult::Draw(Reason::MoveLimit { plies: 120 }));
+        assert_eq!(two, GameState::Draw(Reason::MoveLimit { plies: 120 }));
         // A 100-ply limit ends it earlier, no limit never.
         let hundred = JudgeConfig::new(100, 3).unwrap();
         assert_eq!(
             judge(&start, &hundred),
-            GameResult::Draw(Reason::MoveLimit { plies: 100 })
+            GameState::Draw(Reason::MoveLimit { plies: 100 })
         );
         let off = JudgeConfig::new(0, 3).unwrap();
         assert_eq!(
             judge_game(&start, &moves("e1e2 d9d8"), &off)
                 .unwrap()
                 .result,
-            GameResult::Ongoing
+            GameState::Ongoing
         );
         // A capture resets the count.
         let capture = Position::from_fen("3k5/9/9/9/9/9/9/9/3rR4/5K3 w - - 119 80").unwrap();
@@ -638,7 +638,7 @@ mod tests {
             judge_game(&capture, &moves("e1d1"), &config)
                 .unwrap()
                 .result,
-            GameResult::Ongoing
+            GameState::Ongoing
         );
     }
 
@@ -647,7 +647,7 @@ mod tests {
         let mate = Position::from_fen("4k4/4R4/2N6/9/9/9/9/9/5R3/3K5 b - - 130 90").unwrap();
         assert_eq!(
             judge(&mate, &JudgeConfig::default()),
-            GameResult::RedWins(Reason::Checkmate)
+            GameState::RedWins(Reason::Checkmate)
         );
     }
 
@@ -684,7 +684,7 @@ mod tests {
         );
         assert_eq!(
             Verdict::PerpetualCheck { loser: Color::Red }.result(),
-            GameResult::BlackWins(Reason::PerpetualCheck)
+            GameState::BlackWins(Reason::PerpetualCheck)
         );
         // Not a repetition: wrong index, odd length, out of range.
         assert_eq!(repetition_verdict(&pos, 1), None);

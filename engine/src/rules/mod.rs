@@ -5,6 +5,7 @@ pub mod chase;
 pub mod judge;
 pub mod movegen;
 pub mod mv;
+pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
@@ -17,10 +18,11 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
 pub use judge::{
-    GameResult, JudgeConfig, Reason, Verdict, judge, judge_game, repetition_start,
+    GameState, JudgeConfig, Reason, Verdict, judge, judge_game, repetition_start,
     repetition_verdict,
 };
 pub use mv::{Move, MoveList};
+pub use outcome::Outcome;
 pub use piece::{Color, Kind, Piece};
 pub use position::{Position, PositionError, Undo, Waivers};
 pub use setup::{FenError, START_FEN, Setup};

@@ -15,7 +15,7 @@ pub struct Limits {
     /// Spend exactly this long (less the clock's move overhead when a clock is given).
     pub movetime: Option<Duration>,
     /// The game clock of the side to move: the search budgets its own time from it.
-    pub clock: Option<Clock>,
+    pub clock: Option<TimeLeft>,
     /// Search until stopped (`go infinite`); time, depth and node limits are then ignored for
     /// stopping, though the search still ends early when no move remains to be searched.
     pub infinite: bool,
@@ -29,9 +29,10 @@ pub struct Limits {
     pub banmoves: Vec<Move>,
 }
 
-/// A game clock for the side to move.
+/// What the side to move's game clock says: the time left and how it runs (the league's
+/// `Clock` is the clock itself, ticking).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct TimeLeft {
     /// Time left on the clock.
     pub time: Duration,
     /// Time added after each move.

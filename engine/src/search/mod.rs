@@ -4,7 +4,7 @@
 //! This module is the typed API that the UCCI and UCI front ends drive; everything else in
 //! `search/` is private machinery, one topic per file:
 //!
-//! - [`limits`]: what a search may spend ([`Limits`], [`Clock`]);
+//! - [`limits`]: what a search may spend ([`Limits`], [`TimeLeft`]);
 //! - [`score`]: [`Score`], [`Bound`] and the internal mate encoding;
 //! - `tt`: the lockless transposition table;
 //! - `ordering`: move ordering (TT move, SEE-sorted captures, killers, history);
@@ -50,7 +50,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use crate::levels::{Level, Style};
-pub use limits::{Clock, Limits};
+pub use limits::{Limits, TimeLeft};
 pub use score::{Bound, Score};
 
 use crate::egtb::Tablebases;

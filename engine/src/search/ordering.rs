@@ -47,11 +47,11 @@ const HISTORY_MAX: i32 = 16_384;
 /// killer or the counter move) below everything.
 /// Capture scores are a base plus twice the MVV/LVA value; the low bit marks a capture whose
 /// exchange has not been evaluated yet (it sorts as a winning one until then).
-type Score = i16;
-const SCORE_GOOD_CAPTURE: Score = 16_388;
-const SCORE_BAD_CAPTURE: Score = -32_767;
+type OrderKey = i16;
+const SCORE_GOOD_CAPTURE: OrderKey = 16_388;
+const SCORE_BAD_CAPTURE: OrderKey = -32_767;
 /// The table move's entry in the list.
-const TT_MARK: Score = Score::MIN;
+const TT_MARK: OrderKey = OrderKey::MIN;
 /// MVV/LVA values are at most a chariot's worth times eight (the general is never captured).
 const MAX_MVV_LVA: i32 = 8 * 900;
 
@@ -272,7 +272,7 @@ pub(crate) struct MoveBuffer {
     pub moves: MoveList,
     /// The scores of `moves`, followed by a block of [`TT_MARK`] after the part being picked
     /// (see [`first_max`]).
-    pub scores: [Score; SCORES],
+    pub scores: [OrderKey; SCORES],
     /// The quiet moves the search tried at this node without a cutoff, in order (their history
     /// is lowered when a later quiet move cuts off); kept here rather than in a local array, so
     /// that no node pays for initialising it.
@@ -463,7 +463,7 @@ impl MovePicker {
                 );
                 // MVV/LVA: the victim's value, then the cheaper attacker kind.
                 let mvv_lva = (vv * 8 - i32::from(attacker & 7) + 1).min(MAX_MVV_LVA);
-                let v = 2 * mvv_lva as Score;
+                let v = 2 * mvv_lva as OrderKey;
                 // Capturing something worth at least the capturer never loses material.
                 if self.captures_only || av <= vv {
                     SCORE_GOOD_CAPTURE + v
@@ -511,7 +511,7 @@ impl MovePicker {
             buf.scores[i] = if m == self.tt_move || m == k1 || m == k2 || m == c {
                 TT_MARK
             } else {
-                history.quiet_score(us, board[m.from().index()], m, &self.conts) as Score
+                history.quiet_score(us, board[m.from().index()], m, &self.conts) as OrderKey
             };
         }
         let n = buf.moves.len();
@@ -685,7 +685,7 @@ const BLOCK: usize = 16;
 /// high).
 #[inline]
 #[cfg(target_arch = "x86_64")]
-fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
+fn first_max(scores: &[OrderKey; SCORES], from: usize, to: usize) -> usize {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_max_epi16, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi16, _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32,
@@ -696,7 +696,7 @@ fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
     // blocks of sixteen), unaligned loads allowed.
     unsafe {
         let load = |i: usize| _mm_loadu_si128(span.as_ptr().add(i).cast::<__m128i>());
-        let (mut lo, mut hi) = (_mm_set1_epi16(Score::MIN), _mm_set1_epi16(Score::MIN));
+        let (mut lo, mut hi) = (_mm_set1_epi16(OrderKey::MIN), _mm_set1_epi16(OrderKey::MIN));
         for k in 0..blocks {
             lo = _mm_max_epi16(lo, load(k * BLOCK));
             hi = _mm_max_epi16(hi, load(k * BLOCK + 8));
@@ -725,18 +725,18 @@ fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
 /// The portable [`first_max`].
 #[inline]
 #[cfg(not(target_arch = "x86_64"))]
-fn first_max(scores: &[Score; SCORES], from: usize, to: usize) -> usize {
+fn first_max(scores: &[OrderKey; SCORES], from: usize, to: usize) -> usize {
     let blocks = (to - from).div_ceil(BLOCK);
     let span = &scores[from..from + blocks * BLOCK];
-    let mut best = [Score::MIN; BLOCK];
+    let mut best = [OrderKey::MIN; BLOCK];
     for b in span.chunks_exact(BLOCK) {
         for j in 0..BLOCK {
             best[j] = best[j].max(b[j]);
         }
     }
-    let max = best.iter().fold(Score::MIN, |a, &b| a.max(b));
+    let max = best.iter().fold(OrderKey::MIN, |a, &b| a.max(b));
     for (k, b) in span.chunks_exact(BLOCK).enumerate() {
-        if b.iter().fold(Score::MIN, |a, &x| a.max(x)) == max {
+        if b.iter().fold(OrderKey::MIN, |a, &x| a.max(x)) == max {
             return from + k * BLOCK + b.iter().position(|&x| x == max).unwrap_or(0);
         }
     }
@@ -789,10 +789,11 @@ mod tests {
         for _ in 0..20_000 {
             let from = rng.below(40);
             let to = from + 1 + rng.below(MoveList::CAPACITY - from);
-            let mut scores = [0 as Score; SCORES];
+            let mut scores = [0 as OrderKey; SCORES];
             let spread = [3, 50, 65_536][rng.below(3)];
             for s in &mut scores[from..to] {
-                *s = (rng.below(spread) as i64 - spread as i64 / 2).clamp(-32_768, 32_767) as Score;
+                *s = (rng.below(spread) as i64 - spread as i64 / 2).clamp(-32_768, 32_767)
+                    as OrderKey;
             }
             scores[to..to + BLOCK].fill(TT_MARK);
             let max = *scores[from..to].iter().max().unwrap();

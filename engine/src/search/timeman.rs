@@ -114,11 +114,11 @@ mod tests {
     }
 
     use super::*;
-    use crate::search::Clock;
+    use crate::search::TimeLeft;
 
     fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
-            clock: Some(Clock {
+            clock: Some(TimeLeft {
                 time: Duration::from_millis(ms),
                 increment: Duration::from_millis(inc),
                 movestogo: mtg,

@@ -12,62 +12,21 @@
 //! tool, and the files other Texel tuners use look much the same. Writer and reader live here
 //! together; `book-builder positions` writes such files, `chariot tune` reads them.
 
-use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+pub use crate::rules::Outcome;
 use crate::rules::{Position, PositionError};
-
-/// A game's result from Red's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Outcome {
-    /// Black won (`0`).
-    BlackWins,
-    /// A draw (`0.5`).
-    Draw,
-    /// Red won (`1`).
-    RedWins,
-}
-
-impl Outcome {
-    /// Red's score: 1, 0.5 or 0.
-    #[must_use]
-    pub const fn score(self) -> f64 {
-        match self {
-            Outcome::BlackWins => 0.0,
-            Outcome::Draw => 0.5,
-            Outcome::RedWins => 1.0,
-        }
-    }
-
-    /// The text in a positions file.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Outcome::BlackWins => "0",
-            Outcome::Draw => "0.5",
-            Outcome::RedWins => "1",
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 impl FromStr for Outcome {
     type Err = LineError;
 
     fn from_str(s: &str) -> Result<Outcome, LineError> {
-        match s {
-            "1" => Ok(Outcome::RedWins),
-            "0.5" => Ok(Outcome::Draw),
-            "0" => Ok(Outcome::BlackWins),
-            _ => Err(LineError::BadResult(s.to_owned())),
+        match Outcome::from_score_text(s) {
+            Some(o) => Ok(o),
+            None => Err(LineError::BadResult(s.to_owned())),
         }
     }
 }

@@ -72,36 +72,36 @@ impl fmt::Display for Failure {
 
 /// An evaluation from an `info` line, from the engine's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
+pub enum EngineScore {
     /// Centipawns (UCCI: the engine's own units, a horse or cannon being about 100).
     Cp(i32),
     /// Mate in this many moves (negative: the engine is mated).
     Mate(i32),
 }
 
-impl Score {
+impl EngineScore {
     /// The score as centipawns, a mate counting as ±(30000 − distance).
     #[must_use]
     pub fn as_cp(self) -> i32 {
         match self {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
+            EngineScore::Cp(cp) => cp,
+            EngineScore::Mate(n) if n > 0 => 30_000 - n,
+            EngineScore::Mate(n) => -30_000 - n,
         }
     }
 }
 
-impl fmt::Display for Score {
+impl fmt::Display for EngineScore {
     /// `+0.28`, `-1.50`, `+M5`, `-M3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Score::Cp(cp) => {
+            EngineScore::Cp(cp) => {
                 let sign = if cp < 0 { '-' } else { '+' };
                 let a = cp.unsigned_abs();
                 write!(f, "{sign}{}.{:02}", a / 100, a % 100)
             }
-            Score::Mate(n) if n < 0 => write!(f, "-M{}", -n),
-            Score::Mate(n) => write!(f, "+M{n}"),
+            EngineScore::Mate(n) if n < 0 => write!(f, "-M{}", -n),
+            EngineScore::Mate(n) => write!(f, "+M{n}"),
         }
     }
 }
@@ -148,7 +148,7 @@ pub struct Reply {
     /// Time from `go` to the answer.
     pub elapsed: Duration,
     /// The last score the engine reported.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// The last depth the engine reported.
     pub depth: Option<u32>,
     /// The engine said the move came from its opening book (`info string book move ...` in
@@ -472,7 +472,7 @@ impl Engine {
         &self,
         line: &str,
         elapsed: Duration,
-        score: Option<Score>,
+        score: Option<EngineScore>,
         depth: Option<u32>,
     ) -> Result<Reply, Failure> {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -646,7 +646,7 @@ fn is_book_info(line: &str) -> bool {
 
 /// Takes `depth` and `score` from an `info` line: UCCI `score N`, UCI `score cp N` or
 /// `score mate N`. Bound scores (UCI `lowerbound`/`upperbound`) are skipped.
-fn read_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut Option<u32>) {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words
         .iter()
@@ -666,19 +666,19 @@ fn read_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
             "score" => match words.get(i + 1).copied() {
                 Some("cp") => {
                     if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
-                        *score = Some(Score::Cp(v));
+                        *score = Some(EngineScore::Cp(v));
                     }
                     i += 3;
                 }
                 Some("mate") => {
                     if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
-                        *score = Some(Score::Mate(v));
+                        *score = Some(EngineScore::Mate(v));
                     }
                     i += 3;
                 }
                 Some(w) => {
                     if let Ok(v) = w.parse() {
-                        *score = Some(Score::Cp(v));
+                        *score = Some(EngineScore::Cp(v));
                     }
                     i += 2;
                 }
@@ -756,24 +756,24 @@ mod tests {
     fn reads_scores_from_both_protocols() {
         let (mut s, mut d) = (None, None);
         read_info("info depth 6 score 4 pv c3c4 b9c7", &mut s, &mut d);
-        assert_eq!((s, d), (Some(Score::Cp(4)), Some(6)));
+        assert_eq!((s, d), (Some(EngineScore::Cp(4)), Some(6)));
         read_info(
             "info depth 9 seldepth 12 multipv 1 score mate -3 nodes 5 pv a0a1",
             &mut s,
             &mut d,
         );
-        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        assert_eq!((s, d), (Some(EngineScore::Mate(-3)), Some(9)));
         read_info(
             "info depth 10 score cp 20 lowerbound nodes 5",
             &mut s,
             &mut d,
         );
-        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        assert_eq!((s, d), (Some(EngineScore::Mate(-3)), Some(9)));
         read_info("info string depth 99 score 5", &mut s, &mut d);
         assert_eq!(d, Some(9));
-        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
-        assert_eq!(Score::Cp(7).to_string(), "+0.07");
-        assert_eq!(Score::Mate(-3).as_cp(), -29_997);
+        assert_eq!(EngineScore::Cp(-150).to_string(), "-1.50");
+        assert_eq!(EngineScore::Cp(7).to_string(), "+0.07");
+        assert_eq!(EngineScore::Mate(-3).as_cp(), -29_997);
     }
 
     #[test]

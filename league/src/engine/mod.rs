@@ -13,7 +13,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::clock::TimeControl;
-pub use client::{Engine, Failure, Reply, Score, Think};
+pub use client::{Engine, EngineScore, Failure, Reply, Think};
 pub use process::Launch;
 
 /// The protocol an engine speaks.
