@@ -40,6 +40,7 @@ mod describe;
 mod error;
 mod iccs;
 mod san;
+mod squares;
 mod text;
 mod wxf;
 
@@ -51,6 +52,7 @@ pub use chinese::{ChineseStyle, format_chinese, parse_chinese};
 pub use error::MoveTextError;
 pub use iccs::{format_iccs, parse_iccs};
 pub use san::parse_san;
+pub use squares::SquareNaming;
 pub use wxf::{format_wxf, parse_wxf};
 
 /// The move notations this module reads and writes.

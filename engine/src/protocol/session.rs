@@ -454,12 +454,14 @@ impl Session {
 
     /// Parses a move text in the session's square naming against `pos`.
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        let iccs = self
-            .settings
-            .naming
-            .to_iccs(text)
-            .ok_or_else(|| format!("{text:?} is not a move"))?;
-        let m = crate::notation::parse_iccs(&iccs).map_err(|e| format!("{text:?}: {e}"))?;
+        let m = match self.settings.naming {
+            SquareNaming::ZeroBased => {
+                crate::notation::parse_iccs(text).map_err(|e| format!("{text:?}: {e}"))?
+            }
+            naming => naming
+                .parse(text)
+                .ok_or_else(|| format!("{text:?} is not a move"))?,
+        };
         if pos.is_legal(m) {
             Ok(m)
         } else {

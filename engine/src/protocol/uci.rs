@@ -10,60 +10,8 @@ use std::time::Duration;
 use super::command::{
     ColourClocks, Command, CommandError, GoParams, number, parse_human, parse_position_args,
 };
-use crate::rules::{Move, Square};
 
-/// How squares are written in move texts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SquareNaming {
-    /// a0..i9, rank 0 at Red's back rank (UCCI, ICCS, Pikafish).
-    #[default]
-    ZeroBased,
-    /// a1..i10 (Fairy-Stockfish's UCI with `UCI_Variant xiangqi`).
-    OneBased,
-}
-
-impl SquareNaming {
-    /// Writes a move.
-    #[must_use]
-    pub fn format(self, m: Move) -> String {
-        match self {
-            SquareNaming::ZeroBased => m.to_string(),
-            SquareNaming::OneBased => format!("{}{}", one_based(m.from()), one_based(m.to())),
-        }
-    }
-
-    /// Rewrites a move text into a0..i9 coordinates for parsing; `None` if it is not two squares.
-    #[must_use]
-    pub fn to_iccs(self, text: &str) -> Option<String> {
-        match self {
-            SquareNaming::ZeroBased => Some(text.to_owned()),
-            SquareNaming::OneBased => {
-                let b = text.as_bytes();
-                // The from-square ends where the second file letter starts.
-                let split = (1..b.len()).find(|&i| b[i].is_ascii_alphabetic())?;
-                let (from, to) = (
-                    square_one_based(&text[..split])?,
-                    square_one_based(&text[split..])?,
-                );
-                Some(format!("{from}{to}"))
-            }
-        }
-    }
-}
-
-fn one_based(sq: Square) -> String {
-    format!("{}{}", (b'a' + sq.file()) as char, sq.rank() + 1)
-}
-
-fn square_one_based(text: &str) -> Option<Square> {
-    let mut chars = text.chars();
-    let file = chars.next()?.to_ascii_lowercase();
-    let rank: u8 = chars.as_str().parse().ok()?;
-    if !('a'..='i').contains(&file) || !(1..=10).contains(&rank) {
-        return None;
-    }
-    Some(Square::new(file as u8 - b'a', rank - 1))
-}
+pub use crate::notation::SquareNaming;
 
 /// Reads one UCI command line.
 ///
@@ -221,17 +169,5 @@ mod tests {
         );
         assert!(parse("go wtime").is_err());
         assert!(parse("setoption Hash 3").is_err());
-    }
-
-    #[test]
-    fn one_based_squares_convert() {
-        let n = SquareNaming::OneBased;
-        assert_eq!(n.to_iccs("h3e3").as_deref(), Some("h2e2"));
-        assert_eq!(n.to_iccs("a10a9").as_deref(), Some("a9a8"));
-        assert_eq!(n.to_iccs("a0a1"), None);
-        assert_eq!(n.to_iccs("a11a1"), None);
-        let m = Move::new("a9".parse().unwrap(), "a8".parse().unwrap());
-        assert_eq!(n.format(m), "a10a9");
-        assert_eq!(SquareNaming::ZeroBased.format(m), "a9a8");
     }
 }

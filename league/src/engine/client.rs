@@ -19,8 +19,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use chariot::Move;
-use chariot::notation::parse_iccs;
-use chariot::rules::Square;
+use chariot::notation::SquareNaming;
 
 use super::process::{Process, RecvError};
 use super::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};
@@ -289,6 +288,15 @@ impl Engine {
         self.id_name.as_deref()
     }
 
+    /// How this engine names squares.
+    fn naming(&self) -> SquareNaming {
+        if self.ranks1 {
+            SquareNaming::OneBased
+        } else {
+            SquareNaming::ZeroBased
+        }
+    }
+
     /// `true` when squares are named with ranks 1-10 (a UCI multi-variant engine).
     #[must_use]
     pub fn ranks1(&self) -> bool {
@@ -365,12 +373,7 @@ impl Engine {
     /// A move as this engine writes squares.
     #[must_use]
     pub fn move_text(&self, m: Move) -> String {
-        if self.ranks1 {
-            let sq = |s: Square| format!("{}{}", char::from(b'a' + s.file()), s.rank() + 1);
-            format!("{}{}", sq(m.from()), sq(m.to()))
-        } else {
-            m.to_string()
-        }
+        self.naming().format(m)
     }
 
     /// The `position` command for a line.
@@ -695,31 +698,12 @@ fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut Option<u32
 /// Fairy-Stockfish form with ranks 1-10 (`h3e3`, `b10c8`).
 #[must_use]
 pub fn parse_engine_move(text: &str, ranks1: bool) -> Option<Move> {
-    if !ranks1 {
-        return parse_iccs(text).ok();
-    }
-    let bytes = text.as_bytes();
-    let square = |i: usize| -> Option<(Square, usize)> {
-        let file = bytes.get(i)?.wrapping_sub(b'a');
-        if file > 8 {
-            return None;
-        }
-        let digits = bytes[i + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if digits == 0 || digits > 2 {
-            return None;
-        }
-        let rank: u8 = text[i + 1..i + 1 + digits].parse().ok()?;
-        if !(1..=10).contains(&rank) || (digits == 2 && bytes[i + 1] == b'0') {
-            return None;
-        }
-        Some((Square::new(file, rank - 1), i + 1 + digits))
+    let naming = if ranks1 {
+        SquareNaming::OneBased
+    } else {
+        SquareNaming::ZeroBased
     };
-    let (from, next) = square(0)?;
-    let (to, end) = square(next)?;
-    (end == bytes.len() && from != to).then(|| Move::new(from, to))
+    naming.parse(text)
 }
 
 #[cfg(test)]
