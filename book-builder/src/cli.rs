@@ -1,17 +1,11 @@
 //! Command-line interface of the `book-builder` binary.
 
-use std::collections::BTreeMap;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chariot_cli::Exit;
-use std::time::Instant;
 
-use anyhow::Context;
-use chariot_games::{FileSummary, GameRecord, GameResult, NotationGuess, read_file};
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Chariot's book builder: reads Xiangqi game collections (PGN, DhtmlXQ, XQF; plain or zstd;
 /// UTF-8, GBK or Big5), imports them into a game database and compiles opening books.
@@ -289,13 +283,18 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             paths,
             json,
             max_problems,
-        } => read(&paths, json, max_problems),
+        } => crate::scan::read(&paths, json, max_problems),
         Command::Import {
             paths,
             db,
             batch,
             max_problems,
-        } => crate::commands::import(&collect_files(&paths)?, &db, batch, max_problems),
+        } => crate::commands::import(
+            &crate::scan::collect_files(&paths)?,
+            &db,
+            batch,
+            max_problems,
+        ),
         Command::Export {
             db,
             output,
@@ -379,7 +378,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         } => {
             let source = match db {
                 Some(db) => crate::commands::GameSource::Db(db),
-                None => crate::commands::GameSource::Files(collect_files(&paths)?),
+                None => crate::commands::GameSource::Files(crate::scan::collect_files(&paths)?),
             };
             let options = book_builder::positions::ExtractOptions {
                 skip_plies,
@@ -394,245 +393,4 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             crate::commands::positions(&source, &filters, &output, held_out.as_deref(), options)
         }
     }
-}
-
-/// File name endings searched for in directories.
-const GAME_EXTENSIONS: [&str; 6] = ["pgn", "xqf", "ubb", "htm", "html", "zst"];
-
-/// The files to read: explicit files as given, directories searched recursively (sorted).
-fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .with_context(|| format!("cannot list {}", dir.display()))?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("cannot list {}", dir.display()))?;
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out)?;
-            } else if p
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| GAME_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-            {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let before = files.len();
-            walk(p, &mut files)?;
-            if files.len() == before {
-                return Err(chariot_cli::usage(format!(
-                    "{}: no game files in this directory (looked for .{})",
-                    p.display(),
-                    GAME_EXTENSIONS.join(", .")
-                )));
-            }
-        } else {
-            files.push(p.clone());
-        }
-    }
-    Ok(files)
-}
-
-/// Counts gathered over the games of one file (or all files).
-#[derive(Default)]
-struct Tally {
-    games: usize,
-    plies: usize,
-    results: BTreeMap<Option<GameResult>, usize>,
-    notations: BTreeMap<Option<NotationGuess>, usize>,
-    dates_normalized: usize,
-    dates_raw_only: usize,
-    with_fen: usize,
-}
-
-impl Tally {
-    fn add(&mut self, g: &GameRecord) {
-        self.games += 1;
-        self.plies += g.moves.len();
-        *self.results.entry(g.result).or_default() += 1;
-        *self.notations.entry(g.notation()).or_default() += 1;
-        match &g.date {
-            Some(d) if d.normalized.is_some() => self.dates_normalized += 1,
-            Some(_) => self.dates_raw_only += 1,
-            None => {}
-        }
-        self.with_fen += usize::from(g.fen.is_some());
-    }
-
-    fn merge(&mut self, o: &Tally) {
-        self.games += o.games;
-        self.plies += o.plies;
-        for (k, v) in &o.results {
-            *self.results.entry(*k).or_default() += v;
-        }
-        for (k, v) in &o.notations {
-            *self.notations.entry(*k).or_default() += v;
-        }
-        self.dates_normalized += o.dates_normalized;
-        self.dates_raw_only += o.dates_raw_only;
-        self.with_fen += o.with_fen;
-    }
-
-    fn lines(&self) -> Vec<String> {
-        if self.games == 0 {
-            return Vec::new();
-        }
-        let results = [
-            (Some(GameResult::RedWins), "1-0"),
-            (Some(GameResult::BlackWins), "0-1"),
-            (Some(GameResult::Draw), "1/2-1/2"),
-            (Some(GameResult::Unfinished), "*"),
-            (None, "none"),
-        ]
-        .iter()
-        .map(|(k, name)| format!("{name} {}", self.results.get(k).copied().unwrap_or(0)))
-        .collect::<Vec<_>>()
-        .join(", ");
-        let notations = self
-            .notations
-            .iter()
-            .map(|(k, v)| format!("{} {v}", k.map_or("no moves", NotationGuess::name)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut lines = vec![
-            format!("results: {results}"),
-            format!(
-                "notation: {notations}; {} plies, {} from a set-up position",
-                self.plies, self.with_fen
-            ),
-        ];
-        if self.dates_normalized + self.dates_raw_only > 0 {
-            lines.push(format!(
-                "dates: {} normalised, {} kept as written only, {} missing",
-                self.dates_normalized,
-                self.dates_raw_only,
-                self.games - self.dates_normalized - self.dates_raw_only
-            ));
-        }
-        lines
-    }
-}
-
-fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Result<Exit> {
-    let files = collect_files(paths)?;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let bar = if files.len() > 1 {
-        ProgressBar::new(files.len() as u64)
-    } else {
-        ProgressBar::new_spinner()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed}] {wide_bar} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut total = Tally::default();
-    let (mut failed, mut skipped, mut warnings) = (0usize, 0usize, 0usize);
-    let mut summaries_with_damage = 0usize;
-    let started = Instant::now();
-    for path in &files {
-        let name = path.display().to_string();
-        bar.set_message(name.clone());
-        let mut tally = Tally::default();
-        let mut write_error = None;
-        let t0 = Instant::now();
-        let summary = read_file(path, &mut |game| {
-            tally.add(&game);
-            if json && write_error.is_none() {
-                if let Err(e) = writeln!(out, "{}", crate::json::game(&name, &game)) {
-                    write_error = Some(e);
-                }
-            }
-        });
-        if let Some(e) = write_error {
-            return Err(e.into());
-        }
-        let elapsed = t0.elapsed();
-        failed += usize::from(summary.failed());
-        skipped += summary.skipped();
-        summaries_with_damage += usize::from(
-            summary
-                .problems
-                .iter()
-                .any(|p| p.severity == chariot_games::Severity::Error && p.game.is_none()),
-        );
-        warnings += summary.warnings();
-        let report = report(&name, &summary, &tally, elapsed.as_secs_f64(), max_problems);
-        bar.suspend(|| -> io::Result<()> {
-            if json {
-                eprint!("{report}");
-                Ok(())
-            } else {
-                out.write_all(report.as_bytes())
-            }
-        })?;
-        total.merge(&tally);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    if files.len() > 1 {
-        let mut report = format!(
-            "total: {} ({failed} unreadable), {}, {skipped} skipped, {warnings} warnings [{:.2} s]\n",
-            crate::commands::plural(files.len() as u64, "file", "files"),
-            crate::commands::plural(total.games as u64, "game", "games"),
-            started.elapsed().as_secs_f64()
-        );
-        for line in total.lines() {
-            report.push_str(&format!("  {line}\n"));
-        }
-        if json {
-            eprint!("{report}");
-        } else {
-            out.write_all(report.as_bytes())?;
-        }
-    }
-    out.flush()?;
-    // Nothing readable at all fails; some files or games left out make the run partial.
-    Ok(if failed == files.len() {
-        Exit::Failure
-    } else if failed > 0 || skipped > 0 || summaries_with_damage > 0 {
-        Exit::Partial
-    } else {
-        Exit::Success
-    })
-}
-
-/// The report for one file.
-fn report(name: &str, s: &FileSummary, tally: &Tally, seconds: f64, max_problems: usize) -> String {
-    let mut kind = Vec::new();
-    if s.zstd {
-        kind.push("zstd".to_owned());
-    }
-    kind.push(s.format.map_or("unrecognised", |f| f.name()).to_owned());
-    if let Some(e) = s.encoding {
-        kind.push(e.name().to_owned());
-    }
-    let mut r = format!(
-        "{name}: {} ({}): {}, {} skipped, {} warnings [{seconds:.2} s]\n",
-        kind.join(", "),
-        crate::commands::plural(s.bytes as u64, "byte", "bytes"),
-        crate::commands::plural(s.games as u64, "game", "games"),
-        s.skipped(),
-        s.warnings()
-    );
-    for line in tally.lines() {
-        r.push_str(&format!("  {line}\n"));
-    }
-    for p in s.problems.iter().take(max_problems) {
-        r.push_str(&format!("  {}\n", p.located(name)));
-    }
-    if s.problems.len() > max_problems {
-        r.push_str(&format!(
-            "  ... and {} more problems (see --max-problems)\n",
-            s.problems.len() - max_problems
-        ));
-    }
-    r
 }

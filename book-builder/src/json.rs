@@ -99,7 +99,8 @@ pub fn game(file: &str, g: &GameRecord) -> String {
         iccs,
         rejected,
     };
-    serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    serde_json::to_string(&json)
+        .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string())
 }
 
 #[cfg(test)]

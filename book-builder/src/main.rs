@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod cli;
 mod commands;
 mod json;
+mod scan;
 
 fn main() -> ExitCode {
     cli::run()
