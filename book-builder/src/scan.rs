@@ -15,33 +15,27 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// File name endings searched for in directories.
 const GAME_EXTENSIONS: [&str; 6] = ["pgn", "xqf", "ubb", "htm", "html", "zst"];
 
-/// The files to read: explicit files as given, directories searched recursively (sorted).
+/// The files to read: explicit files as given, directories searched recursively (in name
+/// order, following links; walkdir notices a link that loops back and says so).
 pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .with_context(|| format!("cannot list {}", dir.display()))?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("cannot list {}", dir.display()))?;
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out)?;
-            } else if p
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| GAME_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-            {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
+    let is_game_file = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| GAME_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    };
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
             let before = files.len();
-            walk(p, &mut files)?;
+            for entry in walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .sort_by_file_name()
+            {
+                let entry = entry.with_context(|| format!("cannot list {}", p.display()))?;
+                if entry.file_type().is_file() && is_game_file(entry.path()) {
+                    files.push(entry.into_path());
+                }
+            }
             if files.len() == before {
                 return Err(chariot_cli::usage(format!(
                     "{}: no game files in this directory (looked for .{})",

@@ -8,7 +8,7 @@
 //! side, and the last comment says how the game ended.
 
 use std::fmt::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use chariot::notation::Notation;
 use chariot::rules::Position;
@@ -93,33 +93,18 @@ pub fn write(game: &PlayedGame, ctx: &PgnContext<'_>) -> String {
     write_game(&pgn, ctx.notation)
 }
 
-/// `YYYY.MM.DD` (UTC) of a time.
+/// `YYYY.MM.DD` (UTC) of a time, as PGN writes dates (calendar arithmetic by the `time`
+/// crate).
 #[must_use]
 pub fn date(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    let d = time::OffsetDateTime::from(t).date();
+    format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn dates() {
