@@ -12,11 +12,12 @@
 //! tool, and the files other Texel tuners use look much the same. Writer and reader live here
 //! together; `book-builder positions` writes such files, `chariot tune` reads them.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::atomic::AtomicFile;
 pub use crate::rules::Outcome;
 use crate::rules::{Position, PositionError};
 
@@ -214,12 +215,11 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// Writes a positions file: into a temporary file next to the real one, renamed into place by
-/// [`FileWriter::finish`], so that the real name never holds half a file. Dropped unfinished,
-/// it removes the temporary file.
+/// Writes a positions file through [`AtomicFile`]: a temporary file next to the real one,
+/// renamed into place by [`FileWriter::finish`], so that the real name never holds half a file.
+/// Dropped unfinished, the temporary file vanishes.
 pub struct FileWriter {
-    writer: Option<Writer<BufWriter<File>>>,
-    tmp: PathBuf,
+    writer: Writer<BufWriter<AtomicFile>>,
     path: PathBuf,
 }
 
@@ -227,30 +227,18 @@ impl FileWriter {
     /// Creates the temporary file and writes the comments.
     ///
     /// # Errors
-    /// [`PositionsError::Io`].
+    /// [`PositionsError::Io`] naming the positions file.
     pub fn create(path: &Path, comments: &[String]) -> Result<FileWriter, PositionsError> {
-        let mut name = path
-            .file_name()
-            .map(|n| n.to_os_string())
-            .unwrap_or_default();
-        name.push(format!(".tmp{}", std::process::id()));
-        let tmp = path.with_file_name(name);
-        let mut out = FileWriter {
-            writer: None,
-            tmp,
+        let io_error = |source| PositionsError::Io {
             path: path.to_owned(),
-        };
-        let file = File::create(&out.tmp).map_err(|e| out.io_error(e))?;
-        let writer = Writer::new(BufWriter::new(file), comments).map_err(|e| out.io_error(e))?;
-        out.writer = Some(writer);
-        Ok(out)
-    }
-
-    fn io_error(&self, source: io::Error) -> PositionsError {
-        PositionsError::Io {
-            path: self.tmp.clone(),
             source,
-        }
+        };
+        let file = AtomicFile::create(path).map_err(|e| io_error(e.source))?;
+        let writer = Writer::new(BufWriter::new(file), comments).map_err(io_error)?;
+        Ok(FileWriter {
+            writer,
+            path: path.to_owned(),
+        })
     }
 
     /// Writes one position.
@@ -258,49 +246,38 @@ impl FileWriter {
     /// # Errors
     /// [`PositionsError::Io`].
     pub fn write(&mut self, position: &Position, outcome: Outcome) -> Result<(), PositionsError> {
-        let result = match &mut self.writer {
-            Some(w) => w.write(position, outcome),
-            None => Err(io::Error::other("the file is already finished")),
-        };
-        result.map_err(|e| self.io_error(e))
+        self.writer
+            .write(position, outcome)
+            .map_err(|source| PositionsError::Io {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     /// The positions written so far.
     #[must_use]
     pub fn count(&self) -> usize {
-        self.writer.as_ref().map_or(0, Writer::count)
+        self.writer.count()
     }
 
     /// Flushes the file to disk and renames it into place; returns the number of positions.
     ///
     /// # Errors
     /// [`PositionsError::Io`].
-    pub fn finish(mut self) -> Result<usize, PositionsError> {
+    pub fn finish(self) -> Result<usize, PositionsError> {
         let count = self.count();
-        let Some(writer) = self.writer.take() else {
-            return Err(self.io_error(io::Error::other("the file is already finished")));
-        };
-        let synced = writer
-            .into_inner()
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)
-            .and_then(|f| f.sync_all());
-        if let Err(e) = synced {
-            return Err(self.io_error(e));
-        }
-        fs::rename(&self.tmp, &self.path).map_err(|source| PositionsError::Io {
-            path: self.path.clone(),
+        let path = self.path;
+        let io_error = |source| PositionsError::Io {
+            path: path.clone(),
             source,
-        })?;
+        };
+        let file = self
+            .writer
+            .into_inner()
+            .into_inner()
+            .map_err(|e| io_error(e.into_error()))?;
+        file.commit().map_err(|e| io_error(e.source))?;
         Ok(count)
-    }
-}
-
-impl Drop for FileWriter {
-    fn drop(&mut self) {
-        if self.writer.is_some() {
-            let _ = fs::remove_file(&self.tmp);
-        }
     }
 }
 
@@ -308,6 +285,7 @@ impl Drop for FileWriter {
 mod tests {
     use super::*;
     use crate::rules::START_FEN;
+    use std::fs;
 
     const FENS: [&str; 3] = [
         START_FEN,
