@@ -136,7 +136,7 @@ impl Ending {
     }
 }
 
-/// EngineScore-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
+/// Score-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Adjudication {
     /// `--draw`: a draw once both engines' scores stay within the threshold.

@@ -1,6 +1,6 @@
 //! What the runner prints: a line per finished game, the running score or table, and the
 //! final statistics. The wording follows cutechess-cli's, which scripts already parse
-//! (`EngineScore of A vs B: W - L - D [score] N`, `Elo difference: X +/- Y`).
+//! (`Score of A vs B: W - L - D [score] N`, `Elo difference: X +/- Y`).
 
 use std::fmt::Write as _;
 
@@ -20,12 +20,12 @@ pub fn game_line(f: &Finished) -> String {
     )
 }
 
-/// `EngineScore of A vs B: W - L - D [0.550] N` for a two-engine match.
+/// `Score of A vs B: W - L - D [0.550] N` for a two-engine match.
 #[must_use]
 pub fn score_line(names: &[String], s: &Standings) -> String {
     let w = s.first;
     format!(
-        "EngineScore of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
         names[0],
         names[1],
         w.wins,
@@ -115,7 +115,7 @@ pub fn table(names: &[String], s: &Standings) -> String {
     order.sort_by(|&a, &b| s.points(b).total_cmp(&s.points(a)).then(a.cmp(&b)));
     let mut out = format!(
         "{:>4} {:<width$} {:>7} {:>7} {:>6} {:>7} {:>7} {:>7}\n",
-        "Rank", "Name", "Elo", "+/-", "Games", "Points", "EngineScore", "Draw"
+        "Rank", "Name", "Elo", "+/-", "Games", "Points", "Score", "Draw"
     );
     for (rank, &p) in order.iter().enumerate() {
         let w: Wdl = s.players[p];

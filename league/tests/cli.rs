@@ -69,7 +69,11 @@ fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(text.matches("Finished game").count(), 4, "{text}");
-    assert!(text.contains("EngineScore of Alpha vs Beta:"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Score of Alpha vs Beta:")),
+        "{text}"
+    );
     assert!(text.contains("Elo difference (Alpha vs Beta):"), "{text}");
     let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(games.matches("[Game \"Chinese Chess\"]").count(), 4);
@@ -239,7 +243,8 @@ fn json_gives_a_line_per_game_and_the_results() {
     // The text for people went to standard error.
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("EngineScore of Good vs Bad: 4 - 0 - 0"),
+        err.lines()
+            .any(|l| l.starts_with("Score of Good vs Bad: 4 - 0 - 0")),
         "{err}"
     );
 }

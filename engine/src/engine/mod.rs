@@ -299,6 +299,14 @@ impl Engine {
         self.share_tables();
     }
 
+    /// A new searcher (empty hash table) in place of one that was lost with its thread.
+    fn fresh_searcher(&mut self) {
+        let mut searcher = Searcher::new(self.options.clone());
+        searcher.set_tablebases(self.use_egtb.then(|| Arc::clone(&self.tables)));
+        self.hash = searcher.hash_view();
+        self.searcher = Some(searcher);
+    }
+
     fn share_tables(&mut self) {
         let tables = self.use_egtb.then(|| Arc::clone(&self.tables));
         if let Some(s) = &mut self.searcher {
@@ -387,10 +395,7 @@ impl Engine {
                 true
             }
             Err(_) => {
-                let mut searcher = Searcher::new(self.options.clone());
-                searcher.set_tablebases(self.use_egtb.then(|| Arc::clone(&self.tables)));
-                self.hash = searcher.hash_view();
-                self.searcher = Some(searcher);
+                self.fresh_searcher();
                 false
             }
         }
@@ -480,10 +485,7 @@ impl Engine {
             }
             Err(e) => {
                 // The closure (and the searcher in it) is gone: start afresh.
-                let mut searcher = Searcher::new(self.options.clone());
-                searcher.set_tablebases(self.use_egtb.then(|| Arc::clone(&self.tables)));
-                self.hash = searcher.hash_view();
-                self.searcher = Some(searcher);
+                self.fresh_searcher();
                 Err(GoError::Thread(e))
             }
         }
