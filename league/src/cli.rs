@@ -21,16 +21,16 @@ use chariot::book::Book;
 use chariot::egtb::Tablebases;
 use chariot::notation::Notation;
 
-use crate::clock::TimeControl;
-use crate::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
-use crate::game::{Adjudication, DrawRule, ResignRule};
-use crate::openings::{self, Format, Opening, Order};
-use crate::pgn::{self, PgnContext};
-use crate::referee::JudgeReferee;
-use crate::report;
-use crate::resume;
-use crate::stats::Sprt;
-use crate::tournament::{self, Kind, Player, Previous, Settings};
+use chariot_league::clock::TimeControl;
+use chariot_league::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
+use chariot_league::game::{Adjudication, DrawRule, ResignRule};
+use chariot_league::openings::{self, Format, Opening, Order};
+use chariot_league::pgn::{self, PgnContext};
+use chariot_league::referee::JudgeReferee;
+use chariot_league::report;
+use chariot_league::resume;
+use chariot_league::stats::Sprt;
+use chariot_league::tournament::{self, Kind, Player, Previous, Settings};
 
 /// The help text.
 pub const USAGE: &str = "\
@@ -898,7 +898,7 @@ mod tests {
         let c = engine_config(1, &a.each, &a.engines[1]).unwrap();
         assert_eq!(
             c.protocol,
-            ProtocolChoice::Fixed(crate::engine::Protocol::Uci)
+            ProtocolChoice::Fixed(chariot_league::engine::Protocol::Uci)
         );
     }
 

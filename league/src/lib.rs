@@ -6,9 +6,8 @@
 //! and written as Xiangqi PGN ([`pgn`]). [`tournament`] pairs the engines (match, round robin,
 //! Swiss, gauntlet) and runs games in parallel, carrying on an interrupted run from its PGN
 //! ([`resume`]); [`stats`] turns results into Elo with intervals and the SPRT; [`report`] prints
-//! the live table and the JSON lines; [`cli`] is the `chariot-league` command line.
+//! the live table and the JSON lines. The command line is the `chariot-league` binary's.
 
-pub mod cli;
 pub mod clock;
 pub mod engine;
 pub mod game;
