@@ -299,12 +299,7 @@ impl GameDb {
     /// As [`GameDb::create_or_open`], and [`DbError::Missing`] when the file does not exist.
     pub fn open(path: impl AsRef<Path>) -> Result<GameDb, DbError> {
         let path = path.as_ref();
-        if path.is_dir() {
-            return Err(DbError::Schema {
-                path: path.to_owned(),
-                reason: "is a directory, not a game database".to_owned(),
-            });
-        }
+        not_a_directory(path)?;
         if !path.exists() {
             return Err(DbError::Missing {
                 path: path.to_owned(),
@@ -327,23 +322,23 @@ impl GameDb {
                 path: path.to_owned(),
                 source,
             })?;
-        let mut db = GameDb {
-            conn,
-            path: path.to_owned(),
-            players: HashMap::new(),
-            events: HashMap::new(),
-        };
+        let mut db = GameDb::over(conn, path);
         db.check_schema(false)?;
         Ok(db)
     }
 
-    fn open_with(path: &Path, create: bool) -> Result<GameDb, DbError> {
-        if path.is_dir() {
-            return Err(DbError::Schema {
-                path: path.to_owned(),
-                reason: "is a directory, not a game database".to_owned(),
-            });
+    /// A database over an open connection (its name caches empty).
+    fn over(conn: Connection, path: &Path) -> GameDb {
+        GameDb {
+            conn,
+            path: path.to_owned(),
+            players: HashMap::new(),
+            events: HashMap::new(),
         }
+    }
+
+    fn open_with(path: &Path, create: bool) -> Result<GameDb, DbError> {
+        not_a_directory(path)?;
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
@@ -352,12 +347,7 @@ impl GameDb {
             path: path.to_owned(),
             source,
         })?;
-        let mut db = GameDb {
-            conn,
-            path: path.to_owned(),
-            players: HashMap::new(),
-            events: HashMap::new(),
-        };
+        let mut db = GameDb::over(conn, path);
         db.prepare()?;
         Ok(db)
     }
@@ -901,6 +891,17 @@ impl GameDb {
 const JOINS: &str = "LEFT JOIN players pr ON pr.id = g.red_id \
                      LEFT JOIN players pb ON pb.id = g.black_id \
                      LEFT JOIN events ev ON ev.id = g.event_id";
+
+/// A directory given as a database is said to be one (SQLite would say "unable to open").
+fn not_a_directory(path: &Path) -> Result<(), DbError> {
+    if path.is_dir() {
+        return Err(DbError::Schema {
+            path: path.to_owned(),
+            reason: "is a directory, not a game database".to_owned(),
+        });
+    }
+    Ok(())
+}
 
 /// Decodes a moves BLOB; `None` when its length is odd or a value is not a move.
 #[must_use]

@@ -89,6 +89,27 @@ pub struct Answer {
     pub source: Source,
 }
 
+impl Answer {
+    /// A move answered without a search (from a book or the tables).
+    fn at_once(
+        best: Move,
+        ponder: Option<Move>,
+        score: Score,
+        started: Instant,
+        source: Source,
+    ) -> Answer {
+        Answer {
+            best: Some(best),
+            ponder,
+            score,
+            nodes: 0,
+            elapsed: started.elapsed(),
+            verdict: Verdict::default(),
+            source,
+        }
+    }
+}
+
 /// Where a move came from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
@@ -535,15 +556,13 @@ impl Engine {
             self.options.randomness,
             self.rng.unit(),
         )?;
-        Some(Answer {
-            best: Some(choice.chosen.mv),
-            ponder: choice.ponder,
-            score: Score::Cp(0),
-            nodes: 0,
-            elapsed: started.elapsed(),
-            verdict: Verdict::default(),
-            source: Source::Book(choice),
-        })
+        Some(Answer::at_once(
+            choice.chosen.mv,
+            choice.ponder,
+            Score::Cp(0),
+            started,
+            Source::Book(choice),
+        ))
     }
 
     fn play_from_tables(
@@ -591,15 +610,14 @@ impl Engine {
                     TbValue::RuleWin(_) => Score::from_internal(tb_rule_win_at(0)),
                     _ => Score::from_internal(-tb_rule_win_at(0)),
                 };
-                Some(Answer {
-                    best: Some(best),
-                    ponder: line.get(1).copied(),
+                let ponder = line.get(1).copied();
+                Some(Answer::at_once(
+                    best,
+                    ponder,
                     score,
-                    nodes: 0,
-                    elapsed: started.elapsed(),
-                    verdict: Verdict::default(),
-                    source: Source::Tables { value, line },
-                })
+                    started,
+                    Source::Tables { value, line },
+                ))
             }
         }
     }
