@@ -134,13 +134,13 @@ pub fn import(
     let mut s = format!(
         "total: {}{}, {} read: {} imported, {} duplicates ({} with a conflicting result), \
          {} rejected [{:.2} s]\n",
-        plural(totals.files as u64, "file", "files"),
+        chariot_cli::count(totals.files as u64, "file", "files"),
         if totals.unreadable_files > 0 {
             format!(" ({} unreadable)", totals.unreadable_files)
         } else {
             String::new()
         },
-        plural(totals.read as u64, "game", "games"),
+        chariot_cli::count(totals.read as u64, "game", "games"),
         totals.imported,
         totals.duplicates,
         totals.conflicts,
@@ -157,9 +157,9 @@ pub fn import(
     s.push_str(&format!(
         "  {}: {}, {}, {}\n",
         db.display(),
-        plural(all.games, "game", "games"),
-        plural(players, "player", "players"),
-        plural(events, "event", "events")
+        chariot_cli::count(all.games, "game", "games"),
+        chariot_cli::count(players, "player", "players"),
+        chariot_cli::count(events, "event", "events")
     ));
     out.write_all(s.as_bytes())?;
     out.flush()?;
@@ -179,21 +179,19 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
     }
     let mut s = format!(
         "{name}: {} read: {} imported, {} duplicates, {} rejected [{:.2} s]\n",
-        plural(r.read as u64, "game", "games"),
+        chariot_cli::count(r.read as u64, "game", "games"),
         r.outcome.imported,
         r.outcome.duplicates,
         r.rejections.len(),
         r.seconds
     );
-    for rej in r.rejections.iter().take(max_problems) {
-        s.push_str(&format!("  {}\n", rej.located(name)));
-    }
-    if r.rejections.len() > max_problems {
-        s.push_str(&format!(
-            "  ... and {} more rejected games (see --max-problems, or the rejections table)\n",
-            r.rejections.len() - max_problems
-        ));
-    }
+    let rejected: Vec<String> = r.rejections.iter().map(|j| j.located(name)).collect();
+    crate::scan::list_some(
+        &mut s,
+        &rejected,
+        max_problems,
+        "rejected games (see --max-problems, or the rejections table)",
+    );
     s
 }
 
@@ -217,11 +215,6 @@ struct SummaryJson {
     rejected_games: u64,
     import_runs: usize,
     files: Vec<ImportedFile>,
-}
-
-/// `"1 game"`, `"2 games"`.
-pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `book-builder summary --db FILE`: the selected games' counts, then the files imported (each
@@ -273,9 +266,9 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
     let mut text = format!(
         "{}: {} selected ({}, {} in the database)\n",
         report.database,
-        plural(s.games, "game", "games"),
-        plural(players, "player", "players"),
-        plural(events, "event", "events")
+        chariot_cli::count(s.games, "game", "games"),
+        chariot_cli::count(players, "player", "players"),
+        chariot_cli::count(events, "event", "events")
     );
     text.push_str(&format!(
         "  results: 1-0 {}, 1/2-1/2 {}, 0-1 {}, unknown {} ({} disagreed between copies)\n",
@@ -283,7 +276,7 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
     ));
     text.push_str(&format!(
         "  {}, {} from set-up positions, dates {} to {}\n",
-        plural(s.plies, "ply", "plies"),
+        chariot_cli::count(s.plies, "ply", "plies"),
         s.setups,
         s.first_date.as_deref().unwrap_or("-"),
         s.last_date.as_deref().unwrap_or("-")
@@ -294,7 +287,7 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
     if s.games != report.games_in_database {
         text.push_str(&format!(
             "  ({} of the database left out by the filters{})\n",
-            plural(report.games_in_database - s.games, "game", "games"),
+            chariot_cli::count(report.games_in_database - s.games, "game", "games"),
             if filter.setups {
                 ""
             } else {
@@ -305,8 +298,8 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
     if !report.files.is_empty() {
         text.push_str(&format!(
             "  {} imported in {} (latest run of each; \"new\" counts games first stored by that run):\n",
-            plural(report.files.len() as u64, "file", "files"),
-            plural(report.import_runs as u64, "run", "runs")
+            chariot_cli::count(report.files.len() as u64, "file", "files"),
+            chariot_cli::count(report.import_runs as u64, "run", "runs")
         ));
         for f in &report.files {
             let i = &f.last;
@@ -314,7 +307,7 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
                 "    {} {} ({}): {} read, {} new, {} already stored, {} rejected{}{}\n",
                 i.started,
                 i.path,
-                plural(i.bytes, "byte", "bytes"),
+                chariot_cli::count(i.bytes, "byte", "bytes"),
                 i.games_read,
                 i.imported,
                 i.duplicates,
@@ -333,8 +326,8 @@ pub fn summary(db: &Path, filters: &FilterArgs, json: bool) -> anyhow::Result<Ex
         }
         text.push_str(&format!(
             "  database: {}, {} (each once, however often its file was imported)\n",
-            plural(report.games_in_database, "game", "games"),
-            plural(report.rejected_games, "rejected game", "rejected games")
+            chariot_cli::count(report.games_in_database, "game", "games"),
+            chariot_cli::count(report.rejected_games, "rejected game", "rejected games")
         ));
     }
     out.write_all(text.as_bytes())?;
@@ -472,11 +465,10 @@ const OPENING_PLIES: usize = 60;
 /// The openings part of `probe --db`: the five most common names, then what is left.
 fn openings_text(o: &chariot_games::db::OpeningCounts, db: &Path) -> String {
     use std::fmt::Write as _;
-    let plural = |n: u64| if n == 1 { "game" } else { "games" };
+    let games = |n: u64| chariot_cli::count(n, "game", "games");
     let mut s = format!(
-        "\nopening: {} {} of {} reach this position",
-        o.games,
-        plural(o.games),
+        "\nopening: {} of {} reach this position",
+        games(o.games),
         db.display()
     );
     if o.games == 0 {
@@ -491,19 +483,14 @@ fn openings_text(o: &chariot_games::db::OpeningCounts, db: &Path) -> String {
             (None, Some(n)) => n.clone(),
             (None, None) => String::new(),
         };
-        let _ = writeln!(s, "  {label}: {} {}", c.games, plural(c.games));
+        let _ = writeln!(s, "  {label}: {}", games(c.games));
     }
     let rest: u64 = o.openings.iter().skip(5).map(|c| c.games).sum();
     if rest > 0 {
-        let _ = writeln!(s, "  and {rest} more {} under other names", plural(rest));
+        let _ = writeln!(s, "  and {} more under other names", games(rest));
     }
     if o.untagged > 0 {
-        let _ = writeln!(
-            s,
-            "  {} {} without ECCO or opening tags",
-            o.untagged,
-            plural(o.untagged)
-        );
+        let _ = writeln!(s, "  {} without ECCO or opening tags", games(o.untagged));
     }
     s
 }
@@ -919,10 +906,10 @@ pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
             .map_err(|e| anyhow::Error::from(e.into_error()).context("cannot write the PGN"))?
             .commit()?;
     }
-    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let games = |n: u64| chariot_cli::count(n, "game", "games");
     eprintln!(
-        "{written} game{} exported{}",
-        plural(written),
+        "{} exported{}",
+        games(written),
         args.output
             .map(|p| format!(" to {}", p.display()))
             .unwrap_or_default()
@@ -931,9 +918,8 @@ pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     eprintln!(
-        "{} game{} left out: a character has no GBK code (export with --encoding utf-8 to keep them):",
-        unwritable.len(),
-        plural(unwritable.len() as u64)
+        "{} left out: a character has no GBK code (export with --encoding utf-8 to keep them):",
+        games(unwritable.len() as u64)
     );
     for line in unwritable.iter().take(10) {
         eprintln!("  {line}");

@@ -190,8 +190,8 @@ pub fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Resul
     if files.len() > 1 {
         let mut report = format!(
             "total: {} ({failed} unreadable), {}, {skipped} skipped, {warnings} warnings [{:.2} s]\n",
-            crate::commands::plural(files.len() as u64, "file", "files"),
-            crate::commands::plural(total.games as u64, "game", "games"),
+            chariot_cli::count(files.len() as u64, "file", "files"),
+            chariot_cli::count(total.games as u64, "game", "games"),
             started.elapsed().as_secs_f64()
         );
         for line in total.lines() {
@@ -227,22 +227,31 @@ fn report(name: &str, s: &FileSummary, tally: &Tally, seconds: f64, max_problems
     let mut r = format!(
         "{name}: {} ({}): {}, {} skipped, {} warnings [{seconds:.2} s]\n",
         kind.join(", "),
-        crate::commands::plural(s.bytes as u64, "byte", "bytes"),
-        crate::commands::plural(s.games as u64, "game", "games"),
+        chariot_cli::count(s.bytes as u64, "byte", "bytes"),
+        chariot_cli::count(s.games as u64, "game", "games"),
         s.skipped(),
         s.warnings()
     );
     for line in tally.lines() {
         r.push_str(&format!("  {line}\n"));
     }
-    for p in s.problems.iter().take(max_problems) {
-        r.push_str(&format!("  {}\n", p.located(name)));
-    }
-    if s.problems.len() > max_problems {
-        r.push_str(&format!(
-            "  ... and {} more problems (see --max-problems)\n",
-            s.problems.len() - max_problems
-        ));
-    }
+    let problems: Vec<String> = s.problems.iter().map(|p| p.located(name)).collect();
+    list_some(
+        &mut r,
+        &problems,
+        max_problems,
+        "problems (see --max-problems)",
+    );
     r
+}
+
+/// Appends up to `max` of `lines`, indented, and how many more there are (`... and 7 more
+/// problems`).
+pub fn list_some(out: &mut String, lines: &[String], max: usize, more: &str) {
+    for line in lines.iter().take(max) {
+        out.push_str(&format!("  {line}\n"));
+    }
+    if lines.len() > max {
+        out.push_str(&format!("  ... and {} more {more}\n", lines.len() - max));
+    }
 }

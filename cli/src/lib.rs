@@ -109,6 +109,12 @@ pub fn code_of(error: &anyhow::Error) -> Exit {
     }
 }
 
+/// A count with its noun: `1 game`, `2 games`, `0 games`.
+#[must_use]
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Whether the error is a write to a closed pipe (the reader of our output went away).
 #[must_use]
 pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
@@ -140,6 +146,13 @@ pub fn message(error: &anyhow::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_say_one_once() {
+        assert_eq!(count(1, "game", "games"), "1 game");
+        assert_eq!(count(0, "entry", "entries"), "0 entries");
+        assert_eq!(count(2, "ply", "plies"), "2 plies");
+    }
 
     #[test]
     fn usage_errors_exit_2_anywhere_in_the_chain() {

@@ -198,8 +198,8 @@ fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<b
     }
     println!(
         "{} in {} agree with a {depth}-ply mate search{}",
-        crate::tools::plural(checked as u64, "position", "positions"),
-        crate::tools::plural(files.len() as u64, "table", "tables"),
+        chariot_cli::count(checked as u64, "position", "positions"),
+        chariot_cli::count(files.len() as u64, "table", "tables"),
         if ok {
             ""
         } else {

@@ -10,8 +10,6 @@ use egtb_gen::generate::Progress;
 use egtb_gen::run::{Report, build_one, memory_estimate, table_path};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::tools::plural;
-
 /// A progress bar showing a generation's stages.
 struct Bar(ProgressBar);
 
@@ -159,9 +157,9 @@ pub fn gen_command(
     overall.finish_and_clear();
     eprintln!(
         "generated {} ({}, {}) in {:.1} s wall; {} already present",
-        plural(generated as u64, "table", "tables"),
-        plural(total.entries, "entry", "entries"),
-        plural(total.bytes, "byte", "bytes"),
+        chariot_cli::count(generated as u64, "table", "tables"),
+        chariot_cli::count(total.entries, "entry", "entries"),
+        chariot_cli::count(total.bytes, "byte", "bytes"),
         started.elapsed().as_secs_f64(),
         skipped,
     );
@@ -169,7 +167,7 @@ pub fn gen_command(
         let names: Vec<String> = failed.iter().map(ToString::to_string).collect();
         eprintln!(
             "{} failed: {}",
-            plural(failed.len() as u64, "table", "tables"),
+            chariot_cli::count(failed.len() as u64, "table", "tables"),
             names.join(" ")
         );
     }

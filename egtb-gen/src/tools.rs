@@ -93,11 +93,6 @@ fn table_info(path: &Path) -> anyhow::Result<TableInfo> {
     })
 }
 
-/// `"1 table"`, `"2 tables"`.
-pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// `egtb-gen info`: a table's header, as text or one JSON object per table.
 pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
     let mut out = std::io::stdout().lock();
@@ -113,9 +108,9 @@ pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
         writeln!(
             out,
             "  index      {} per side to move ({} with both sides), {} per entry",
-            plural(i.entries_per_side, "entry", "entries"),
+            chariot_cli::count(i.entries_per_side, "entry", "entries"),
             2 * i.entries_per_side,
-            plural(u64::from(i.bytes_per_entry), "byte", "bytes")
+            chariot_cli::count(u64::from(i.bytes_per_entry), "byte", "bytes")
         )?;
         for (side, name) in i.sides.iter().zip([
             format!("{} (strong, Red in the table) to move", sig.strong),
@@ -139,26 +134,26 @@ pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
             Some(fen) => writeln!(
                 out,
                 "  longest    {}: {fen}",
-                plural(u64::from(i.longest_plies), "ply", "plies")
+                chariot_cli::count(u64::from(i.longest_plies), "ply", "plies")
             )?,
             None => writeln!(out, "  longest    no mate in this table")?,
         }
         writeln!(
             out,
             "  size       {} on disk, {} uncompressed, ratio {:.1}:1, {} of {}",
-            plural(i.file_bytes, "byte", "bytes"),
-            plural(i.uncompressed_bytes, "byte", "bytes"),
+            chariot_cli::count(i.file_bytes, "byte", "bytes"),
+            chariot_cli::count(i.uncompressed_bytes, "byte", "bytes"),
             i.uncompressed_bytes as f64 / i.file_bytes.max(1) as f64,
-            plural(i.blocks, "block", "blocks"),
-            plural(u64::from(i.block_entries), "entry", "entries")
+            chariot_cli::count(i.blocks, "block", "blocks"),
+            chariot_cli::count(u64::from(i.block_entries), "entry", "entries")
         )?;
         let rule = match i.perpetual_check_rule {
             "decides" => {
                 let decided: u64 = i.sides.iter().map(|s| s.rule_wins + s.rule_losses).sum();
                 format!(
                     "judged; decides {} in {} (format version {})",
-                    plural(decided, "position", "positions"),
-                    plural(u64::from(i.rule_stages), "stage", "stages"),
+                    chariot_cli::count(decided, "position", "positions"),
+                    chariot_cli::count(u64::from(i.rule_stages), "stage", "stages"),
                     i.format_version
                 )
             }

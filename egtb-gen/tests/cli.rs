@@ -44,10 +44,7 @@ fn probe_json_from_stdin() {
         bin().arg("probe").arg("--dir").arg(data()).arg("--json"),
         fens,
     );
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 4, "{out}");
     // Black to move, not in check: lost.
     assert_eq!(lines[0]["wdl"], "loss", "{out}");
@@ -162,10 +159,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
         "9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1\n4k4/9/9/9/9/9/9/9/9/3K1R3 b\n",
     );
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines[0]["wdl"], "loss", "{out}");
     assert!(lines[0]["dtm"].is_null(), "{out}");
     assert_eq!(lines[0]["best"], "d2b1", "{out}");
@@ -284,10 +278,7 @@ fn info_and_verify_need_files_and_speak_json() {
         "",
     );
     assert_eq!(code, 1, "{err}");
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines[0]["ok"], true, "{out}");
     assert_eq!(lines[1]["ok"], false, "{out}");
     assert!(
@@ -298,4 +289,11 @@ fn info_and_verify_need_files_and_speak_json() {
     let (code, _, err) = run(bin().arg("info").arg(data().join("no-such.egtb")), "");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("no-such.egtb"), "{err}");
+}
+
+/// The JSON objects of an output, one per line (each must parse).
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
 }

@@ -577,9 +577,8 @@ fn book_openings(
     let plies = args.book_ply.unwrap_or(DEFAULT_BOOK_PLY);
     let list = openings::from_book(&book, plies, pairs, args.srand)?;
     out.say(&format!(
-        "Book: {} distinct opening{} of up to {plies} plies from {}",
-        list.len(),
-        if list.len() == 1 { "" } else { "s" },
+        "Book: {} of up to {plies} plies from {}",
+        chariot_cli::count(list.len() as u64, "distinct opening", "distinct openings"),
         path.display()
     ))?;
     Ok(list)
@@ -702,9 +701,8 @@ fn execute(args: Args) -> Result<()> {
                 );
             }
             out.say(&format!(
-                "Tablebases: {} table{} from {}",
-                tables.len(),
-                if tables.len() == 1 { "" } else { "s" },
+                "Tablebases: {} from {}",
+                chariot_cli::count(tables.len() as u64, "table", "tables"),
                 dir.display()
             ))?;
             Some(tables)

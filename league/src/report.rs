@@ -215,15 +215,20 @@ pub struct PlayerJson<'a> {
     pub name: &'a str,
     /// Games played.
     pub games: u32,
-    /// Wins.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// Losses.
-    pub losses: u32,
+    /// Wins, draws and losses.
+    #[serde(flatten)]
+    pub wdl: Wdl,
     /// Points, Swiss byes included.
     pub points: f64,
-    /// Elo against the field, with its 95% interval (`null` where infinite or unknown).
+    /// Elo against the field, with its 95% interval.
+    #[serde(flatten)]
+    pub elo: EloJson,
+}
+
+/// An Elo estimate with its 95% interval; `null` where infinite or unknown.
+#[derive(Debug, serde::Serialize)]
+pub struct EloJson {
+    /// The estimate.
     pub elo: Option<f64>,
     /// Lower end of the interval.
     pub elo_lower: Option<f64>,
@@ -231,23 +236,27 @@ pub struct PlayerJson<'a> {
     pub elo_upper: Option<f64>,
 }
 
-/// A two-engine match's statistics.
+impl EloJson {
+    fn of(e: Option<crate::stats::EloEstimate>) -> EloJson {
+        EloJson {
+            elo: e.and_then(|e| finite(e.elo)),
+            elo_lower: e.and_then(|e| finite(e.lower)),
+            elo_upper: e.and_then(|e| finite(e.upper)),
+        }
+    }
+}
+
+/// A two-engine match's statistics, from the first engine's side.
 #[derive(Debug, serde::Serialize)]
 pub struct MatchJson {
-    /// Wins of the first engine.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// Losses of the first engine.
-    pub losses: u32,
+    /// Wins, draws and losses of the first engine.
+    #[serde(flatten)]
+    pub wdl: Wdl,
     /// The first engine's mean score.
     pub score: Option<f64>,
     /// The Elo difference and its 95% interval.
-    pub elo: Option<f64>,
-    /// Lower end.
-    pub elo_lower: Option<f64>,
-    /// Upper end.
-    pub elo_upper: Option<f64>,
+    #[serde(flatten)]
+    pub elo: EloJson,
     /// `pentanomial` (every game in a complete pair) or `trinomial`.
     pub model: &'static str,
     /// Likelihood of superiority of the first engine.
@@ -289,18 +298,13 @@ pub fn results_json<'a>(
         .enumerate()
         .map(|(rank, &p)| {
             let w = s.players[p];
-            let e = elo_trinomial(&w);
             PlayerJson {
                 rank: rank + 1,
                 name: &names[p],
                 games: w.games(),
-                wins: w.wins,
-                draws: w.draws,
-                losses: w.losses,
+                wdl: w,
                 points: s.points(p),
-                elo: e.and_then(|e| finite(e.elo)),
-                elo_lower: e.and_then(|e| finite(e.lower)),
-                elo_upper: e.and_then(|e| finite(e.upper)),
+                elo: EloJson::of(elo_trinomial(&w)),
             }
         })
         .collect();
@@ -313,13 +317,9 @@ pub fn results_json<'a>(
             elo_trinomial(&w)
         };
         MatchJson {
-            wins: w.wins,
-            draws: w.draws,
-            losses: w.losses,
+            wdl: w,
             score: w.score(),
-            elo: e.and_then(|e| finite(e.elo)),
-            elo_lower: e.and_then(|e| finite(e.lower)),
-            elo_upper: e.and_then(|e| finite(e.upper)),
+            elo: EloJson::of(e),
             model: if paired { "pentanomial" } else { "trinomial" },
             los: los(&w),
             pairs: s.pairs.0,

@@ -12,7 +12,7 @@
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wins, draws and losses from one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Wdl {
     /// Wins.
     pub wins: u32,

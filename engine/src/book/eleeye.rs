@@ -90,23 +90,17 @@ fn from_board_square(s: u8) -> Option<Square> {
 /// The lock1 word ElephantEye files a position under.
 #[must_use]
 pub fn lock(pos: &Position) -> u32 {
-    let t = locks();
-    let mut lock = if pos.turn() == Color::Black {
-        t.side
-    } else {
-        0
-    };
-    for sq in pos.occupied() {
-        if let Some(p) = pos.piece_at(sq) {
-            lock ^= t.table[p.index()][board_square(sq)];
-        }
-    }
-    lock
+    lock_with(pos, |sq| sq)
 }
 
 /// The lock1 word of the left-right mirror of `pos`, without building it.
 #[must_use]
 pub fn mirror_lock(pos: &Position) -> u32 {
+    lock_with(pos, Square::mirror)
+}
+
+/// The lock1 word with every piece's square mapped by `square` first.
+fn lock_with(pos: &Position, square: impl Fn(Square) -> Square) -> u32 {
     let t = locks();
     let mut lock = if pos.turn() == Color::Black {
         t.side
@@ -115,7 +109,7 @@ pub fn mirror_lock(pos: &Position) -> u32 {
     };
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq) {
-            lock ^= t.table[p.index()][board_square(sq.mirror())];
+            lock ^= t.table[p.index()][board_square(square(sq))];
         }
     }
     lock

@@ -29,7 +29,9 @@ use crate::egtb::{ProbeError, Tablebases, Value as TbValue};
 use crate::random::Rng;
 use crate::rules::{Move, Position};
 use crate::search::score::tb_rule_win_at;
-use crate::search::{Control, HashProbe, HashView, Limits, Options, Report, Score, Searcher};
+use crate::search::{
+    Control, HashProbe, HashView, Limits, Options, Report, Score, SearchResult, Searcher,
+};
 
 pub use book_policy::BookChoice;
 pub use table_policy::TableDecision;
@@ -72,15 +74,10 @@ impl GoRequest {
 /// How a `go` ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
-    /// The move to play; `None` when there is none (mated, stalemated, every move banned, or
-    /// `go depth 0`).
-    pub best: Option<Move>,
-    /// The expected reply.
-    pub ponder: Option<Move>,
-    /// The score of `best` for the side to move.
-    pub score: Score,
-    /// Nodes searched (0 for a book or table move).
-    pub nodes: u64,
+    /// The move (`None` when there is none: mated, stalemated, every move banned, or `go depth
+    /// 0`), the expected reply, the score for the side to move, and the depth and nodes (0 for
+    /// a book or table move).
+    pub result: SearchResult,
     /// Time taken.
     pub elapsed: Duration,
     /// Resign, or offer or accept a draw, with the move.
@@ -99,10 +96,13 @@ impl Answer {
         source: Source,
     ) -> Answer {
         Answer {
-            best: Some(best),
-            ponder,
-            score,
-            nodes: 0,
+            result: SearchResult {
+                best: Some(best),
+                ponder,
+                score,
+                depth: 0,
+                nodes: 0,
+            },
             elapsed: started.elapsed(),
             verdict: Verdict::default(),
             source,
@@ -481,10 +481,7 @@ impl Engine {
                     None => Verdict::default(),
                 };
                 let answer = Answer {
-                    best: result.best,
-                    ponder: result.ponder,
-                    score: result.score,
-                    nodes: result.nodes,
+                    result,
                     elapsed: started.elapsed(),
                     verdict,
                     source: Source::Search,
@@ -686,7 +683,7 @@ mod tests {
         e.seed(1);
         let (a, _) = run(&mut e, depth(6));
         assert!(matches!(a.source, Source::Book(_)), "{a:?}");
-        assert_eq!(a.nodes, 0);
+        assert_eq!(a.result.nodes, 0);
         // MultiPV 3: analysis searches, and the book's moves are a note.
         e.set_options(Options {
             multipv: 3,
@@ -694,7 +691,7 @@ mod tests {
         });
         let (a, notes) = run(&mut e, depth(4));
         assert_eq!(a.source, Source::Search);
-        assert!(a.nodes > 0);
+        assert!(a.result.nodes > 0);
         assert!(
             notes
                 .iter()
@@ -716,7 +713,7 @@ mod tests {
             Source::Search,
             "every book move is banned: search"
         );
-        assert!(!book.contains(&a.best.unwrap()));
+        assert!(!book.contains(&a.result.best.unwrap()));
     }
 
     #[test]
@@ -730,17 +727,17 @@ mod tests {
             panic!("{a:?}");
         };
         assert_eq!(value, TbValue::Win(1));
-        assert_eq!(a.score, Score::Mate(1));
-        let mate = a.best.unwrap();
+        assert_eq!(a.result.score, Score::Mate(1));
+        let mate = a.result.best.unwrap();
         e.ban_moves(vec![mate]);
         let (a, _) = run(&mut e, depth(8));
-        assert_ne!(a.best, Some(mate));
+        assert_ne!(a.result.best, Some(mate));
         // Tables off: the search finds the mate itself.
         e.set_use_egtb(false);
         e.ban_moves(Vec::new());
         let (a, _) = run(&mut e, depth(4));
         assert_eq!(a.source, Source::Search);
-        assert_eq!(a.score, Score::Mate(1));
+        assert_eq!(a.result.score, Score::Mate(1));
     }
 
     #[test]
@@ -757,7 +754,7 @@ mod tests {
             },
             Box::new(move |ev| {
                 if let Event::Done(a) = ev {
-                    let _ = tx.send(a.best);
+                    let _ = tx.send(a.result.best);
                 }
             }),
         )

@@ -6,7 +6,6 @@
 //! or for a general, chariot, cannon or soldier moving along its file, the number of ranks.
 //! When several like pieces share a file, a tandem mark ([`Tandem`]) says which one is meant.
 
-use crate::rules::position::kind_name;
 use crate::rules::{Color, Kind, Move, Piece, Position, Square};
 
 use super::error::MoveTextError;
@@ -88,7 +87,7 @@ fn destination(
 fn designated(d: &Description, pos: &Position) -> Result<Vec<Square>, String> {
     let us = pos.turn();
     let piece = Piece::new(us, d.kind);
-    let name = format!("{us} {}", kind_name(d.kind));
+    let name = format!("{us} {}", d.kind.name());
     let files: Vec<u8> = match d.file {
         Some(n) => vec![board_file(us, n).ok_or_else(|| format!("file {n} is not a file 1-9"))?],
         None => (0..9).collect(),
@@ -114,8 +113,8 @@ fn designated(d: &Description, pos: &Position) -> Result<Vec<Square>, String> {
         return Ok(found);
     }
     Err(match (d.file, d.tandem) {
-        (Some(n), None) => format!("{us} has no {} on file {n}", kind_name(d.kind)),
-        (None, None) => format!("{us} has no {}", kind_name(d.kind)),
+        (Some(n), None) => format!("{us} has no {} on file {n}", d.kind.name()),
+        (None, None) => format!("{us} has no {}", d.kind.name()),
         (Some(n), Some(t)) => {
             let count = board_file(us, n).map_or(0, |f| on_file(pos, piece, f).len());
             format!(
@@ -178,14 +177,14 @@ pub(crate) fn resolve(d: &Description, pos: &Position, text: &str) -> Result<Mov
 
 /// Why the designated pieces have no square to go to with this direction and number.
 fn no_destination(d: &Description, us: Color, pieces: &[Square]) -> String {
-    let name = format!("{us} {}", kind_name(d.kind));
+    let name = format!("{us} {}", d.kind.name());
     let at = pieces
         .iter()
         .map(Square::to_string)
         .collect::<Vec<_>>()
         .join(", ");
     if d.action == Action::Sideways && !moves_straight(d.kind) {
-        return format!("a {} never moves sideways (平, '.')", kind_name(d.kind));
+        return format!("a {} never moves sideways (平, '.')", d.kind.name());
     }
     if d.action == Action::Sideways
         && pieces

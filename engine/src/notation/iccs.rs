@@ -4,7 +4,6 @@
 //! case, full-width, with or without a dash between the squares (`h2e2`, `H2-E2`); output is
 //! lowercase without a dash, as UCCI writes it.
 
-use crate::rules::position::kind_name;
 use crate::rules::{Move, Position, Square};
 
 use super::error::MoveTextError;
@@ -77,7 +76,7 @@ pub(crate) fn why_illegal(m: Move, pos: &Position) -> String {
     let Some(piece) = pos.piece_at(from) else {
         return format!("there is no piece on {from}");
     };
-    let name = format!("{} {}", piece.color(), kind_name(piece.kind()));
+    let name = format!("{} {}", piece.color(), piece.kind().name());
     if piece.color() != us {
         return format!("the piece on {from} is a {name}, but {us} is to move");
     }

@@ -193,7 +193,7 @@ impl fmt::Display for Description {
         if let Some(t) = self.tandem {
             write!(f, "{t} ")?;
         }
-        f.write_str(crate::rules::position::kind_name(self.kind))?;
+        f.write_str(self.kind.name())?;
         if let Some(file) = self.file {
             write!(f, " on file {file}")?;
         }

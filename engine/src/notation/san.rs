@@ -74,24 +74,12 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         [m] => Ok(*m),
         [] => Err(MoveTextError::NoSuchPiece {
             text: text.to_owned(),
-            reason: format!("no legal move of a {} to {to}", kind_name(kind)),
+            reason: format!("no legal move of a {} to {to}", kind.name()),
         }),
         _ => Err(MoveTextError::Ambiguous {
             text: text.to_owned(),
             moves: fits,
         }),
-    }
-}
-
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::General => "general",
-        Kind::Advisor => "advisor",
-        Kind::Elephant => "elephant",
-        Kind::Horse => "horse",
-        Kind::Chariot => "chariot",
-        Kind::Cannon => "cannon",
-        Kind::Soldier => "soldier",
     }
 }
 

@@ -103,12 +103,17 @@ impl Writer {
                     lines.push(format!(
                         "info time {} nodes {}",
                         a.elapsed.as_millis(),
-                        a.nodes
+                        a.result.nodes
                     ));
                 }
             }
             Source::Book(choice) => {
-                let pv = self.line(&[a.best, a.ponder].into_iter().flatten().collect::<Vec<_>>());
+                let pv = self.line(
+                    &[a.result.best, a.result.ponder]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>(),
+                );
                 let s = choice.chosen.stats;
                 let pct = |n: u32| {
                     if s.games == 0 {
@@ -144,8 +149,8 @@ impl Writer {
                     Proto::Uci => {
                         // A win by the rule is no mate: it scores as the search scores it.
                         let score = match value {
-                            TbValue::Win(_) | TbValue::Loss(_) => uci_score(a.score),
-                            _ => a.score.to_string(),
+                            TbValue::Win(_) | TbValue::Loss(_) => uci_score(a.result.score),
+                            _ => a.result.score.to_string(),
                         };
                         lines.push(format!(
                             "info depth {} score {score} nodes 0 tbhits 1 time 0 pv {pv}",
@@ -155,12 +160,12 @@ impl Writer {
                     Proto::Ucci => lines.push(format!(
                         "info depth {} score {} pv {pv}",
                         line.len(),
-                        centipawns(a.score)
+                        centipawns(a.result.score)
                     )),
                 }
             }
         }
-        let Some(best) = a.best else {
+        let Some(best) = a.result.best else {
             lines.push(match self.proto {
                 Proto::Ucci => "nobestmove".to_owned(),
                 // UCI has no nobestmove; "0000" is the null move GUIs understand.
@@ -169,7 +174,7 @@ impl Writer {
             return lines;
         };
         let mut last = format!("bestmove {}", self.naming.format(best));
-        if let Some(p) = a.ponder {
+        if let Some(p) = a.result.ponder {
             last += &format!(" ponder {}", self.naming.format(p));
         }
         if self.proto == Proto::Ucci {

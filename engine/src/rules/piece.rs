@@ -78,6 +78,21 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The English name, as messages say it (`docs/glossary.md`): general, advisor, elephant,
+    /// horse, chariot, cannon, soldier.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::General => "general",
+            Kind::Advisor => "advisor",
+            Kind::Elephant => "elephant",
+            Kind::Horse => "horse",
+            Kind::Chariot => "chariot",
+            Kind::Cannon => "cannon",
+            Kind::Soldier => "soldier",
+        }
+    }
+
     /// All kinds in FEN letter order.
     pub const ALL: [Kind; 7] = [
         Kind::General,

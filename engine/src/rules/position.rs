@@ -229,7 +229,7 @@ impl Position {
             for sq in Square::all() {
                 if let Some(piece) = pos.piece_at(sq) {
                     if !reachable(piece, sq) {
-                        let piece_name = format!("{} {}", piece.color(), kind_name(piece.kind()));
+                        let piece_name = format!("{} {}", piece.color(), piece.kind().name());
                         return Err(PositionError::UnreachableSquare {
                             piece_name,
                             square: sq,
@@ -516,20 +516,6 @@ impl Position {
     #[must_use]
     pub fn piece_count(&self) -> u32 {
         self.occupied().count()
-    }
-}
-
-/// The English name of a kind, as used in messages.
-#[must_use]
-pub fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::General => "general",
-        Kind::Advisor => "advisor",
-        Kind::Elephant => "elephant",
-        Kind::Horse => "horse",
-        Kind::Chariot => "chariot",
-        Kind::Cannon => "cannon",
-        Kind::Soldier => "soldier",
     }
 }
 
