@@ -22,3 +22,28 @@ fn bench_command_takes_a_pruning_level_and_rejects_a_bad_one() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("pruning") && err.contains("\"lots\""), "{err}");
 }
+
+#[test]
+fn exit_codes_follow_the_convention() {
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let run = |args: &[&str]| {
+        std::process::Command::new(chariot)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // Success.
+    let out = run(&["perft", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("1920\n"));
+    // A missing file: a failure at run time, named.
+    let out = run(&["tactics", "/nonexistent/problems.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/problems.txt"), "{err}");
+    // A mistake on the command line.
+    let out = run(&["perft", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -325,6 +325,15 @@ fn command_line_mistakes_exit_with_a_message() {
         err.contains("/nonexistent/engine") && err.contains("could not be started"),
         "{err}"
     );
+    // A missing openings file: a failure at run time, named.
+    let a = args(
+        &[&engine("good", "A"), &engine("good", "B")],
+        "--tc 5 --openings file=/nonexistent/openings.pgn",
+    );
+    let (out, _) = run(&a, None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/openings.pgn"), "{err}");
     let (out, text) = run(&["--help".into()], None);
     assert!(out.status.success() && text.contains("--openings"));
     for option in ["--book FILE", "--book-ply N", "--egtb DIR"] {
