@@ -159,6 +159,29 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Serve the JSON API for playing against Chariot and querying positions (docs/web-api.md).
+    ///
+    /// Listens on the loopback address unless told otherwise. Each game has its own engine at
+    /// its own level; games are bounded in number (an idle one makes room for a new one) and
+    /// every move's thinking in time. The browser interface comes with the rest of issue 15.
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// The port (0: any free port, printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// An opening book (.xqb); repeat for several [default: the built-in book].
+        #[arg(long = "book", value_name = "FILE")]
+        books: Vec<std::path::PathBuf>,
+        /// A directory of endgame tables; repeat for several [default: the data-location
+        /// order, docs/protocol.md].
+        #[arg(long = "egtb", value_name = "DIR")]
+        egtb: Vec<std::path::PathBuf>,
+        /// Games open at once.
+        #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        max_games: u64,
+    },
     /// Tune the evaluation's weights on positions with game results (Texel tuning).
     ///
     /// Reads a positions file (`FEN;result` lines, as `book-builder positions` writes them;
@@ -255,6 +278,19 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench { depth, pruning } => run_bench(depth, pruning),
+        Command::Serve {
+            host,
+            port,
+            books,
+            egtb,
+            max_games,
+        } => crate::serve::serve(&crate::serve::ServeArgs {
+            host,
+            port,
+            books,
+            egtb,
+            max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
+        }),
         Command::Eval { fen } => {
             let pos = Position::from_fen(&fen)
                 .map_err(|e| chariot_cli::usage(format!("invalid --fen {fen:?}: {e}")))?;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 mod cli;
 mod nnue_training;
 mod selfplay;
+mod serve;
 mod tuning;
 
 fn main() -> ExitCode {

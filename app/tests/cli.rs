@@ -47,3 +47,39 @@ fn exit_codes_follow_the_convention() {
     let out = run(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn serve_answers_on_the_port_it_prints() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /api/position?fen=3k5/9/9/9/9/9/9/9/4R4/4K4%20w HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        response.contains(r#""tablebase":{"wdl":"win","dtm":1}"#),
+        "{response}"
+    );
+}

@@ -167,6 +167,12 @@ impl Referee for JudgeReferee {
         })
     }
 
+    /// The rules core's own list (`chariot::rules::forbidden_moves`), which the engine API and
+    /// the web server use too.
+    fn forbidden_moves(&self, pos: &mut Position) -> Vec<Move> {
+        chariot::rules::forbidden_moves(pos)
+    }
+
     fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict> {
         let times = u32::try_from(times.max(2)).unwrap_or(u32::MAX);
         let start = repetition_start(pos, times)?;

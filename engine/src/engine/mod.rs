@@ -173,7 +173,7 @@ pub struct Engine {
     options: Options,
     use_book: bool,
     use_egtb: bool,
-    books: BookSet,
+    books: Arc<BookSet>,
     tables: Arc<Tablebases>,
     searcher: Option<Searcher>,
     hash: HashView,
@@ -201,10 +201,15 @@ impl Engine {
     /// An engine with these books and tables.
     #[must_use]
     pub fn with(books: BookSet, tables: Tablebases) -> Engine {
-        let options = Options::default();
+        Engine::sharing(Arc::new(books), Arc::new(tables), Options::default())
+    }
+
+    /// An engine with books and tables shared with other engines (a server's sessions), and
+    /// these options from the start (so that a small hash table is never first made large).
+    #[must_use]
+    pub fn sharing(books: Arc<BookSet>, tables: Arc<Tablebases>, options: Options) -> Engine {
         let mut searcher = Searcher::new(options.clone());
         let hash = searcher.hash_view();
-        let tables = Arc::new(tables);
         searcher.set_tablebases(Some(Arc::clone(&tables)));
         Engine {
             position: Position::start(),
@@ -298,7 +303,7 @@ impl Engine {
 
     /// Replaces the books.
     pub fn set_books(&mut self, books: BookSet) {
-        self.books = books;
+        self.books = Arc::new(books);
     }
 
     /// The number of book entries over all books.

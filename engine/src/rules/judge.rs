@@ -285,6 +285,34 @@ pub fn repetition_start(pos: &Position, times: u32) -> Option<usize> {
     None
 }
 
+/// The legal moves of the side to move that would repeat a position by a perpetual check or
+/// chase of its own: under the Asian rules these may not be played (a GUI sends them to a UCCI
+/// engine as `banmoves`; a server refuses them from a person).
+///
+/// A move is forbidden as soon as it repeats a position once, not only the third time:
+/// otherwise the offender could make the second repetition unhindered and the third would be
+/// completed by the opponent's forced reply, with no forbidden move ever to ban. Captures never
+/// repeat a position.
+#[must_use]
+pub fn forbidden_moves(pos: &mut Position) -> Vec<Move> {
+    let mover = pos.turn();
+    let mut banned = Vec::new();
+    for m in pos.legal_move_list().iter().copied() {
+        if pos.is_capture(m) {
+            continue;
+        }
+        pos.make_move(m);
+        let offends = repetition_start(pos, 2)
+            .and_then(|start| repetition_verdict(pos, start))
+            .is_some_and(|v| v.loser() == Some(mover));
+        pos.unmake_move();
+        if offends {
+            banned.push(m);
+        }
+    }
+    banned
+}
+
 /// Who is to blame for the repetition of the position at history index `cycle_start` by the
 /// current one, judged over the moves in between (see the module documentation).
 ///

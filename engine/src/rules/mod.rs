@@ -18,7 +18,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
 pub use judge::{
-    GameState, JudgeConfig, Reason, Verdict, judge, judge_game, repetition_start,
+    GameState, JudgeConfig, Reason, Verdict, forbidden_moves, judge, judge_game, repetition_start,
     repetition_verdict,
 };
 pub use mv::{Move, MoveList};

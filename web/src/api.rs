@@ -1,0 +1,509 @@
+//! The JSON API (`docs/web-api.md`): games against the engine, and positions.
+//!
+//! Every error is a 4xx (or 503 when the server is full) with `{"error": "..."}` saying what is
+//! wrong; nothing a client sends can stop the server. The engine thinks on a blocking thread,
+//! never on the async workers, and each game is locked while it changes, so two requests on
+//! one game are served one after the other.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chariot::book::BookSet;
+use chariot::egtb::Tablebases;
+use chariot::notation::Notation;
+use chariot::random::Rng;
+use chariot::rules::{Color, GameState, Position};
+use chariot::search::Options;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{EngineMove, Game, GameError};
+
+/// The server's limits.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Games kept at once; a new game beyond this replaces the longest idle one, or is refused
+    /// when none has been idle for `idle`.
+    pub max_games: usize,
+    /// A game unused this long may be closed.
+    pub idle: Duration,
+    /// The longest the engine thinks for one move, whatever the level.
+    pub max_think: Duration,
+    /// Request bodies larger than this are refused (413).
+    pub max_body: usize,
+    /// Each game's engine hash table, MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_games: 64,
+            idle: Duration::from_secs(30 * 60),
+            max_think: Duration::from_secs(10),
+            max_body: 64 * 1024,
+            hash_mb: 8,
+        }
+    }
+}
+
+/// What the handlers share.
+pub struct AppState {
+    limits: Limits,
+    books: Arc<BookSet>,
+    tables: Arc<Tablebases>,
+    games: Mutex<HashMap<String, Slot>>,
+    ids: Mutex<Rng>,
+}
+
+/// A game and when it was last used.
+struct Slot {
+    game: Arc<Mutex<Game>>,
+    used: Instant,
+}
+
+impl AppState {
+    /// The shared state over these books and tables.
+    #[must_use]
+    pub fn new(books: BookSet, tables: Tablebases, limits: Limits) -> AppState {
+        AppState {
+            limits,
+            books: Arc::new(books),
+            tables: Arc::new(tables),
+            games: Mutex::new(HashMap::new()),
+            ids: Mutex::new(Rng::from_clock()),
+        }
+    }
+
+    fn engine_options(&self) -> Options {
+        Options {
+            hash_mb: self.limits.hash_mb,
+            threads: 1,
+            ..Options::default()
+        }
+    }
+
+    fn new_id(&self) -> String {
+        let mut rng = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+        format!("{:016x}", rng.next_u64())
+    }
+
+    /// Files a new game, closing the longest idle one when the server is full.
+    fn insert(&self, game: Game) -> Result<String, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= self.limits.max_games {
+            let idle = games
+                .iter()
+                .filter(|(_, s)| s.used.elapsed() >= self.limits.idle)
+                .min_by_key(|(_, s)| s.used)
+                .map(|(id, _)| id.clone());
+            match idle {
+                Some(id) => {
+                    games.remove(&id);
+                }
+                None => {
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "the server has {} games open, its limit; try again later",
+                            games.len()
+                        ),
+                    ));
+                }
+            }
+        }
+        let id = self.new_id();
+        games.insert(
+            id.clone(),
+            Slot {
+                game: Arc::new(Mutex::new(game)),
+                used: Instant::now(),
+            },
+        );
+        Ok(id)
+    }
+
+    fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = games.get_mut(id).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no game {id:?} (closed, or never made)"),
+            )
+        })?;
+        slot.used = Instant::now();
+        Ok(Arc::clone(&slot.game))
+    }
+}
+
+/// An error answer: a status and `{"error": message}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let status = match e {
+            GameError::NotYourTurn(_) => StatusCode::CONFLICT,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> ApiError {
+        ApiError::new(e.status(), e.body_text())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        (
+            self.status,
+            Json(Body {
+                error: self.message,
+            }),
+        )
+            .into_response()
+    }
+}
+
+/// The router of the API, under `/api`.
+pub fn router(state: Arc<AppState>) -> Router {
+    let max_body = state.limits.max_body;
+    Router::new()
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(show_game).delete(close_game))
+        .route("/api/games/{id}/moves", post(play_move))
+        .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/position", get(position))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state)
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    /// `red` or `black`: the person's side.
+    #[serde(default = "red")]
+    side: String,
+    /// 1 to 8.
+    #[serde(default = "default_level")]
+    level: u8,
+    /// The start position; the usual one when absent.
+    fen: Option<String>,
+}
+
+fn red() -> String {
+    "red".to_owned()
+}
+
+fn default_level() -> u8 {
+    4
+}
+
+/// A game as the API shows it.
+#[derive(Debug, Serialize)]
+struct GameView {
+    id: String,
+    fen: String,
+    start_fen: String,
+    side: &'static str,
+    level: u8,
+    turn: &'static str,
+    check: bool,
+    moves: Vec<MoveView>,
+    /// The moves the person may play now (ICCS), empty when it is not their turn.
+    playable: Vec<String>,
+    /// `null` while the game goes on.
+    result: Option<ResultView>,
+    engine: Option<EngineMove>,
+}
+
+#[derive(Debug, Serialize)]
+struct MoveView {
+    iccs: String,
+    wxf: String,
+    chinese: String,
+}
+
+#[derive(Debug, Serialize)]
+struct ResultView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: &'static str,
+    /// Why, in words.
+    reason: String,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+/// The result of a decided game, `None` while it goes on.
+fn result_view(state: GameState) -> Option<ResultView> {
+    match state {
+        GameState::Ongoing => None,
+        GameState::RedWins(r) => Some(ResultView {
+            result: "1-0",
+            reason: format!("red wins: {r}"),
+        }),
+        GameState::BlackWins(r) => Some(ResultView {
+            result: "0-1",
+            reason: format!("black wins: {r}"),
+        }),
+        GameState::Draw(r) => Some(ResultView {
+            result: "1/2-1/2",
+            reason: format!("draw: {r}"),
+        }),
+    }
+}
+
+fn view(id: &str, g: &Game) -> GameView {
+    let (iccs, wxf, chinese) = (
+        g.move_texts(Notation::Iccs),
+        g.move_texts(Notation::Wxf),
+        g.move_texts(Notation::Chinese),
+    );
+    let result = result_view(g.state());
+    let pos = g.position();
+    GameView {
+        id: id.to_owned(),
+        fen: pos.fen(),
+        start_fen: g.start().fen(),
+        side: side_name(g.human()),
+        level: g.level(),
+        turn: side_name(pos.turn()),
+        check: pos.in_check(),
+        moves: iccs
+            .into_iter()
+            .zip(wxf)
+            .zip(chinese)
+            .map(|((iccs, wxf), chinese)| MoveView { iccs, wxf, chinese })
+            .collect(),
+        playable: if pos.turn() == g.human() {
+            g.playable().iter().map(ToString::to_string).collect()
+        } else {
+            Vec::new()
+        },
+        result,
+        engine: g.last_engine().cloned(),
+    }
+}
+
+/// Runs `work` on the game on a blocking thread (the engine may think), then shows it.
+async fn with_game(
+    state: Arc<AppState>,
+    id: String,
+    work: impl FnOnce(&mut Game, Duration) -> Result<(), GameError> + Send + 'static,
+) -> Result<Json<GameView>, ApiError> {
+    let game = state.game(&id)?;
+    let cap = state.limits.max_think;
+    let done = tokio::task::spawn_blocking(move || {
+        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
+        work(&mut g, cap).map(|()| view(&id, &g))
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game failed: {e}"),
+        )
+    })?;
+    Ok(Json(done?))
+}
+
+async fn new_game(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let Json(req) = body?;
+    let human = match req.side.as_str() {
+        "red" => Color::Red,
+        "black" => Color::Black,
+        other => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("side {other:?}: expected red or black"),
+            ));
+        }
+    };
+    let game = Game::new(
+        req.fen.as_deref(),
+        human,
+        req.level,
+        Arc::clone(&state.books),
+        Arc::clone(&state.tables),
+        &state.engine_options(),
+    )?;
+    let id = state.insert(game)?;
+    // The engine opens when the person plays Black.
+    let view = with_game(state, id, |g, cap| {
+        g.engine_reply(cap);
+        Ok(())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, view))
+}
+
+async fn show_game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |_, _| Ok(())).await
+}
+
+async fn close_game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let mut games = state.games.lock().unwrap_or_else(|e| e.into_inner());
+    match games.remove(&id) {
+        Some(_) => Ok(StatusCode::NO_CONTENT),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no game {id:?}"),
+        )),
+    }
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayMove {
+    /// The move in ICCS, WXF or Chinese.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play_move(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    body: Result<Json<PlayMove>, JsonRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let Json(req) = body?;
+    with_game(state, id, move |g, cap| {
+        g.play_human(&req.mv)?;
+        g.engine_reply(cap);
+        Ok(())
+    })
+    .await
+}
+
+async fn take_back(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |g, _| g.take_back()).await
+}
+
+/// `GET /api/position?fen=...`.
+#[derive(Debug, Deserialize)]
+struct PositionQuery {
+    fen: String,
+}
+
+#[derive(Debug, Serialize)]
+struct PositionView {
+    fen: String,
+    turn: &'static str,
+    check: bool,
+    /// Legal moves in ICCS that are not forbidden repetitions (none here: a FEN has no history).
+    legal: Vec<String>,
+    /// `null` while the position is not decided by the rules (mate or stalemate).
+    result: Option<ResultView>,
+    book: Vec<BookMoveView>,
+    /// The tables' value for the side to move when they cover the position.
+    tablebase: Option<TableView>,
+}
+
+#[derive(Debug, Serialize)]
+struct BookMoveView {
+    #[serde(rename = "move")]
+    mv: String,
+    games: u32,
+    red_wins: u32,
+    draws: u32,
+    black_wins: u32,
+    weight: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct TableView {
+    wdl: String,
+    dtm: Option<u32>,
+}
+
+async fn position(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<PositionView>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let pos = Position::from_fen(&q.fen).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("invalid FEN {:?}: {e}", q.fen),
+        )
+    })?;
+    let result = result_view(chariot::rules::judge(
+        &pos,
+        &chariot::rules::JudgeConfig::default(),
+    ));
+    let tablebase = match state.tables.probe(&pos) {
+        Ok(Some(v)) => Some(TableView {
+            wdl: v.wdl().to_string(),
+            dtm: v.dtm(),
+        }),
+        _ => None,
+    };
+    Ok(Json(PositionView {
+        fen: pos.fen(),
+        turn: side_name(pos.turn()),
+        check: pos.in_check(),
+        legal: pos
+            .legal_move_list()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        result,
+        book: state
+            .books
+            .probe(&pos)
+            .into_iter()
+            .map(|m| BookMoveView {
+                mv: m.mv.to_string(),
+                games: m.stats.games,
+                red_wins: m.stats.red_wins,
+                draws: m.stats.draws,
+                black_wins: m.stats.black_wins,
+                weight: m.weight,
+            })
+            .collect(),
+        tablebase,
+    }))
+}

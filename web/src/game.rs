@@ -1,0 +1,369 @@
+//! One game between a person and the engine: the position, the level, the engine, the rules.
+//!
+//! The person's moves are checked against the rules core: legal, and not a forbidden repetition
+//! under the Asian rules (a perpetual check or chase of their own), with the reason when one is
+//! refused. After every move the game is judged (mate, stalemate, repetition, the 60-move rule).
+//! The engine plays at the game's level and never makes a forbidden repetition either.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chariot::book::BookSet;
+use chariot::egtb::Tablebases;
+use chariot::engine::{Engine, Event, GoRequest, Source};
+use chariot::notation::{Notation, format_move, parse_move};
+use chariot::rules::{Color, GameState, JudgeConfig, Move, Position, forbidden_moves, judge};
+use chariot::search::{Options, Score};
+
+use crate::levels::LevelSpec;
+
+/// Why a request about a game cannot be done; the message says what is wrong.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GameError {
+    /// The start position is not a legal position.
+    #[error("invalid FEN {fen:?}: {reason}")]
+    BadFen {
+        /// The FEN given.
+        fen: String,
+        /// Why.
+        reason: String,
+    },
+    /// No such level.
+    #[error("level {0} does not exist (1 to {max})", max = crate::levels::LEVELS)]
+    BadLevel(u8),
+    /// The move text is not a legal move here.
+    #[error("{0}")]
+    BadMove(String),
+    /// The move would repeat a position by a perpetual check or chase of the mover's own.
+    #[error("{0} is forbidden: it repeats a position by a perpetual check or chase (Asian rules)")]
+    Forbidden(String),
+    /// It is the engine's turn, or the game is over.
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// Nothing to take back.
+    #[error("no move of yours to take back")]
+    NothingToTakeBack,
+}
+
+/// What the engine said about its last move.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct EngineMove {
+    /// The move in ICCS.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `book`, `tables` or `search`.
+    pub source: &'static str,
+    /// The score in centipawns for the engine, or `mate N` (plies).
+    pub score: String,
+    /// The depth reached (0 for a book or table move).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds it took.
+    pub millis: u64,
+}
+
+/// A game in progress (or finished).
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    human: Color,
+    level: u8,
+    spec: LevelSpec,
+    engine: Engine,
+    last_engine: Option<EngineMove>,
+}
+
+impl Game {
+    /// A new game from `fen` (the start position when `None`) with the person playing `human`
+    /// at `level`. The books and tables are shared with the other games of the server.
+    ///
+    /// # Errors
+    /// [`GameError::BadFen`], [`GameError::BadLevel`].
+    pub fn new(
+        fen: Option<&str>,
+        human: Color,
+        level: u8,
+        books: Arc<BookSet>,
+        tables: Arc<Tablebases>,
+        base: &Options,
+    ) -> Result<Game, GameError> {
+        let spec = LevelSpec::of(level).ok_or(GameError::BadLevel(level))?;
+        let start = match fen {
+            None => Position::start(),
+            Some(f) => Position::from_fen(f).map_err(|e| GameError::BadFen {
+                fen: f.to_owned(),
+                reason: e.to_string(),
+            })?,
+        };
+        let engine = Engine::sharing(books, tables, spec.options(base));
+        Ok(Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            human,
+            level,
+            spec,
+            engine,
+            last_engine: None,
+        })
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The position the game started from.
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The person's side.
+    #[must_use]
+    pub fn human(&self) -> Color {
+        self.human
+    }
+
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// What the engine said about its last move.
+    #[must_use]
+    pub fn last_engine(&self) -> Option<&EngineMove> {
+        self.last_engine.as_ref()
+    }
+
+    /// The game's state by the rules.
+    #[must_use]
+    pub fn state(&self) -> GameState {
+        judge(&self.position, &JudgeConfig::default())
+    }
+
+    /// The moves the side to move may play: legal and not a forbidden repetition.
+    #[must_use]
+    pub fn playable(&self) -> Vec<Move> {
+        if self.state() != GameState::Ongoing {
+            return Vec::new();
+        }
+        let mut pos = self.position.clone();
+        let banned = forbidden_moves(&mut pos);
+        self.position
+            .legal_move_list()
+            .iter()
+            .copied()
+            .filter(|m| !banned.contains(m))
+            .collect()
+    }
+
+    /// `true` when the engine is to move in a game that goes on.
+    #[must_use]
+    pub fn engine_to_move(&self) -> bool {
+        self.position.turn() != self.human && self.state() == GameState::Ongoing
+    }
+
+    /// Plays the person's move, given in any notation (ICCS, WXF, Chinese).
+    ///
+    /// # Errors
+    /// Not the person's turn or the game is over; the text is not a legal move; the move is a
+    /// forbidden repetition.
+    pub fn play_human(&mut self, text: &str) -> Result<Move, GameError> {
+        if self.state() != GameState::Ongoing {
+            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+        }
+        if self.position.turn() != self.human {
+            return Err(GameError::NotYourTurn("it is the engine's turn".to_owned()));
+        }
+        let m = parse_move(&self.position, text).map_err(|e| GameError::BadMove(e.to_string()))?;
+        let mut pos = self.position.clone();
+        if forbidden_moves(&mut pos).contains(&m) {
+            return Err(GameError::Forbidden(m.to_string()));
+        }
+        self.play(m);
+        Ok(m)
+    }
+
+    fn play(&mut self, m: Move) {
+        self.position.make_move(m);
+        self.moves.push(m);
+    }
+
+    /// The engine thinks (at most `cap`, whatever the level) and plays; blocks meanwhile.
+    /// Returns the move, or `None` when it is not the engine's turn or it has no move.
+    pub fn engine_reply(&mut self, cap: Duration) -> Option<Move> {
+        if !self.engine_to_move() {
+            return None;
+        }
+        let mut pos = self.position.clone();
+        let banned = forbidden_moves(&mut pos);
+        self.engine.set_position(self.position.clone());
+        self.engine.ban_moves(banned);
+        let started = Instant::now();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let request = GoRequest {
+            limits: self.spec.limits(cap),
+            ..GoRequest::default()
+        };
+        let listen = Box::new(move |e: Event<'_>| {
+            if let Event::Done(a) = e {
+                let _ = tx.send(a.clone());
+            }
+        });
+        self.engine.go(request, listen).ok()?;
+        let answer = rx.recv().ok()?;
+        self.engine.join();
+        let best = answer.result.best?;
+        if !self.position.is_legal(best) {
+            return None;
+        }
+        self.last_engine = Some(EngineMove {
+            mv: best.to_string(),
+            source: match answer.source {
+                Source::Book(_) => "book",
+                Source::Tables { .. } => "tables",
+                Source::Search => "search",
+            },
+            score: match answer.result.score {
+                Score::Cp(cp) => cp.to_string(),
+                Score::Mate(p) => format!("mate {p}"),
+            },
+            depth: answer.result.depth,
+            nodes: answer.result.nodes,
+            millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        self.play(best);
+        Some(best)
+    }
+
+    /// Takes back the person's last move and the engine's reply to it (the position before the
+    /// person's move is the person's turn again).
+    ///
+    /// # Errors
+    /// [`GameError::NothingToTakeBack`] when the person has made no move.
+    pub fn take_back(&mut self) -> Result<(), GameError> {
+        // Plies to undo: back to the last position where the person was to move, before their
+        // move.
+        let mut undo = 0;
+        let mut pos = self.position.clone();
+        loop {
+            if undo == self.moves.len() {
+                return Err(GameError::NothingToTakeBack);
+            }
+            pos.unmake_move();
+            undo += 1;
+            if pos.turn() == self.human {
+                break;
+            }
+        }
+        for _ in 0..undo {
+            self.position.unmake_move();
+            self.moves.pop();
+        }
+        self.last_engine = None;
+        Ok(())
+    }
+
+    /// The moves in `notation`, from the start.
+    #[must_use]
+    pub fn move_texts(&self, notation: Notation) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let text = format_move(&pos, m, notation).unwrap_or_else(|_| m.to_string());
+                pos.make_move(m);
+                text
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(fen: Option<&str>, human: Color) -> Game {
+        Game::new(
+            fen,
+            human,
+            1,
+            Arc::new(BookSet::default()),
+            Arc::new(Tablebases::default()),
+            &Options::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_person_plays_and_the_engine_answers_legally() {
+        let mut g = game(None, Color::Red);
+        assert!(!g.engine_to_move());
+        g.play_human("炮二平五").unwrap();
+        assert!(g.engine_to_move());
+        let reply = g.engine_reply(Duration::from_secs(5)).unwrap();
+        assert_eq!(g.moves().len(), 2);
+        assert_eq!(g.moves()[1], reply);
+        assert_eq!(g.move_texts(Notation::Iccs)[0], "h2e2");
+        g.take_back().unwrap();
+        assert!(g.moves().is_empty());
+        assert_eq!(g.take_back(), Err(GameError::NothingToTakeBack));
+    }
+
+    #[test]
+    fn bad_moves_are_refused_with_their_reason() {
+        let mut g = game(None, Color::Black);
+        assert!(matches!(
+            g.play_human("h9g7"),
+            Err(GameError::NotYourTurn(_))
+        ));
+        let mut g = game(None, Color::Red);
+        let e = g.play_human("h2h9x").unwrap_err();
+        assert!(matches!(e, GameError::BadMove(_)), "{e}");
+        assert!(matches!(g.play_human("h2h8"), Err(GameError::BadMove(_))));
+        assert!(
+            Game::new(
+                None,
+                Color::Red,
+                9,
+                Arc::default(),
+                Arc::default(),
+                &Options::default()
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_perpetual_check_is_refused_and_a_mate_ends_the_game() {
+        // Red's chariot checks along the 9th and 8th ranks; the fourth check would repeat.
+        let mut g = game(Some("4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1"), Color::Red);
+        for (i, m) in ["h0h9", "e9e8", "h9h8", "e8e9"].into_iter().enumerate() {
+            if i % 2 == 0 {
+                g.play_human(m).unwrap();
+            } else {
+                let mv = parse_move(g.position(), m).unwrap();
+                g.play(mv);
+            }
+        }
+        let e = g.play_human("h8h9").unwrap_err();
+        assert!(matches!(e, GameError::Forbidden(_)), "{e}");
+        assert!(!g.playable().iter().any(|m| m.to_string() == "h8h9"));
+        // Mate: the game is over and nobody may move.
+        let mut g = game(Some("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"), Color::Red);
+        g.play_human("e1e8").unwrap();
+        assert!(matches!(g.state(), GameState::RedWins(_)));
+        assert!(g.playable().is_empty() && !g.engine_to_move());
+    }
+}

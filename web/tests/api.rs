@@ -1,0 +1,261 @@
+//! The JSON API end to end through the router (no network): games, moves, the engine's replies,
+//! take-backs, positions, and every kind of bad request.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use chariot::egtb::Tablebases;
+use chariot::rules::Position;
+use chariot_web::{AppState, Limits, router};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn app_with(limits: Limits) -> Router {
+    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    let tables = Tablebases::open(&[tables]).unwrap();
+    router(Arc::new(AppState::new(
+        chariot::book::builtin::book_set(),
+        tables,
+        limits,
+    )))
+}
+
+fn app() -> Router {
+    app_with(Limits {
+        max_think: Duration::from_millis(300),
+        ..Limits::default()
+    })
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_owned())))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)))
+    };
+    (status, value)
+}
+
+#[tokio::test]
+async fn a_game_is_played_taken_back_and_closed() {
+    let app = app();
+    let (status, game) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"side":"red","level":2}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(game["turn"], "red");
+    assert_eq!(game["playable"].as_array().unwrap().len(), 44);
+    // A move in Chinese notation; the engine answers with a legal move.
+    let (status, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"炮二平五"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let moves = game["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{game}");
+    assert_eq!(moves[0]["iccs"], "h2e2");
+    assert_eq!(moves[0]["chinese"], "炮二平五");
+    assert_eq!(moves[0]["wxf"], "C2.5");
+    let reply = game["engine"]["move"].as_str().unwrap();
+    let mut pos = Position::start();
+    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(chariot::notation::parse_iccs(reply).unwrap()));
+    assert_eq!(game["turn"], "red");
+    // Take back: both plies.
+    let (status, game) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert!(game["moves"].as_array().unwrap().is_empty());
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Close it; it is gone.
+    let (status, _) = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, e) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(e["error"].as_str().unwrap().contains(&id));
+}
+
+#[tokio::test]
+async fn the_engine_opens_for_a_person_playing_black_and_mates_end_the_game() {
+    let app = app();
+    let (status, game) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"side":"black","level":1}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(game["turn"], "black");
+    // From a set-up position the person mates at once.
+    let body = json!({"side": "red", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}).to_string();
+    let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+    let id = game["id"].as_str().unwrap();
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"e1e8"}"#),
+    )
+    .await;
+    assert_eq!(game["result"]["result"], "1-0", "{game}");
+    assert!(
+        game["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("red wins: stalemate"),
+        "{game}"
+    );
+    assert!(game["engine"].is_null());
+    let (status, e) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"d9d8"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(e["error"].as_str().unwrap().contains("over"), "{e}");
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
+    let app = app();
+    let cases: &[(&str, &str, Option<&str>, StatusCode, &str)] = &[
+        (
+            "POST",
+            "/api/games",
+            Some(r#"{"fen":"not a fen"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid FEN",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(r#"{"level":9}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "level 9",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(r#"{"side":"green"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "green",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(r#"{"colour":"red"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "colour",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some("{"),
+            StatusCode::BAD_REQUEST,
+            "EOF",
+        ),
+        (
+            "GET",
+            "/api/games/nope",
+            None,
+            StatusCode::NOT_FOUND,
+            "nope",
+        ),
+        (
+            "GET",
+            "/api/position?fen=xyz",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid FEN",
+        ),
+        ("GET", "/api/position", None, StatusCode::BAD_REQUEST, "fen"),
+    ];
+    for (method, uri, body, status, says) in cases {
+        let (got, e) = call(&app, method, uri, *body).await;
+        assert_eq!(got, *status, "{method} {uri} {body:?}: {e}");
+        let message = e["error"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(says),
+            "{method} {uri}: {message:?} does not say {says:?}"
+        );
+    }
+    // Moves: unreadable, illegal (the forbidden repetitions are tested in game.rs).
+    let body = json!({"side": "red", "fen": "4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1", "level": 1})
+        .to_string();
+    let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+    let id = game["id"].as_str().unwrap();
+    let moves = format!("/api/games/{id}/moves");
+    let (status, e) = call(&app, "POST", &moves, Some(r#"{"move":"h0h5x"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let (status, e) = call(&app, "POST", &moves, Some(r#"{"move":"e0e2"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("e0e2"), "{e}");
+    // An oversized body.
+    let big = format!(r#"{{"move":"{}"}}"#, "x".repeat(100_000));
+    let (status, _) = call(&app, "POST", &moves, Some(&big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // The server still serves.
+    let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn positions_show_legal_moves_book_and_tables() {
+    let app = app();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201";
+    let (status, p) = call(&app, "GET", &format!("/api/position?fen={start}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["legal"].as_array().unwrap().len(), 44);
+    assert!(p["book"].as_array().unwrap().len() > 3, "{p}");
+    assert!(p["tablebase"].is_null());
+    let krk = "3k5/9/9/9/9/9/9/9/4R4/4K4%20w%20-%20-%200%201";
+    let (_, p) = call(&app, "GET", &format!("/api/position?fen={krk}"), None).await;
+    assert_eq!(p["tablebase"]["wdl"], "win", "{p}");
+    assert_eq!(p["tablebase"]["dtm"], 1, "{p}");
+}
+
+#[tokio::test]
+async fn a_full_server_refuses_new_games_until_one_is_idle() {
+    let app = app_with(Limits {
+        max_games: 2,
+        idle: Duration::from_millis(200),
+        max_think: Duration::from_millis(100),
+        ..Limits::default()
+    });
+    for _ in 0..2 {
+        let (status, _) = call(&app, "POST", "/api/games", Some("{}")).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let (status, e) = call(&app, "POST", "/api/games", Some("{}")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("limit"));
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let (status, _) = call(&app, "POST", "/api/games", Some("{}")).await;
+    assert_eq!(status, StatusCode::CREATED);
+}
