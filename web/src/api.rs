@@ -39,6 +39,10 @@ pub struct Limits {
     pub max_body: usize,
     /// Each game's engine hash table, MiB.
     pub hash_mb: usize,
+    /// Analyses running at once (each has an engine searching flat out on one thread).
+    pub max_analyses: usize,
+    /// The longest one analysis may run.
+    pub max_analysis: Duration,
 }
 
 impl Default for Limits {
@@ -49,6 +53,8 @@ impl Default for Limits {
             max_think: Duration::from_secs(10),
             max_body: 64 * 1024,
             hash_mb: 8,
+            max_analyses: 4,
+            max_analysis: Duration::from_secs(60),
         }
     }
 }
@@ -60,6 +66,7 @@ pub struct AppState {
     tables: Arc<Tablebases>,
     games: Mutex<HashMap<String, Slot>>,
     ids: Mutex<Rng>,
+    analyses: Arc<tokio::sync::Semaphore>,
 }
 
 /// A game and when it was last used.
@@ -73,11 +80,12 @@ impl AppState {
     #[must_use]
     pub fn new(books: BookSet, tables: Tablebases, limits: Limits) -> AppState {
         AppState {
-            limits,
             books: Arc::new(books),
             tables: Arc::new(tables),
             games: Mutex::new(HashMap::new()),
             ids: Mutex::new(Rng::from_clock()),
+            analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
+            limits,
         }
     }
 
@@ -199,6 +207,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/moves", post(play_move))
         .route("/api/games/{id}/takeback", post(take_back))
         .route("/api/position", get(position))
+        .route("/api/analysis", get(analyse))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
 }
@@ -506,4 +515,80 @@ async fn position(
             .collect(),
         tablebase,
     }))
+}
+
+/// `GET /api/analysis?fen=...&multipv=N&seconds=S`.
+#[derive(Debug, Deserialize)]
+struct AnalysisQuery {
+    fen: String,
+    #[serde(default = "one")]
+    multipv: usize,
+    #[serde(default = "ten")]
+    seconds: f64,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn ten() -> f64 {
+    10.0
+}
+
+async fn analyse(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let position = Position::from_fen(&q.fen).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("invalid FEN {:?}: {e}", q.fen),
+        )
+    })?;
+    if !(1..=5).contains(&q.multipv) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("multipv {}: expected 1 to 5", q.multipv),
+        ));
+    }
+    let max = state.limits.max_analysis.as_secs_f64();
+    if !(q.seconds > 0.0 && q.seconds <= max) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "seconds {}: expected more than 0 and at most {max}",
+                q.seconds
+            ),
+        ));
+    }
+    let permit = Arc::clone(&state.analyses)
+        .try_acquire_owned()
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "{} analyses are running, the server's limit; try again later",
+                    state.limits.max_analyses
+                ),
+            )
+        })?;
+    let options = Options {
+        hash_mb: 16,
+        threads: 1,
+        ..Options::default()
+    };
+    let engine = crate::analysis::engine(
+        Arc::clone(&state.books),
+        Arc::clone(&state.tables),
+        options.clone(),
+    );
+    let request = crate::analysis::Request {
+        position,
+        multipv: q.multipv,
+        time: Duration::from_secs_f64(q.seconds),
+        engine,
+        options,
+    };
+    Ok(crate::analysis::stream(request, permit).into_response())
 }

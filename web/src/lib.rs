@@ -2,10 +2,12 @@
 //! in the browser, over a JSON API that scripts can use too (`docs/web-api.md`).
 //!
 //! [`game`] is one game between a person and the engine under the rules core's judgement;
+//! [`analysis`] streams the engine's lines on a position as server-sent events;
 //! [`levels`] the playing levels, each a real limit on the engine; [`api`] the HTTP routes
 //! (axum on tokio), with every game's engine thinking on a blocking thread and the server's
 //! limits ([`api::Limits`]) bounding games, thinking time and request sizes.
 
+pub mod analysis;
 pub mod api;
 pub mod game;
 pub mod levels;

@@ -259,3 +259,100 @@ async fn a_full_server_refuses_new_games_until_one_is_idle() {
     let (status, _) = call(&app, "POST", "/api/games", Some("{}")).await;
     assert_eq!(status, StatusCode::CREATED);
 }
+
+/// The events of a finished server-sent event stream: (name, JSON data).
+fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let mut name = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = Some(n.to_owned());
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data = Some(serde_json::from_str(d).unwrap_or_else(|e| panic!("{e}: {d}")));
+                }
+            }
+            Some((name?, data?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn analysis_streams_lines_and_ends_with_the_best_move() {
+    let app = app();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201";
+    let request = Request::builder()
+        .uri(format!("/api/analysis?fen={start}&multipv=3&seconds=0.5"))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let events = events(&String::from_utf8_lossy(&bytes));
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done", "{events:?}");
+    let best = chariot::notation::parse_iccs(done["best"].as_str().unwrap()).unwrap();
+    assert!(Position::start().is_legal(best));
+    for k in 1..=3 {
+        assert!(
+            events
+                .iter()
+                .any(|(n, d)| n == "info" && d["multipv"] == k && d["depth"].as_u64() > Some(2)),
+            "no line {k}: {events:?}"
+        );
+    }
+    // Bad requests.
+    for (query, says) in [
+        (format!("fen={start}&multipv=9"), "multipv 9"),
+        (format!("fen={start}&seconds=0"), "seconds 0"),
+        ("fen=nonsense".to_owned(), "invalid FEN"),
+    ] {
+        let (status, e) = call(&app, "GET", &format!("/api/analysis?{query}"), None).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn analyses_are_bounded_and_a_client_that_leaves_frees_its_place() {
+    let app = app_with(Limits {
+        max_analyses: 1,
+        ..Limits::default()
+    });
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w";
+    let long = Request::builder()
+        .uri(format!("/api/analysis?fen={start}&seconds=30"))
+        .body(Body::empty())
+        .unwrap();
+    let running = app.clone().oneshot(long).await.unwrap();
+    assert_eq!(running.status(), StatusCode::OK);
+    let (status, e) = call(
+        &app,
+        "GET",
+        &format!("/api/analysis?fen={start}&seconds=1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    // The first client goes away: its engine stops and its place is free again well before
+    // its 30 seconds.
+    drop(running);
+    let t = std::time::Instant::now();
+    loop {
+        let request = Request::builder()
+            .uri(format!("/api/analysis?fen={start}&seconds=0.2"))
+            .body(Body::empty())
+            .unwrap();
+        let status = app.clone().oneshot(request).await.unwrap().status();
+        if status == StatusCode::OK {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "the place was not freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

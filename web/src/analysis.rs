@@ -1,0 +1,165 @@
+//! Live analysis of a position, streamed as server-sent events (`GET /api/analysis`).
+//!
+//! Each analysis has its own engine searching on a blocking thread, with MultiPV lines; every
+//! finished iteration of every line is one `info` event, and the end one `done` event with the
+//! best move. Analyses are bounded: at most [`Limits::max_analyses`](crate::api::Limits) at once
+//! (503 beyond), each at most `max_analysis` long; a client that goes away stops its engine.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use chariot::engine::{Engine, Event, GoRequest};
+use chariot::rules::Position;
+use chariot::search::{Bound, Limits, Options, Report, Score};
+use serde::Serialize;
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+
+/// One line of the analysis.
+#[derive(Debug, Serialize)]
+pub struct LineInfo {
+    /// Which line, from 1.
+    pub multipv: u32,
+    /// Depth in plies.
+    pub depth: u32,
+    /// Centipawns for the side to move, when not a mate.
+    pub cp: Option<i32>,
+    /// Mate in this many plies (negative: mated), when the search sees one.
+    pub mate: Option<i32>,
+    /// `exact`, `lower` or `upper` (a line that failed high or low).
+    pub bound: &'static str,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds so far.
+    pub millis: u64,
+    /// The line in ICCS.
+    pub pv: Vec<String>,
+}
+
+/// The end of the analysis.
+#[derive(Debug, Serialize)]
+pub struct Done {
+    /// The best move in ICCS, `null` when there is none.
+    pub best: Option<String>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// What an analysis needs from the server.
+pub struct Request {
+    /// The position.
+    pub position: Position,
+    /// Lines wanted, 1 to 5.
+    pub multipv: usize,
+    /// How long to search.
+    pub time: Duration,
+    /// The engine (books and tables shared with the server).
+    pub engine: Engine,
+    /// Options of the engine (hash size, threads).
+    pub options: Options,
+}
+
+/// Starts the analysis and returns its event stream; `permit` is held until it ends.
+pub fn stream(
+    request: Request,
+    permit: OwnedSemaphorePermit,
+) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
+    let (tx, rx) = mpsc::channel::<SseEvent>(64);
+    tokio::task::spawn_blocking(move || run(request, &tx, permit));
+    Sse::new(tokio_stream::StreamExt::map(ReceiverStream::new(rx), Ok))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
+}
+
+fn json_event(name: &str, value: &impl Serialize) -> SseEvent {
+    SseEvent::default()
+        .event(name)
+        .data(serde_json::to_string(value).unwrap_or_else(|_| "{}".to_owned()))
+}
+
+/// Runs one analysis to its end (or until the client goes away), sending its events.
+fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphorePermit) {
+    request.engine.set_options(Options {
+        multipv: request.multipv,
+        ..request.options.clone()
+    });
+    request.engine.set_position(request.position.clone());
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let lines = tx.clone();
+    let listen = Box::new(move |e: Event<'_>| match e {
+        Event::Search(Report::Iteration(info)) => {
+            let (cp, mate) = match info.score {
+                Score::Cp(cp) => (Some(cp), None),
+                Score::Mate(p) => (None, Some(p)),
+            };
+            let line = LineInfo {
+                multipv: info.multipv,
+                depth: info.depth,
+                cp,
+                mate,
+                bound: match info.bound {
+                    Bound::Exact => "exact",
+                    Bound::Lower => "lower",
+                    Bound::Upper => "upper",
+                },
+                nodes: info.nodes,
+                nps: info.nps,
+                millis: u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX),
+                pv: info.pv.iter().map(ToString::to_string).collect(),
+            };
+            // A full channel drops a line rather than holding up the search.
+            let _ = lines.try_send(json_event("info", &line));
+        }
+        Event::Done(answer) => {
+            let _ = done_tx.send(Done {
+                best: answer.result.best.map(|m| m.to_string()),
+                nodes: answer.result.nodes,
+            });
+        }
+        _ => {}
+    });
+    // Analysis is not play: MultiPV or not, an infinite search stopped by the time below.
+    let go = GoRequest {
+        limits: Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        ..GoRequest::default()
+    };
+    if request.engine.go(go, listen).is_err() {
+        let _ = tx.blocking_send(json_event(
+            "error",
+            &serde_json::json!({"error": "the engine could not start"}),
+        ));
+        return;
+    }
+    let deadline = std::time::Instant::now() + request.time;
+    let done = loop {
+        if tx.is_closed() || std::time::Instant::now() >= deadline {
+            request.engine.stop();
+        }
+        match done_rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(d) => break Some(d),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break None,
+        }
+    };
+    request.engine.join();
+    if let Some(d) = done {
+        let _ = tx.blocking_send(json_event("done", &d));
+    }
+}
+
+/// The engine for one analysis.
+#[must_use]
+pub fn engine(
+    books: Arc<chariot::book::BookSet>,
+    tables: Arc<chariot::egtb::Tablebases>,
+    options: Options,
+) -> Engine {
+    Engine::sharing(books, tables, options)
+}
