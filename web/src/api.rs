@@ -206,6 +206,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}", get(show_game).delete(close_game))
         .route("/api/games/{id}/moves", post(play_move))
         .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(offer_draw))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/position", get(position))
         .route("/api/analysis", get(analyse))
         .layer(DefaultBodyLimit::max(max_body))
@@ -299,7 +303,9 @@ fn view(id: &str, g: &Game) -> GameView {
         g.move_texts(Notation::Wxf),
         g.move_texts(Notation::Chinese),
     );
-    let result = result_view(g.state());
+    let result = g
+        .outcome()
+        .map(|(result, reason)| ResultView { result, reason });
     let pos = g.position();
     GameView {
         id: id.to_owned(),
@@ -591,4 +597,127 @@ async fn analyse(
         options,
     };
     Ok(crate::analysis::stream(request, permit).into_response())
+}
+
+async fn resign(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |g, _| g.resign()).await
+}
+
+/// The engine's answer to a draw offer, with the game.
+#[derive(Debug, Serialize)]
+struct DrawAnswer {
+    accepted: bool,
+    game: GameView,
+}
+
+async fn offer_draw(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<DrawAnswer>, ApiError> {
+    let game = state.game(&id)?;
+    let cap = state.limits.max_think;
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
+        g.offer_draw(cap).map(|accepted| DrawAnswer {
+            accepted,
+            game: view(&id, &g),
+        })
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game failed: {e}"),
+        )
+    })??;
+    Ok(Json(answer))
+}
+
+/// A suggested move.
+#[derive(Debug, Serialize)]
+struct Hint {
+    /// In ICCS, `null` when there is none.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+}
+
+async fn hint(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Hint>, ApiError> {
+    let game = state.game(&id)?;
+    let cap = state.limits.max_think;
+    let mv = tokio::task::spawn_blocking(move || {
+        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
+        g.hint(cap)
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game failed: {e}"),
+        )
+    })??;
+    Ok(Json(Hint {
+        mv: mv.map(|m| m.to_string()),
+    }))
+}
+
+/// `GET /api/games/{id}/pgn?notation=chinese`.
+#[derive(Debug, Deserialize)]
+struct PgnQuery {
+    #[serde(default = "chinese")]
+    notation: String,
+}
+
+fn chinese() -> String {
+    "chinese".to_owned()
+}
+
+async fn pgn(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let notation = match q.notation.as_str() {
+        "chinese" => Notation::Chinese,
+        "wxf" => Notation::Wxf,
+        "iccs" => Notation::Iccs,
+        other => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("notation {other:?}: expected chinese, wxf or iccs"),
+            ));
+        }
+    };
+    let game = state.game(&id)?;
+    let today = time::OffsetDateTime::now_utc().date();
+    let date = format!(
+        "{:04}.{:02}.{:02}",
+        today.year(),
+        u8::from(today.month()),
+        today.day()
+    );
+    let text = game
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .pgn(notation, &date);
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_owned(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"chariot-{id}.pgn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
 }

@@ -63,6 +63,15 @@ pub struct EngineMove {
     pub millis: u64,
 }
 
+/// How a game ended other than by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// This side resigned.
+    Resigned(Color),
+    /// The engine accepted the person's draw offer.
+    DrawAgreed,
+}
+
 /// A game in progress (or finished).
 pub struct Game {
     start: Position,
@@ -73,6 +82,7 @@ pub struct Game {
     spec: LevelSpec,
     engine: Engine,
     last_engine: Option<EngineMove>,
+    agreement: Option<Agreement>,
 }
 
 impl Game {
@@ -107,6 +117,7 @@ impl Game {
             spec,
             engine,
             last_engine: None,
+            agreement: None,
         })
     }
 
@@ -152,10 +163,95 @@ impl Game {
         judge(&self.position, &JudgeConfig::default())
     }
 
+    /// The result and its reason in words once the game is over, by the rules or by
+    /// agreement: `("1-0", "red wins: checkmate")`.
+    #[must_use]
+    pub fn outcome(&self) -> Option<(&'static str, String)> {
+        let side = |c: Color| if c == Color::Red { "red" } else { "black" };
+        match self.agreement {
+            Some(Agreement::Resigned(c)) => {
+                let result = if c == Color::Red { "0-1" } else { "1-0" };
+                return Some((
+                    result,
+                    format!("{} wins: {} resigns", side(c.opponent()), side(c)),
+                ));
+            }
+            Some(Agreement::DrawAgreed) => {
+                return Some(("1/2-1/2", "draw: by agreement".to_owned()));
+            }
+            None => {}
+        }
+        match self.state() {
+            GameState::Ongoing => None,
+            GameState::RedWins(r) => Some(("1-0", format!("red wins: {r}"))),
+            GameState::BlackWins(r) => Some(("0-1", format!("black wins: {r}"))),
+            GameState::Draw(r) => Some(("1/2-1/2", format!("draw: {r}"))),
+        }
+    }
+
+    /// `true` while the game goes on.
+    #[must_use]
+    pub fn is_on(&self) -> bool {
+        self.outcome().is_none()
+    }
+
+    /// The person resigns.
+    ///
+    /// # Errors
+    /// [`GameError::NotYourTurn`] when the game is already over.
+    pub fn resign(&mut self) -> Result<(), GameError> {
+        if !self.is_on() {
+            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+        }
+        self.agreement = Some(Agreement::Resigned(self.human));
+        Ok(())
+    }
+
+    /// The person offers a draw; the engine accepts when, after a search at its level, it is
+    /// not better (its score at most the draw policy's margin). Returns whether it accepted.
+    ///
+    /// # Errors
+    /// [`GameError::NotYourTurn`] when the game is already over.
+    pub fn offer_draw(&mut self, cap: Duration) -> Result<bool, GameError> {
+        if !self.is_on() {
+            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+        }
+        let Some(answer) = self.search(self.spec.limits(cap)) else {
+            return Ok(false);
+        };
+        let to_move = chariot::engine::centipawns(answer.result.score);
+        let engine_score = if self.position.turn() == self.human {
+            -to_move
+        } else {
+            to_move
+        };
+        let accepted = engine_score <= chariot::engine::verdict::DRAW_MARGIN;
+        if accepted {
+            self.agreement = Some(Agreement::DrawAgreed);
+        }
+        Ok(accepted)
+    }
+
+    /// A move for the person: the strongest level's choice, searched at most `cap`.
+    ///
+    /// # Errors
+    /// [`GameError::NotYourTurn`] when it is not the person's turn or the game is over.
+    pub fn hint(&mut self, cap: Duration) -> Result<Option<Move>, GameError> {
+        if !self.is_on() || self.position.turn() != self.human {
+            return Err(GameError::NotYourTurn(
+                "a hint is for your turn in a game that goes on".to_owned(),
+            ));
+        }
+        let strongest = LevelSpec::of(crate::levels::LEVELS).unwrap_or(self.spec);
+        Ok(self
+            .search(strongest.limits(cap.min(Duration::from_secs(1))))
+            .and_then(|a| a.result.best))
+    }
+
     /// The moves the side to move may play: legal and not a forbidden repetition.
     #[must_use]
     pub fn playable(&self) -> Vec<Move> {
-        if self.state() != GameState::Ongoing {
+        if !self.is_on() {
             return Vec::new();
         }
         let mut pos = self.position.clone();
@@ -171,7 +267,7 @@ impl Game {
     /// `true` when the engine is to move in a game that goes on.
     #[must_use]
     pub fn engine_to_move(&self) -> bool {
-        self.position.turn() != self.human && self.state() == GameState::Ongoing
+        self.position.turn() != self.human && self.is_on()
     }
 
     /// Plays the person's move, given in any notation (ICCS, WXF, Chinese).
@@ -180,7 +276,7 @@ impl Game {
     /// Not the person's turn or the game is over; the text is not a legal move; the move is a
     /// forbidden repetition.
     pub fn play_human(&mut self, text: &str) -> Result<Move, GameError> {
-        if self.state() != GameState::Ongoing {
+        if !self.is_on() {
             return Err(GameError::NotYourTurn("the game is over".to_owned()));
         }
         if self.position.turn() != self.human {
@@ -200,20 +296,15 @@ impl Game {
         self.moves.push(m);
     }
 
-    /// The engine thinks (at most `cap`, whatever the level) and plays; blocks meanwhile.
-    /// Returns the move, or `None` when it is not the engine's turn or it has no move.
-    pub fn engine_reply(&mut self, cap: Duration) -> Option<Move> {
-        if !self.engine_to_move() {
-            return None;
-        }
+    /// Searches the current position (forbidden repetitions banned) within `limits`; blocks.
+    fn search(&mut self, limits: chariot::search::Limits) -> Option<chariot::engine::Answer> {
         let mut pos = self.position.clone();
         let banned = forbidden_moves(&mut pos);
         self.engine.set_position(self.position.clone());
         self.engine.ban_moves(banned);
-        let started = Instant::now();
         let (tx, rx) = std::sync::mpsc::channel();
         let request = GoRequest {
-            limits: self.spec.limits(cap),
+            limits,
             ..GoRequest::default()
         };
         let listen = Box::new(move |e: Event<'_>| {
@@ -222,8 +313,19 @@ impl Game {
             }
         });
         self.engine.go(request, listen).ok()?;
-        let answer = rx.recv().ok()?;
+        let answer = rx.recv().ok();
         self.engine.join();
+        answer
+    }
+
+    /// The engine thinks (at most `cap`, whatever the level) and plays; blocks meanwhile.
+    /// Returns the move, or `None` when it is not the engine's turn or it has no move.
+    pub fn engine_reply(&mut self, cap: Duration) -> Option<Move> {
+        if !self.engine_to_move() {
+            return None;
+        }
+        let started = Instant::now();
+        let answer = self.search(self.spec.limits(cap))?;
         let best = answer.result.best?;
         if !self.position.is_legal(best) {
             return None;
@@ -253,6 +355,11 @@ impl Game {
     /// # Errors
     /// [`GameError::NothingToTakeBack`] when the person has made no move.
     pub fn take_back(&mut self) -> Result<(), GameError> {
+        if self.agreement.is_some() {
+            return Err(GameError::NotYourTurn(
+                "the game ended by resignation or agreement".to_owned(),
+            ));
+        }
         // Plies to undo: back to the last position where the person was to move, before their
         // move.
         let mut undo = 0;
@@ -273,6 +380,38 @@ impl Game {
         }
         self.last_engine = None;
         Ok(())
+    }
+
+    /// The game as Xiangqi PGN with its moves in `notation` (written by `chariot_games`).
+    #[must_use]
+    pub fn pgn(&self, notation: Notation, date: &str) -> String {
+        use chariot_games::GameResult;
+        use chariot_games::write::{PgnGame, WrittenMove, write_game};
+        let engine = format!("Chariot (level {})", self.level);
+        let (red, black) = if self.human == Color::Red {
+            ("You".to_owned(), engine)
+        } else {
+            (engine, "You".to_owned())
+        };
+        let outcome = self.outcome();
+        let game = PgnGame {
+            tags: vec![
+                ("Event".into(), "Chariot web game".into()),
+                ("Site".into(), "chariot serve".into()),
+                ("Date".into(), date.to_owned()),
+                ("Red".into(), red),
+                ("Black".into(), black),
+            ],
+            start: self.start.clone(),
+            moves: self
+                .moves
+                .iter()
+                .map(|&mv| WrittenMove { mv, comment: None })
+                .collect(),
+            result: outcome.as_ref().and_then(|(r, _)| GameResult::parse(r)),
+            final_comment: outcome.map(|(_, reason)| reason),
+        };
+        write_game(&game, notation)
     }
 
     /// The moves in `notation`, from the start.

@@ -356,3 +356,89 @@ async fn analyses_are_bounded_and_a_client_that_leaves_frees_its_place() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// The raw body of a request.
+async fn text(app: &Router, uri: &str) -> (StatusCode, String) {
+    let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+#[tokio::test]
+async fn hint_draw_offer_resignation_and_pgn() {
+    let app = app();
+    let (_, game) = call(&app, "POST", "/api/games", Some(r#"{"level":1}"#)).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (status, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), None).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    let m = chariot::notation::parse_iccs(hint["move"].as_str().unwrap()).unwrap();
+    assert!(Position::start().is_legal(m));
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"C2.5"}"#),
+    )
+    .await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    // The PGN: proper tags, Chinese moves, read back by the games crate to the same moves.
+    let (status, pgn) = text(&app, &format!("/api/games/{id}/pgn?notation=chinese")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        pgn.contains("[Red \"You\"]") && pgn.contains("[Black \"Chariot (level 1)\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. 炮二平五 "), "{pgn}");
+    let (_, records) = chariot_games::read_all(pgn.as_bytes());
+    let replayed = chariot_games::game::check(&records[0]).unwrap();
+    let played: Vec<String> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        replayed
+            .moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        played
+    );
+    let (status, e) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/pgn?notation=fancy"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    // Resigning ends the game; nothing can be taken back or played after it.
+    let (_, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
+    assert_eq!(game["result"]["result"], "0-1", "{game}");
+    assert_eq!(game["result"]["reason"], "black wins: red resigns");
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (_, pgn) = text(&app, &format!("/api/games/{id}/pgn?notation=iccs")).await;
+    assert!(pgn.contains("{black wins: red resigns} 0-1"), "{pgn}");
+
+    // A draw offer: refused by an engine a chariot up, accepted by one a chariot down.
+    for (fen, accepted) in [
+        ("3ak4/4a4/9/9/9/9/9/9/r8/4K4 w - - 0 1", false),
+        ("R2ak4/4a4/9/9/9/9/9/9/9/4K4 w - - 0 1", true),
+    ] {
+        let body = json!({"fen": fen, "level": 3}).to_string();
+        let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+        let id = game["id"].as_str().unwrap();
+        let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/draw"), None).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["accepted"], accepted, "{fen}: {answer}");
+        if accepted {
+            assert_eq!(answer["game"]["result"]["reason"], "draw: by agreement");
+        } else {
+            assert!(answer["game"]["result"].is_null());
+        }
+    }
+}
