@@ -284,13 +284,13 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             books,
             egtb,
             max_games,
-        } => crate::serve::serve(&crate::serve::ServeArgs {
+        } => crate::serve::serve(
             host,
             port,
-            books,
-            egtb,
-            max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
-        }),
+            &books,
+            &egtb,
+            usize::try_from(max_games).unwrap_or(usize::MAX),
+        ),
         Command::Eval { fen } => {
             let pos = Position::from_fen(&fen)
                 .map_err(|e| chariot_cli::usage(format!("invalid --fen {fen:?}: {e}")))?;

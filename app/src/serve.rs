@@ -9,46 +9,40 @@ use chariot::book::{Book, BookSet};
 use chariot::egtb::Tablebases;
 use chariot_web::{AppState, Limits};
 
-/// What `chariot serve` is asked for.
-pub struct ServeArgs {
-    /// The address to listen on (loopback unless told otherwise).
-    pub host: IpAddr,
-    /// The port.
-    pub port: u16,
-    /// Books; the built-in one when empty.
-    pub books: Vec<PathBuf>,
-    /// Table directories; the data-location order when empty.
-    pub egtb: Vec<PathBuf>,
-    /// Games open at once.
-    pub max_games: usize,
-}
-
-/// Opens the books and tables and serves until the process is stopped.
-pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
-    let books = if args.books.is_empty() {
+/// Opens the books (the built-in one when none is given) and the table directories (the
+/// data-location order when none is given) and serves on `host`:`port` until the process is
+/// stopped, with at most `max_games` games open.
+pub fn serve(
+    host: IpAddr,
+    port: u16,
+    books: &[PathBuf],
+    egtb: &[PathBuf],
+    max_games: usize,
+) -> anyhow::Result<()> {
+    let books = if books.is_empty() {
         chariot::book::builtin::book_set()
     } else {
         let mut list = Vec::new();
-        for path in &args.books {
+        for path in books {
             list.push(Book::open(path).with_context(|| format!("--book {}", path.display()))?);
         }
         BookSet::from_books(list)
     };
-    let dirs = if args.egtb.is_empty() {
+    let dirs = if egtb.is_empty() {
         chariot::data::table_dirs()
     } else {
-        args.egtb.clone()
+        egtb.to_vec()
     };
     let (tables, problems) = Tablebases::open_skipping(&dirs);
     for p in &problems {
         eprintln!("chariot serve: warning: {p}");
     }
-    let addr = SocketAddr::new(args.host, args.port);
+    let addr = SocketAddr::new(host, port);
     let state = Arc::new(AppState::new(
         books,
         tables,
         Limits {
-            max_games: args.max_games,
+            max_games,
             ..Limits::default()
         },
     ));

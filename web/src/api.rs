@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -205,11 +205,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(show_game).delete(close_game))
         .route("/api/games/{id}/moves", post(play_move))
-        .route("/api/games/{id}/takeback", post(take_back))
-        .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(offer_draw))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/{action}", post(game_action))
         .route("/api/position", get(position))
         .route("/api/analysis", get(analyse))
         .layer(DefaultBodyLimit::max(max_body))
@@ -331,17 +330,17 @@ fn view(id: &str, g: &Game) -> GameView {
     }
 }
 
-/// Runs `work` on the game on a blocking thread (the engine may think), then shows it.
-async fn with_game(
+/// Runs `work` on the game on a blocking thread (the engine may think).
+async fn on_game<T: Send + 'static>(
     state: Arc<AppState>,
     id: String,
-    work: impl FnOnce(&mut Game, Duration) -> Result<(), GameError> + Send + 'static,
-) -> Result<Json<GameView>, ApiError> {
+    work: impl FnOnce(&mut Game, Duration, &str) -> Result<T, GameError> + Send + 'static,
+) -> Result<T, ApiError> {
     let game = state.game(&id)?;
     let cap = state.limits.max_think;
     let done = tokio::task::spawn_blocking(move || {
         let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        work(&mut g, cap).map(|()| view(&id, &g))
+        work(&mut g, cap, &id)
     })
     .await
     .map_err(|e| {
@@ -350,7 +349,37 @@ async fn with_game(
             format!("the game failed: {e}"),
         )
     })?;
-    Ok(Json(done?))
+    Ok(done?)
+}
+
+/// Runs `work` on the game on a blocking thread, then shows it.
+async fn with_game(
+    state: Arc<AppState>,
+    id: String,
+    work: impl FnOnce(&mut Game, Duration) -> Result<(), GameError> + Send + 'static,
+) -> Result<Json<GameView>, ApiError> {
+    on_game(state, id, |g, cap, id| {
+        work(g, cap)?;
+        Ok(view(id, g))
+    })
+    .await
+    .map(Json)
+}
+
+/// The query string, or a 400 saying what is wrong with it.
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(t)| t)
+        .map_err(|e| ApiError::new(e.status(), e.body_text()))
+}
+
+/// The position of a FEN, or a 422 saying what is wrong with it.
+fn fen_position(fen: &str) -> Result<Position, ApiError> {
+    Position::from_fen(fen).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("invalid FEN {fen:?}: {e}"),
+        )
+    })
 }
 
 async fn new_game(
@@ -430,11 +459,19 @@ async fn play_move(
     .await
 }
 
-async fn take_back(
+/// `POST /api/games/{id}/takeback` and `POST /api/games/{id}/resign`.
+async fn game_action(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    Path((id, action)): Path<(String, String)>,
 ) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |g, _| g.take_back()).await
+    match action.as_str() {
+        "takeback" => with_game(state, id, |g, _| g.take_back()).await,
+        "resign" => with_game(state, id, |g, _| g.resign()).await,
+        other => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no action {other:?} on a game (moves, takeback, resign, draw, hint)"),
+        )),
+    }
 }
 
 /// `GET /api/position?fen=...`.
@@ -476,15 +513,10 @@ struct TableView {
 
 async fn position(
     State(state): State<Arc<AppState>>,
-    query: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
+    q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Json<PositionView>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    let pos = Position::from_fen(&q.fen).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("invalid FEN {:?}: {e}", q.fen),
-        )
-    })?;
+    let q = query(q)?;
+    let pos = fen_position(&q.fen)?;
     let result = result_view(chariot::rules::judge(
         &pos,
         &chariot::rules::JudgeConfig::default(),
@@ -543,15 +575,10 @@ fn ten() -> f64 {
 
 async fn analyse(
     State(state): State<Arc<AppState>>,
-    query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
+    q: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    let position = Position::from_fen(&q.fen).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("invalid FEN {:?}: {e}", q.fen),
-        )
-    })?;
+    let q = query(q)?;
+    let position = fen_position(&q.fen)?;
     if !(1..=5).contains(&q.multipv) {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -599,13 +626,6 @@ async fn analyse(
     Ok(crate::analysis::stream(request, permit).into_response())
 }
 
-async fn resign(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |g, _| g.resign()).await
-}
-
 /// The engine's answer to a draw offer, with the game.
 #[derive(Debug, Serialize)]
 struct DrawAnswer {
@@ -617,23 +637,15 @@ async fn offer_draw(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<DrawAnswer>, ApiError> {
-    let game = state.game(&id)?;
-    let cap = state.limits.max_think;
-    let answer = tokio::task::spawn_blocking(move || {
-        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        g.offer_draw(cap).map(|accepted| DrawAnswer {
+    on_game(state, id, |g, cap, id| {
+        let accepted = g.offer_draw(cap)?;
+        Ok(DrawAnswer {
             accepted,
-            game: view(&id, &g),
+            game: view(id, g),
         })
     })
     .await
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the game failed: {e}"),
-        )
-    })??;
-    Ok(Json(answer))
+    .map(Json)
 }
 
 /// A suggested move.
@@ -648,19 +660,7 @@ async fn hint(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Hint>, ApiError> {
-    let game = state.game(&id)?;
-    let cap = state.limits.max_think;
-    let mv = tokio::task::spawn_blocking(move || {
-        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        g.hint(cap)
-    })
-    .await
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the game failed: {e}"),
-        )
-    })??;
+    let mv = on_game(state, id, |g, cap, _| g.hint(cap)).await?;
     Ok(Json(Hint {
         mv: mv.map(|m| m.to_string()),
     }))
@@ -680,9 +680,9 @@ fn chinese() -> String {
 async fn pgn(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
+    q: Result<Query<PgnQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let q = query(q)?;
     let notation = match q.notation.as_str() {
         "chinese" => Notation::Chinese,
         "wxf" => Notation::Wxf,

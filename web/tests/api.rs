@@ -50,28 +50,39 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (Sta
     (status, value)
 }
 
+/// `GET uri` as JSON.
+async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
+    call(app, "GET", uri, None).await
+}
+
+/// A bodiless GET request.
+fn bare(uri: impl AsRef<str>) -> Request<Body> {
+    Request::builder()
+        .uri(uri.as_ref())
+        .body(Body::empty())
+        .unwrap()
+}
+
+/// `POST /api/games/{id}/moves` with this body.
+async fn play(app: &Router, id: impl std::fmt::Display, body: &str) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/games/{id}/moves"), Some(body)).await
+}
+
+/// `POST /api/games` with this body.
+async fn new_game(app: &Router, body: &str) -> (StatusCode, Value) {
+    call(app, "POST", "/api/games", Some(body)).await
+}
+
 #[tokio::test]
 async fn a_game_is_played_taken_back_and_closed() {
     let app = app();
-    let (status, game) = call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(r#"{"side":"red","level":2}"#),
-    )
-    .await;
+    let (status, game) = new_game(&app, r#"{"side":"red","level":2}"#).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
     let id = game["id"].as_str().unwrap().to_owned();
     assert_eq!(game["turn"], "red");
     assert_eq!(game["playable"].as_array().unwrap().len(), 44);
     // A move in Chinese notation; the engine answers with a legal move.
-    let (status, game) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(r#"{"move":"炮二平五"}"#),
-    )
-    .await;
+    let (status, game) = play(&app, &id, r#"{"move":"炮二平五"}"#).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     let moves = game["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 2, "{game}");
@@ -92,7 +103,7 @@ async fn a_game_is_played_taken_back_and_closed() {
     // Close it; it is gone.
     let (status, _) = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, e) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    let (status, e) = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(e["error"].as_str().unwrap().contains(&id));
 }
@@ -100,27 +111,15 @@ async fn a_game_is_played_taken_back_and_closed() {
 #[tokio::test]
 async fn the_engine_opens_for_a_person_playing_black_and_mates_end_the_game() {
     let app = app();
-    let (status, game) = call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(r#"{"side":"black","level":1}"#),
-    )
-    .await;
+    let (status, game) = new_game(&app, r#"{"side":"black","level":1}"#).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
     assert_eq!(game["moves"].as_array().unwrap().len(), 1);
     assert_eq!(game["turn"], "black");
     // From a set-up position the person mates at once.
     let body = json!({"side": "red", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}).to_string();
-    let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+    let (_, game) = new_game(&app, &body).await;
     let id = game["id"].as_str().unwrap();
-    let (_, game) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(r#"{"move":"e1e8"}"#),
-    )
-    .await;
+    let (_, game) = play(&app, &id, r#"{"move":"e1e8"}"#).await;
     assert_eq!(game["result"]["result"], "1-0", "{game}");
     assert!(
         game["result"]["reason"]
@@ -130,13 +129,7 @@ async fn the_engine_opens_for_a_person_playing_black_and_mates_end_the_game() {
         "{game}"
     );
     assert!(game["engine"].is_null());
-    let (status, e) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(r#"{"move":"d9d8"}"#),
-    )
-    .await;
+    let (status, e) = play(&app, &id, r#"{"move":"d9d8"}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(e["error"].as_str().unwrap().contains("over"), "{e}");
 }
@@ -208,7 +201,7 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     // Moves: unreadable, illegal (the forbidden repetitions are tested in game.rs).
     let body = json!({"side": "red", "fen": "4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1", "level": 1})
         .to_string();
-    let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+    let (_, game) = new_game(&app, &body).await;
     let id = game["id"].as_str().unwrap();
     let moves = format!("/api/games/{id}/moves");
     let (status, e) = call(&app, "POST", &moves, Some(r#"{"move":"h0h5x"}"#)).await;
@@ -221,7 +214,7 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     let (status, _) = call(&app, "POST", &moves, Some(&big)).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     // The server still serves.
-    let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    let (status, _) = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -229,13 +222,13 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
 async fn positions_show_legal_moves_book_and_tables() {
     let app = app();
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201";
-    let (status, p) = call(&app, "GET", &format!("/api/position?fen={start}"), None).await;
+    let (status, p) = get(&app, &format!("/api/position?fen={start}")).await;
     assert_eq!(status, StatusCode::OK, "{p}");
     assert_eq!(p["legal"].as_array().unwrap().len(), 44);
     assert!(p["book"].as_array().unwrap().len() > 3, "{p}");
     assert!(p["tablebase"].is_null());
     let krk = "3k5/9/9/9/9/9/9/9/4R4/4K4%20w%20-%20-%200%201";
-    let (_, p) = call(&app, "GET", &format!("/api/position?fen={krk}"), None).await;
+    let (_, p) = get(&app, &format!("/api/position?fen={krk}")).await;
     assert_eq!(p["tablebase"]["wdl"], "win", "{p}");
     assert_eq!(p["tablebase"]["dtm"], 1, "{p}");
 }
@@ -249,14 +242,14 @@ async fn a_full_server_refuses_new_games_until_one_is_idle() {
         ..Limits::default()
     });
     for _ in 0..2 {
-        let (status, _) = call(&app, "POST", "/api/games", Some("{}")).await;
+        let (status, _) = new_game(&app, "{}").await;
         assert_eq!(status, StatusCode::CREATED);
     }
-    let (status, e) = call(&app, "POST", "/api/games", Some("{}")).await;
+    let (status, e) = new_game(&app, "{}").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
     assert!(e["error"].as_str().unwrap().contains("limit"));
     tokio::time::sleep(Duration::from_millis(250)).await;
-    let (status, _) = call(&app, "POST", "/api/games", Some("{}")).await;
+    let (status, _) = new_game(&app, "{}").await;
     assert_eq!(status, StatusCode::CREATED);
 }
 
@@ -282,10 +275,7 @@ fn events(text: &str) -> Vec<(String, Value)> {
 async fn analysis_streams_lines_and_ends_with_the_best_move() {
     let app = app();
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201";
-    let request = Request::builder()
-        .uri(format!("/api/analysis?fen={start}&multipv=3&seconds=0.5"))
-        .body(Body::empty())
-        .unwrap();
+    let request = bare(format!("/api/analysis?fen={start}&multipv=3&seconds=0.5"));
     let response = app.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["content-type"], "text/event-stream");
@@ -309,7 +299,7 @@ async fn analysis_streams_lines_and_ends_with_the_best_move() {
         (format!("fen={start}&seconds=0"), "seconds 0"),
         ("fen=nonsense".to_owned(), "invalid FEN"),
     ] {
-        let (status, e) = call(&app, "GET", &format!("/api/analysis?{query}"), None).await;
+        let (status, e) = get(&app, &format!("/api/analysis?{query}")).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {e}");
         assert!(e["error"].as_str().unwrap().contains(says), "{e}");
     }
@@ -322,29 +312,17 @@ async fn analyses_are_bounded_and_a_client_that_leaves_frees_its_place() {
         ..Limits::default()
     });
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w";
-    let long = Request::builder()
-        .uri(format!("/api/analysis?fen={start}&seconds=30"))
-        .body(Body::empty())
-        .unwrap();
+    let long = bare(format!("/api/analysis?fen={start}&seconds=30"));
     let running = app.clone().oneshot(long).await.unwrap();
     assert_eq!(running.status(), StatusCode::OK);
-    let (status, e) = call(
-        &app,
-        "GET",
-        &format!("/api/analysis?fen={start}&seconds=1"),
-        None,
-    )
-    .await;
+    let (status, e) = get(&app, &format!("/api/analysis?fen={start}&seconds=1")).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
     // The first client goes away: its engine stops and its place is free again well before
     // its 30 seconds.
     drop(running);
     let t = std::time::Instant::now();
     loop {
-        let request = Request::builder()
-            .uri(format!("/api/analysis?fen={start}&seconds=0.2"))
-            .body(Body::empty())
-            .unwrap();
+        let request = bare(format!("/api/analysis?fen={start}&seconds=0.2"));
         let status = app.clone().oneshot(request).await.unwrap().status();
         if status == StatusCode::OK {
             break;
@@ -359,7 +337,7 @@ async fn analyses_are_bounded_and_a_client_that_leaves_frees_its_place() {
 
 /// The raw body of a request.
 async fn text(app: &Router, uri: &str) -> (StatusCode, String) {
-    let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    let request = bare(uri);
     let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
@@ -369,19 +347,13 @@ async fn text(app: &Router, uri: &str) -> (StatusCode, String) {
 #[tokio::test]
 async fn hint_draw_offer_resignation_and_pgn() {
     let app = app();
-    let (_, game) = call(&app, "POST", "/api/games", Some(r#"{"level":1}"#)).await;
+    let (_, game) = new_game(&app, r#"{"level":1}"#).await;
     let id = game["id"].as_str().unwrap().to_owned();
     let (status, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let m = chariot::notation::parse_iccs(hint["move"].as_str().unwrap()).unwrap();
     assert!(Position::start().is_legal(m));
-    let (_, game) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(r#"{"move":"C2.5"}"#),
-    )
-    .await;
+    let (_, game) = play(&app, &id, r#"{"move":"C2.5"}"#).await;
     assert_eq!(game["moves"].as_array().unwrap().len(), 2);
     // The PGN: proper tags, Chinese moves, read back by the games crate to the same moves.
     let (status, pgn) = text(&app, &format!("/api/games/{id}/pgn?notation=chinese")).await;
@@ -407,13 +379,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
             .collect::<Vec<_>>(),
         played
     );
-    let (status, e) = call(
-        &app,
-        "GET",
-        &format!("/api/games/{id}/pgn?notation=fancy"),
-        None,
-    )
-    .await;
+    let (status, e) = get(&app, &format!("/api/games/{id}/pgn?notation=fancy")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     // Resigning ends the game; nothing can be taken back or played after it.
     let (_, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
@@ -430,7 +396,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
         ("R2ak4/4a4/9/9/9/9/9/9/9/4K4 w - - 0 1", true),
     ] {
         let body = json!({"fen": fen, "level": 3}).to_string();
-        let (_, game) = call(&app, "POST", "/api/games", Some(&body)).await;
+        let (_, game) = new_game(&app, &body).await;
         let id = game["id"].as_str().unwrap();
         let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/draw"), None).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
