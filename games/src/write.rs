@@ -127,6 +127,13 @@ pub fn write_game(game: &PgnGame, notation: Notation) -> String {
     out
 }
 
+/// `YYYY.MM.DD` (UTC) of a time, as PGN writes dates (calendar arithmetic by the `time` crate).
+#[must_use]
+pub fn pgn_date(t: std::time::SystemTime) -> String {
+    let d = time::OffsetDateTime::from(t).date();
+    format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day())
+}
+
 /// Breaks text into lines of at most `width` characters at spaces (words longer than the width
 /// stay whole).
 fn wrap(text: &str, width: usize) -> String {
@@ -293,6 +300,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn dates() {
+        use std::time::{Duration, UNIX_EPOCH};
+        assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+        assert_eq!(
+            pgn_date(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000.02.29"
+        );
+        assert_eq!(
+            pgn_date(UNIX_EPOCH + Duration::from_secs(1_735_689_599)),
+            "2024.12.31"
+        );
     }
 
     #[test]

@@ -8,11 +8,10 @@
 //! side, and the last comment says how the game ended.
 
 use std::fmt::Write as _;
-use std::time::SystemTime;
 
 use chariot::notation::Notation;
 use chariot::rules::Position;
-use chariot_games::write::{PgnGame, WrittenMove, write_game};
+use chariot_games::write::{PgnGame, WrittenMove, pgn_date, write_game};
 
 use crate::game::{GameResult, PlayedGame};
 
@@ -41,7 +40,7 @@ pub fn write(game: &PlayedGame, ctx: &PgnContext<'_>) -> String {
     let mut tags: Vec<(String, String)> = vec![
         ("Event".into(), ctx.event.into()),
         ("Site".into(), ctx.site.into()),
-        ("Date".into(), date(game.started)),
+        ("Date".into(), pgn_date(game.started)),
         ("Round".into(), ctx.round.into()),
         ("Red".into(), game.red.clone()),
         ("Black".into(), game.black.clone()),
@@ -91,31 +90,4 @@ pub fn write(game: &PlayedGame, ctx: &PgnContext<'_>) -> String {
         final_comment: Some(game.ending.to_string().replace(['{', '}'], "")),
     };
     write_game(&pgn, ctx.notation)
-}
-
-/// `YYYY.MM.DD` (UTC) of a time, as PGN writes dates (calendar arithmetic by the `time`
-/// crate).
-#[must_use]
-pub fn date(t: SystemTime) -> String {
-    let d = time::OffsetDateTime::from(t).date();
-    format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::{Duration, UNIX_EPOCH};
-
-    #[test]
-    fn dates() {
-        assert_eq!(date(UNIX_EPOCH), "1970.01.01");
-        assert_eq!(
-            date(UNIX_EPOCH + Duration::from_secs(951_782_400)),
-            "2000.02.29"
-        );
-        assert_eq!(
-            date(UNIX_EPOCH + Duration::from_secs(1_735_689_599)),
-            "2024.12.31"
-        );
-    }
 }

@@ -6,7 +6,6 @@
 //! (503 beyond), each at most `max_analysis` long; a client that goes away stops its engine.
 
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -58,10 +57,8 @@ pub struct Request {
     pub multipv: usize,
     /// How long to search.
     pub time: Duration,
-    /// The engine (books and tables shared with the server).
+    /// The engine (books and tables shared with the server, its hash size and threads set).
     pub engine: Engine,
-    /// Options of the engine (hash size, threads).
-    pub options: Options,
 }
 
 /// Starts the analysis and returns its event stream; `permit` is held until it ends.
@@ -83,10 +80,11 @@ fn json_event(name: &str, value: &impl Serialize) -> SseEvent {
 
 /// Runs one analysis to its end (or until the client goes away), sending its events.
 fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphorePermit) {
-    request.engine.set_options(Options {
+    let options = Options {
         multipv: request.multipv,
-        ..request.options.clone()
-    });
+        ..request.engine.options().clone()
+    };
+    request.engine.set_options(options);
     request.engine.set_position(request.position.clone());
     let (done_tx, done_rx) = std::sync::mpsc::channel();
     let lines = tx.clone();
@@ -152,14 +150,4 @@ fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphor
     if let Some(d) = done {
         let _ = tx.blocking_send(json_event("done", &d));
     }
-}
-
-/// The engine for one analysis.
-#[must_use]
-pub fn engine(
-    books: Arc<chariot::book::BookSet>,
-    tables: Arc<chariot::egtb::Tablebases>,
-    options: Options,
-) -> Engine {
-    Engine::sharing(books, tables, options)
 }

@@ -611,17 +611,15 @@ async fn analyse(
         threads: 1,
         ..Options::default()
     };
-    let engine = crate::analysis::engine(
-        Arc::clone(&state.books),
-        Arc::clone(&state.tables),
-        options.clone(),
-    );
     let request = crate::analysis::Request {
         position,
         multipv: q.multipv,
         time: Duration::from_secs_f64(q.seconds),
-        engine,
-        options,
+        engine: chariot::engine::Engine::sharing(
+            Arc::clone(&state.books),
+            Arc::clone(&state.tables),
+            options,
+        ),
     };
     Ok(crate::analysis::stream(request, permit).into_response())
 }
@@ -695,13 +693,7 @@ async fn pgn(
         }
     };
     let game = state.game(&id)?;
-    let today = time::OffsetDateTime::now_utc().date();
-    let date = format!(
-        "{:04}.{:02}.{:02}",
-        today.year(),
-        u8::from(today.month()),
-        today.day()
-    );
+    let date = chariot_games::write::pgn_date(std::time::SystemTime::now());
     let text = game
         .lock()
         .unwrap_or_else(|e| e.into_inner())
