@@ -159,11 +159,12 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Serve the JSON API for playing against Chariot and querying positions (docs/web-api.md).
+    /// Serve the web app: play against Chariot and analyse positions in the browser.
     ///
-    /// Listens on the loopback address unless told otherwise. Each game has its own engine at
-    /// its own level; games are bounded in number (an idle one makes room for a new one) and
-    /// every move's thinking in time. The browser interface comes with the rest of issue 15.
+    /// Open the printed address (or pass --open). The pages and their JSON API
+    /// (docs/web-api.md) come from this one binary. Listens on the loopback address unless told
+    /// otherwise. Each game has its own engine at its own level; games are bounded in number
+    /// (an idle one makes room for a new one) and every move's thinking in time.
     Serve {
         /// The address to listen on.
         #[arg(long, default_value = "127.0.0.1")]
@@ -181,6 +182,9 @@ enum Command {
         /// Games open at once.
         #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
         max_games: u64,
+        /// Open the app in the default web browser once the server listens.
+        #[arg(long)]
+        open: bool,
     },
     /// Tune the evaluation's weights on positions with game results (Texel tuning).
     ///
@@ -284,12 +288,14 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             books,
             egtb,
             max_games,
+            open,
         } => crate::serve::serve(
             host,
             port,
             &books,
             &egtb,
             usize::try_from(max_games).unwrap_or(usize::MAX),
+            open,
         ),
         Command::Eval { fen } => {
             let pos = Position::from_fen(&fen)

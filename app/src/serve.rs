@@ -11,13 +11,14 @@ use chariot_web::{AppState, Limits};
 
 /// Opens the books (the built-in one when none is given) and the table directories (the
 /// data-location order when none is given) and serves on `host`:`port` until the process is
-/// stopped, with at most `max_games` games open.
+/// stopped, with at most `max_games` games open; `open` opens the app in the default browser.
 pub fn serve(
     host: IpAddr,
     port: u16,
     books: &[PathBuf],
     egtb: &[PathBuf],
     max_games: usize,
+    open: bool,
 ) -> anyhow::Result<()> {
     let books = if books.is_empty() {
         chariot::book::builtin::book_set()
@@ -52,9 +53,11 @@ pub fn serve(
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         let bound = listener.local_addr().unwrap_or(addr);
-        println!(
-            "Chariot serves its JSON API on http://{bound}/api (docs/web-api.md); Ctrl-C stops it"
-        );
+        let url = format!("http://{bound}/");
+        println!("Chariot is at {url} (its JSON API under /api, docs/web-api.md); Ctrl-C stops it");
+        if open && let Err(e) = open::that_detached(&url) {
+            eprintln!("chariot serve: warning: cannot open a browser ({e}); open {url} yourself");
+        }
         chariot_web::serve_on(listener, state, std::future::pending())
             .await
             .context("the server failed")

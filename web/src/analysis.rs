@@ -12,7 +12,10 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use chariot::engine::{Engine, Event, GoRequest};
 use chariot::rules::Position;
 use chariot::search::{Bound, Limits, Options, Report, Score};
+use chariot::notation::Notation;
 use serde::Serialize;
+
+use crate::line::names;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -38,6 +41,10 @@ pub struct LineInfo {
     pub millis: u64,
     /// The line in ICCS.
     pub pv: Vec<String>,
+    /// The line in WXF notation.
+    pub pv_wxf: Vec<String>,
+    /// The line in Chinese notation.
+    pub pv_chinese: Vec<String>,
 }
 
 /// The end of the analysis.
@@ -86,8 +93,13 @@ fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphor
     };
     request.engine.set_options(options);
     request.engine.set_position(request.position.clone());
+    // A position reached by moves may have forbidden repetitions: the engine does not play them.
+    request
+        .engine
+        .ban_moves(chariot::rules::forbidden_moves(&mut request.position.clone()));
     let (done_tx, done_rx) = std::sync::mpsc::channel();
     let lines = tx.clone();
+    let root = request.position.clone();
     let listen = Box::new(move |e: Event<'_>| match e {
         Event::Search(Report::Iteration(info)) => {
             let (cp, mate) = match info.score {
@@ -108,6 +120,8 @@ fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphor
                 nps: info.nps,
                 millis: u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX),
                 pv: info.pv.iter().map(ToString::to_string).collect(),
+                pv_wxf: names(&root, &info.pv, Notation::Wxf),
+                pv_chinese: names(&root, &info.pv, Notation::Chinese),
             };
             // A full channel drops a line rather than holding up the search.
             let _ = lines.try_send(json_event("info", &line));

@@ -19,11 +19,13 @@ use chariot::book::BookSet;
 use chariot::egtb::Tablebases;
 use chariot::notation::Notation;
 use chariot::random::Rng;
-use chariot::rules::{Color, GameState, Position};
+use chariot::rules::{Color, Position};
 use chariot::search::Options;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{EngineMove, Game, GameError};
+use crate::clock::ClockSpec;
+use crate::game::{EngineMove, Game, GameError, Outcome, Setup};
+use crate::line::{MoveText, describe};
 
 /// The server's limits.
 #[derive(Clone, Debug)]
@@ -62,8 +64,8 @@ impl Default for Limits {
 /// What the handlers share.
 pub struct AppState {
     limits: Limits,
-    books: Arc<BookSet>,
-    tables: Arc<Tablebases>,
+    pub(crate) books: Arc<BookSet>,
+    pub(crate) tables: Arc<Tablebases>,
     games: Mutex<HashMap<String, Slot>>,
     ids: Mutex<Rng>,
     analyses: Arc<tokio::sync::Semaphore>,
@@ -158,7 +160,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -209,8 +211,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/{action}", post(game_action))
-        .route("/api/position", get(position))
+        .route("/api/position", get(crate::position::position))
+        .route(
+            "/api/read",
+            post(crate::position::read).layer(DefaultBodyLimit::max(crate::position::MAX_FILE)),
+        )
         .route("/api/analysis", get(analyse))
+        .route("/", get(crate::assets::index))
+        .route("/assets/{*path}", get(crate::assets::file))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
 }
@@ -227,6 +235,49 @@ struct NewGame {
     level: u8,
     /// The start position; the usual one when absent.
     fen: Option<String>,
+    /// Moves already played from it (any notation), before the person takes over.
+    #[serde(default)]
+    moves: Vec<String>,
+    /// A clock for both sides, or none.
+    clock: Option<ClockRequest>,
+}
+
+/// A clock as a new game asks for it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockRequest {
+    /// Each side's time, minutes (more than 0, at most 180).
+    minutes: f64,
+    /// Seconds added after each move (0 to 60).
+    #[serde(default)]
+    increment: f64,
+}
+
+impl ClockRequest {
+    fn spec(&self) -> Result<ClockSpec, ApiError> {
+        if !(self.minutes > 0.0 && self.minutes <= 180.0) {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!(
+                    "clock minutes {}: expected more than 0 and at most 180",
+                    self.minutes
+                ),
+            ));
+        }
+        if !(0.0..=60.0).contains(&self.increment) {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!(
+                    "clock increment {}: expected 0 to 60 seconds",
+                    self.increment
+                ),
+            ));
+        }
+        Ok(ClockSpec {
+            initial: Duration::from_secs_f64(self.minutes * 60.0),
+            increment: Duration::from_secs_f64(self.increment),
+        })
+    }
 }
 
 fn red() -> String {
@@ -247,86 +298,106 @@ struct GameView {
     level: u8,
     turn: &'static str,
     check: bool,
-    moves: Vec<MoveView>,
+    moves: Vec<MoveText>,
     /// The moves the person may play now (ICCS), empty when it is not their turn.
     playable: Vec<String>,
+    /// Legal moves the person may not play now: forbidden repetitions (ICCS).
+    forbidden: Vec<String>,
     /// `null` while the game goes on.
     result: Option<ResultView>,
     engine: Option<EngineMove>,
+    /// `null` for a game without a clock.
+    clock: Option<ClockView>,
 }
 
+/// How a game ended.
 #[derive(Debug, Serialize)]
-struct MoveView {
-    iccs: String,
-    wxf: String,
-    chinese: String,
-}
-
-#[derive(Debug, Serialize)]
-struct ResultView {
+pub struct ResultView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     result: &'static str,
-    /// Why, in words.
+    /// `red`, `black`, or `null` for a draw.
+    winner: Option<&'static str>,
+    /// Why, as a code: `checkmate`, `stalemate`, `perpetual-check`, `perpetual-chase`,
+    /// `repetition`, `move-limit`, `resignation`, `agreement`, `time`.
+    why: &'static str,
+    /// Why, in English words.
     reason: String,
 }
 
-fn side_name(c: Color) -> &'static str {
+impl From<Outcome> for ResultView {
+    fn from(o: Outcome) -> ResultView {
+        ResultView {
+            result: o.result,
+            winner: o.winner.map(side_name),
+            why: o.why,
+            reason: o.reason,
+        }
+    }
+}
+
+/// A game's clock.
+#[derive(Debug, Serialize)]
+struct ClockView {
+    red_ms: u64,
+    black_ms: u64,
+    /// The side whose time runs, `null` when the clock is stopped.
+    running: Option<&'static str>,
+    initial_ms: u64,
+    increment_ms: u64,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+pub(crate) fn side_name(c: Color) -> &'static str {
     match c {
         Color::Red => "red",
         Color::Black => "black",
     }
 }
 
-/// The result of a decided game, `None` while it goes on.
-fn result_view(state: GameState) -> Option<ResultView> {
-    match state {
-        GameState::Ongoing => None,
-        GameState::RedWins(r) => Some(ResultView {
-            result: "1-0",
-            reason: format!("red wins: {r}"),
-        }),
-        GameState::BlackWins(r) => Some(ResultView {
-            result: "0-1",
-            reason: format!("black wins: {r}"),
-        }),
-        GameState::Draw(r) => Some(ResultView {
-            result: "1/2-1/2",
-            reason: format!("draw: {r}"),
-        }),
-    }
-}
-
 fn view(id: &str, g: &Game) -> GameView {
-    let (iccs, wxf, chinese) = (
-        g.move_texts(Notation::Iccs),
-        g.move_texts(Notation::Wxf),
-        g.move_texts(Notation::Chinese),
-    );
-    let result = g
-        .outcome()
-        .map(|(result, reason)| ResultView { result, reason });
     let pos = g.position();
+    let turn = pos.turn();
+    let (playable, forbidden) = if turn == g.human() {
+        let playable = g.playable();
+        let forbidden = if g.is_on() {
+            pos.legal_move_list()
+                .iter()
+                .filter(|m| !playable.contains(m))
+                .map(ToString::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (
+            playable.iter().map(ToString::to_string).collect(),
+            forbidden,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     GameView {
         id: id.to_owned(),
         fen: pos.fen(),
         start_fen: g.start().fen(),
         side: side_name(g.human()),
         level: g.level(),
-        turn: side_name(pos.turn()),
+        turn: side_name(turn),
         check: pos.in_check(),
-        moves: iccs
-            .into_iter()
-            .zip(wxf)
-            .zip(chinese)
-            .map(|((iccs, wxf), chinese)| MoveView { iccs, wxf, chinese })
-            .collect(),
-        playable: if pos.turn() == g.human() {
-            g.playable().iter().map(ToString::to_string).collect()
-        } else {
-            Vec::new()
-        },
-        result,
+        moves: describe(g.start(), g.moves()),
+        playable,
+        forbidden,
+        result: g.outcome().map(ResultView::from),
         engine: g.last_engine().cloned(),
+        clock: g.clock().map(|c| ClockView {
+            red_ms: millis(c.left(Color::Red, turn)),
+            black_ms: millis(c.left(Color::Black, turn)),
+            running: c.running().then(|| side_name(turn)),
+            initial_ms: millis(c.spec().initial),
+            increment_ms: millis(c.spec().increment),
+        }),
     }
 }
 
@@ -340,6 +411,7 @@ async fn on_game<T: Send + 'static>(
     let cap = state.limits.max_think;
     let done = tokio::task::spawn_blocking(move || {
         let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
+        g.settle();
         work(&mut g, cap, &id)
     })
     .await
@@ -367,13 +439,13 @@ async fn with_game(
 }
 
 /// The query string, or a 400 saying what is wrong with it.
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(t)| t)
         .map_err(|e| ApiError::new(e.status(), e.body_text()))
 }
 
 /// The position of a FEN, or a 422 saying what is wrong with it.
-fn fen_position(fen: &str) -> Result<Position, ApiError> {
+pub(crate) fn fen_position(fen: &str) -> Result<Position, ApiError> {
     Position::from_fen(fen).map_err(|e| {
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -397,10 +469,15 @@ async fn new_game(
             ));
         }
     };
-    let game = Game::new(
-        req.fen.as_deref(),
+    let setup = Setup {
+        fen: req.fen,
+        moves: req.moves,
         human,
-        req.level,
+        level: req.level,
+        clock: req.clock.as_ref().map(ClockRequest::spec).transpose()?,
+    };
+    let game = Game::new(
+        &setup,
         Arc::clone(&state.books),
         Arc::clone(&state.tables),
         &state.engine_options(),
@@ -474,91 +551,13 @@ async fn game_action(
     }
 }
 
-/// `GET /api/position?fen=...`.
-#[derive(Debug, Deserialize)]
-struct PositionQuery {
-    fen: String,
-}
-
-#[derive(Debug, Serialize)]
-struct PositionView {
-    fen: String,
-    turn: &'static str,
-    check: bool,
-    /// Legal moves in ICCS that are not forbidden repetitions (none here: a FEN has no history).
-    legal: Vec<String>,
-    /// `null` while the position is not decided by the rules (mate or stalemate).
-    result: Option<ResultView>,
-    book: Vec<BookMoveView>,
-    /// The tables' value for the side to move when they cover the position.
-    tablebase: Option<TableView>,
-}
-
-#[derive(Debug, Serialize)]
-struct BookMoveView {
-    #[serde(rename = "move")]
-    mv: String,
-    games: u32,
-    red_wins: u32,
-    draws: u32,
-    black_wins: u32,
-    weight: u32,
-}
-
-#[derive(Debug, Serialize)]
-struct TableView {
-    wdl: String,
-    dtm: Option<u32>,
-}
-
-async fn position(
-    State(state): State<Arc<AppState>>,
-    q: Result<Query<PositionQuery>, QueryRejection>,
-) -> Result<Json<PositionView>, ApiError> {
-    let q = query(q)?;
-    let pos = fen_position(&q.fen)?;
-    let result = result_view(chariot::rules::judge(
-        &pos,
-        &chariot::rules::JudgeConfig::default(),
-    ));
-    let tablebase = match state.tables.probe(&pos) {
-        Ok(Some(v)) => Some(TableView {
-            wdl: v.wdl().to_string(),
-            dtm: v.dtm(),
-        }),
-        _ => None,
-    };
-    Ok(Json(PositionView {
-        fen: pos.fen(),
-        turn: side_name(pos.turn()),
-        check: pos.in_check(),
-        legal: pos
-            .legal_move_list()
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
-        result,
-        book: state
-            .books
-            .probe(&pos)
-            .into_iter()
-            .map(|m| BookMoveView {
-                mv: m.mv.to_string(),
-                games: m.stats.games,
-                red_wins: m.stats.red_wins,
-                draws: m.stats.draws,
-                black_wins: m.stats.black_wins,
-                weight: m.weight,
-            })
-            .collect(),
-        tablebase,
-    }))
-}
-
 /// `GET /api/analysis?fen=...&multipv=N&seconds=S`.
 #[derive(Debug, Deserialize)]
 struct AnalysisQuery {
     fen: String,
+    /// Moves played from the FEN (spaces or commas), so that repetitions are known.
+    #[serde(default)]
+    moves: String,
     #[serde(default = "one")]
     multipv: usize,
     #[serde(default = "ten")]
@@ -578,7 +577,7 @@ async fn analyse(
     q: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
-    let position = fen_position(&q.fen)?;
+    let (_, position, _) = crate::position::reached(&q.fen, &q.moves)?;
     if !(1..=5).contains(&q.multipv) {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 use chariot::book::BookSet;
 use chariot::egtb::Tablebases;
 use chariot::engine::{Engine, Event, GoRequest, Source};
-use chariot::notation::{Notation, format_move, parse_move};
+use chariot::notation::{Notation, parse_move};
 use chariot::rules::{Color, GameState, JudgeConfig, Move, Position, forbidden_moves, judge};
 use chariot::search::{Options, Score};
 
+use crate::clock::{Clock, ClockSpec};
 use crate::levels::LevelSpec;
 
 /// Why a request about a game cannot be done; the message says what is wrong.
@@ -43,6 +44,9 @@ pub enum GameError {
     /// Nothing to take back.
     #[error("no move of yours to take back")]
     NothingToTakeBack,
+    /// A move of the game's history (before the person takes over) is not legal.
+    #[error("the moves played before: {0}")]
+    BadHistory(String),
 }
 
 /// What the engine said about its last move.
@@ -63,13 +67,88 @@ pub struct EngineMove {
     pub millis: u64,
 }
 
-/// How a game ended other than by the rules.
+/// How a game ended other than by the rules of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Agreement {
+pub enum Ending {
     /// This side resigned.
     Resigned(Color),
     /// The engine accepted the person's draw offer.
     DrawAgreed,
+    /// This side's time ran out.
+    Flagged(Color),
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why, as a code for pages to translate: `checkmate`, `stalemate`, `perpetual-check`,
+    /// `perpetual-chase`, `repetition`, `move-limit`, `resignation`, `agreement`, `time`.
+    pub why: &'static str,
+    /// Why, in English words: `red wins: checkmate`.
+    pub reason: String,
+}
+
+/// How the rules end a game in `state`, `None` while it goes on.
+#[must_use]
+pub fn judged(state: GameState) -> Option<Outcome> {
+    use chariot::rules::Reason;
+    let code = |r: Reason| match r {
+        Reason::Checkmate => "checkmate",
+        Reason::Stalemate => "stalemate",
+        Reason::PerpetualCheck => "perpetual-check",
+        Reason::PerpetualChase => "perpetual-chase",
+        Reason::Repetition => "repetition",
+        Reason::MoveLimit { .. } => "move-limit",
+    };
+    let win = |c: Color, r: Reason| Outcome {
+        result: if c == Color::Red { "1-0" } else { "0-1" },
+        winner: Some(c),
+        why: code(r),
+        reason: format!("{} wins: {r}", if c == Color::Red { "red" } else { "black" }),
+    };
+    match state {
+        GameState::Ongoing => None,
+        GameState::RedWins(r) => Some(win(Color::Red, r)),
+        GameState::BlackWins(r) => Some(win(Color::Black, r)),
+        GameState::Draw(r) => Some(Outcome {
+            result: "1/2-1/2",
+            winner: None,
+            why: code(r),
+            reason: format!("draw: {r}"),
+        }),
+    }
+}
+
+/// How a new game is set up.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The start position; the usual one when `None`.
+    pub fen: Option<String>,
+    /// Moves already played from it (any notation), before the person takes over.
+    pub moves: Vec<String>,
+    /// The person's side.
+    pub human: Color,
+    /// 1 to [`crate::levels::LEVELS`].
+    pub level: u8,
+    /// A clock, or none.
+    pub clock: Option<ClockSpec>,
+}
+
+impl Default for Setup {
+    /// Red against level 4 from the start position, no clock.
+    fn default() -> Setup {
+        Setup {
+            fen: None,
+            moves: Vec::new(),
+            human: Color::Red,
+            level: 4,
+            clock: None,
+        }
+    }
 }
 
 /// A game in progress (or finished).
@@ -82,42 +161,44 @@ pub struct Game {
     spec: LevelSpec,
     engine: Engine,
     last_engine: Option<EngineMove>,
-    agreement: Option<Agreement>,
+    ending: Option<Ending>,
+    clock: Option<Clock>,
 }
 
 impl Game {
-    /// A new game from `fen` (the start position when `None`) with the person playing `human`
-    /// at `level`. The books and tables are shared with the other games of the server.
+    /// A new game as `setup` says. The books and tables are shared with the other games of the
+    /// server; `base` holds the server's engine options (hash size, threads).
     ///
     /// # Errors
-    /// [`GameError::BadFen`], [`GameError::BadLevel`].
+    /// [`GameError::BadFen`], [`GameError::BadLevel`], [`GameError::BadHistory`].
     pub fn new(
-        fen: Option<&str>,
-        human: Color,
-        level: u8,
+        setup: &Setup,
         books: Arc<BookSet>,
         tables: Arc<Tablebases>,
         base: &Options,
     ) -> Result<Game, GameError> {
-        let spec = LevelSpec::of(level).ok_or(GameError::BadLevel(level))?;
-        let start = match fen {
+        let spec = LevelSpec::of(setup.level).ok_or(GameError::BadLevel(setup.level))?;
+        let start = match &setup.fen {
             None => Position::start(),
             Some(f) => Position::from_fen(f).map_err(|e| GameError::BadFen {
-                fen: f.to_owned(),
+                fen: f.clone(),
                 reason: e.to_string(),
             })?,
         };
+        let (position, moves) =
+            crate::line::play_out(start.clone(), &setup.moves).map_err(GameError::BadHistory)?;
         let engine = Engine::sharing(books, tables, spec.options(base));
         Ok(Game {
-            position: start.clone(),
+            position,
             start,
-            moves: Vec::new(),
-            human,
-            level,
+            moves,
+            human: setup.human,
+            level: setup.level,
             spec,
             engine,
             last_engine: None,
-            agreement: None,
+            ending: None,
+            clock: setup.clock.map(Clock::start),
         })
     }
 
@@ -163,29 +244,62 @@ impl Game {
         judge(&self.position, &JudgeConfig::default())
     }
 
-    /// The result and its reason in words once the game is over, by the rules or by
-    /// agreement: `("1-0", "red wins: checkmate")`.
+    /// How the game ended, by the rules, by agreement or on time; `None` while it goes on.
     #[must_use]
-    pub fn outcome(&self) -> Option<(&'static str, String)> {
-        let side = |c: Color| if c == Color::Red { "red" } else { "black" };
-        match self.agreement {
-            Some(Agreement::Resigned(c)) => {
-                let result = if c == Color::Red { "0-1" } else { "1-0" };
-                return Some((
-                    result,
-                    format!("{} wins: {} resigns", side(c.opponent()), side(c)),
+    pub fn outcome(&self) -> Option<Outcome> {
+        let name = |c: Color| if c == Color::Red { "red" } else { "black" };
+        let win = |c: Color, why: &'static str, words: String| Outcome {
+            result: if c == Color::Red { "1-0" } else { "0-1" },
+            winner: Some(c),
+            why,
+            reason: format!("{} wins: {words}", name(c)),
+        };
+        match self.ending {
+            Some(Ending::Resigned(c)) => {
+                return Some(win(
+                    c.opponent(),
+                    "resignation",
+                    format!("{} resigns", name(c)),
                 ));
             }
-            Some(Agreement::DrawAgreed) => {
-                return Some(("1/2-1/2", "draw: by agreement".to_owned()));
+            Some(Ending::Flagged(c)) => {
+                return Some(win(
+                    c.opponent(),
+                    "time",
+                    format!("{} lost on time", name(c)),
+                ));
+            }
+            Some(Ending::DrawAgreed) => {
+                return Some(Outcome {
+                    result: "1/2-1/2",
+                    winner: None,
+                    why: "agreement",
+                    reason: "draw: by agreement".to_owned(),
+                });
             }
             None => {}
         }
-        match self.state() {
-            GameState::Ongoing => None,
-            GameState::RedWins(r) => Some(("1-0", format!("red wins: {r}"))),
-            GameState::BlackWins(r) => Some(("0-1", format!("black wins: {r}"))),
-            GameState::Draw(r) => Some(("1/2-1/2", format!("draw: {r}"))),
+        judged(self.state())
+    }
+
+    /// The clock, if the game has one.
+    #[must_use]
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    /// Ends the game when the side to move's time has run out, and stops the clock of a game
+    /// that is over. Called before every request on the game is served.
+    pub fn settle(&mut self) {
+        let turn = self.position.turn();
+        let over = !self.is_on();
+        if let Some(clock) = &mut self.clock {
+            if !over && clock.flagged(turn) {
+                clock.stop(turn);
+                self.ending = Some(Ending::Flagged(turn));
+            } else if over {
+                clock.stop(turn);
+            }
         }
     }
 
@@ -203,7 +317,8 @@ impl Game {
         if !self.is_on() {
             return Err(GameError::NotYourTurn("the game is over".to_owned()));
         }
-        self.agreement = Some(Agreement::Resigned(self.human));
+        self.ending = Some(Ending::Resigned(self.human));
+        self.settle();
         Ok(())
     }
 
@@ -227,7 +342,8 @@ impl Game {
         };
         let accepted = engine_score <= chariot::engine::verdict::DRAW_MARGIN;
         if accepted {
-            self.agreement = Some(Agreement::DrawAgreed);
+            self.ending = Some(Ending::DrawAgreed);
+            self.settle();
         }
         Ok(accepted)
     }
@@ -287,13 +403,28 @@ impl Game {
         if forbidden_moves(&mut pos).contains(&m) {
             return Err(GameError::Forbidden(m.to_string()));
         }
-        self.play(m);
+        if !self.play(m) {
+            return Err(GameError::NotYourTurn(
+                "your time ran out before the move arrived".to_owned(),
+            ));
+        }
         Ok(m)
     }
 
-    fn play(&mut self, m: Move) {
+    /// Plays `m` for the side to move, charging its clock; a move made after its time ran out
+    /// is not played and the game is lost on time. Returns whether the move was played.
+    fn play(&mut self, m: Move) -> bool {
+        let mover = self.position.turn();
+        if let Some(clock) = &mut self.clock
+            && !clock.punch(mover)
+        {
+            self.ending = Some(Ending::Flagged(mover));
+            return false;
+        }
         self.position.make_move(m);
         self.moves.push(m);
+        self.settle();
+        true
     }
 
     /// Searches the current position (forbidden repetitions banned) within `limits`; blocks.
@@ -325,6 +456,11 @@ impl Game {
             return None;
         }
         let started = Instant::now();
+        let turn = self.position.turn();
+        let cap = match &self.clock {
+            Some(clock) => cap.min(clock.budget(clock.left(turn, turn))),
+            None => cap,
+        };
         let answer = self.search(self.spec.limits(cap))?;
         let best = answer.result.best?;
         if !self.position.is_legal(best) {
@@ -345,8 +481,7 @@ impl Game {
             nodes: answer.result.nodes,
             millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
-        self.play(best);
-        Some(best)
+        self.play(best).then_some(best)
     }
 
     /// Takes back the person's last move and the engine's reply to it (the position before the
@@ -355,9 +490,9 @@ impl Game {
     /// # Errors
     /// [`GameError::NothingToTakeBack`] when the person has made no move.
     pub fn take_back(&mut self) -> Result<(), GameError> {
-        if self.agreement.is_some() {
+        if self.ending.is_some() {
             return Err(GameError::NotYourTurn(
-                "the game ended by resignation or agreement".to_owned(),
+                "the game ended by resignation, agreement or time".to_owned(),
             ));
         }
         // Plies to undo: back to the last position where the person was to move, before their
@@ -378,6 +513,9 @@ impl Game {
             self.position.unmake_move();
             self.moves.pop();
         }
+        if let Some(clock) = &mut self.clock {
+            clock.resume();
+        }
         self.last_engine = None;
         Ok(())
     }
@@ -394,38 +532,32 @@ impl Game {
             (engine, "You".to_owned())
         };
         let outcome = self.outcome();
-        let game = PgnGame {
-            tags: vec![
+        let mut tags: Vec<(String, String)> = vec![
                 ("Event".into(), "Chariot web game".into()),
                 ("Site".into(), "chariot serve".into()),
                 ("Date".into(), date.to_owned()),
                 ("Red".into(), red),
                 ("Black".into(), black),
-            ],
+        ];
+        if let Some(clock) = &self.clock {
+            let spec = clock.spec();
+            tags.push((
+                "TimeControl".into(),
+                format!("{}+{}", spec.initial.as_secs(), spec.increment.as_secs()),
+            ));
+        }
+        let game = PgnGame {
+            tags,
             start: self.start.clone(),
             moves: self
                 .moves
                 .iter()
                 .map(|&mv| WrittenMove { mv, comment: None })
                 .collect(),
-            result: outcome.as_ref().and_then(|(r, _)| GameResult::parse(r)),
-            final_comment: outcome.map(|(_, reason)| reason),
+            result: outcome.as_ref().and_then(|o| GameResult::parse(o.result)),
+            final_comment: outcome.map(|o| o.reason),
         };
         write_game(&game, notation)
-    }
-
-    /// The moves in `notation`, from the start.
-    #[must_use]
-    pub fn move_texts(&self, notation: Notation) -> Vec<String> {
-        let mut pos = self.start.clone();
-        self.moves
-            .iter()
-            .map(|&m| {
-                let text = format_move(&pos, m, notation).unwrap_or_else(|_| m.to_string());
-                pos.make_move(m);
-                text
-            })
-            .collect()
     }
 }
 
@@ -435,9 +567,12 @@ mod tests {
 
     fn game(fen: Option<&str>, human: Color) -> Game {
         Game::new(
-            fen,
-            human,
-            1,
+            &Setup {
+                fen: fen.map(str::to_owned),
+                human,
+                level: 1,
+                ..Setup::default()
+            },
             Arc::new(BookSet::default()),
             Arc::new(Tablebases::default()),
             &Options::default(),
@@ -454,7 +589,7 @@ mod tests {
         let reply = g.engine_reply(Duration::from_secs(5)).unwrap();
         assert_eq!(g.moves().len(), 2);
         assert_eq!(g.moves()[1], reply);
-        assert_eq!(g.move_texts(Notation::Iccs)[0], "h2e2");
+        assert_eq!(g.moves()[0].to_string(), "h2e2");
         g.take_back().unwrap();
         assert!(g.moves().is_empty());
         assert_eq!(g.take_back(), Err(GameError::NothingToTakeBack));
@@ -473,9 +608,10 @@ mod tests {
         assert!(matches!(g.play_human("h2h8"), Err(GameError::BadMove(_))));
         assert!(
             Game::new(
-                None,
-                Color::Red,
-                9,
+                &Setup {
+                    level: 9,
+                    ..Setup::default()
+                },
                 Arc::default(),
                 Arc::default(),
                 &Options::default()

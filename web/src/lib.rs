@@ -9,8 +9,12 @@
 
 pub mod analysis;
 pub mod api;
+pub mod assets;
+pub mod clock;
 pub mod game;
 pub mod levels;
+pub mod line;
+pub mod position;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -1,0 +1,419 @@
+// The analysis view: any position (from a FEN, set up on the board, reached by moves, or read
+// from a game file), its book moves and table value, and the engine's lines streamed live.
+
+import * as api from './api.js';
+import { t, resultText } from './i18n.js';
+import { renderMoves, stepKey } from './moves.js';
+
+const $ = (id) => document.getElementById(id);
+const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+const ROLES = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
+
+/** The share of the bar that is Red's, from a score for the side to move. */
+function redShare(line, turn) {
+  let forMover;
+  if (line.mate !== null) forMover = line.mate > 0 ? 1 : 0;
+  else forMover = 1 / (1 + Math.exp(-line.cp / 250));
+  return turn === 'red' ? forMover : 1 - forMover;
+}
+
+/** A line's score for the reader: pawns for the side to move, or mate in moves. */
+function lineScore(line) {
+  if (line.mate !== null) {
+    const moves = Math.ceil(Math.abs(line.mate) / 2);
+    return line.mate > 0 ? `#${moves}` : `#-${moves}`;
+  }
+  const pawns = line.cp / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+/** Reads an SSE stream from a fetch response, calling `on(event, data)`. */
+async function readEvents(response, on) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data += line.slice(5).trim();
+      }
+      if (data) on(event, JSON.parse(data));
+    }
+  }
+}
+
+export class Analyse {
+  constructor(app) {
+    this.app = app;
+    this.base = START; // the FEN the line starts from
+    this.line = []; // ICCS moves from it
+    this.texts = []; // the line's moves in three notations (the API's MoveText)
+    this.index = -1; // the ply shown (-1: the base position)
+    this.here = null; // the position shown, as /api/position describes it
+    this.lines = new Map(); // multipv -> latest info
+    this.stream = null; // the running analysis's AbortController
+    this.games = [];
+    this.buildPalette();
+    $('set-fen').addEventListener('click', () => this.setFen($('fen').value.trim()));
+    $('fen').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.setFen($('fen').value.trim());
+    });
+    $('start-position').addEventListener('click', () => this.load(START, []));
+    $('edit-position').addEventListener('click', () => this.edit());
+    $('setup-done').addEventListener('click', () => this.finishEdit());
+    $('setup-clear').addEventListener('click', () => this.app.board.clear());
+    $('analyse').addEventListener('click', () => (this.stream ? this.stop() : this.start()));
+    $('multipv').addEventListener('change', () => this.restart());
+    $('load-file').addEventListener('change', (e) => this.readFile(e.target.files[0]));
+    $('loaded-games').addEventListener('change', () => this.pickGame(Number($('loaded-games').value)));
+    $('play-from-here').addEventListener('click', () => {
+      this.app.switchTo('play');
+      this.app.play.start({ side: this.here.turn, level: Number($('new-level').value), ...this.position() });
+    });
+    document.addEventListener('keydown', (e) => {
+      if (this.app.view !== 'analyse' || e.target.tagName === 'INPUT') return;
+      const next = stepKey(e, this.index, this.line.length);
+      if (next !== null) this.goTo(next);
+    });
+  }
+
+  /** The position shown as a new game's setup: the base FEN and the moves to it. */
+  position() {
+    return { fen: this.base, moves: this.line.slice(0, this.index + 1) };
+  }
+
+  /** `here()` for the play view: where a game "from the analysis board" starts. */
+  here() {
+    return this.position();
+  }
+
+  /** Shows `fen` with `moves` played from it, at the last move. */
+  async load(fen, moves) {
+    this.base = fen;
+    this.line = moves;
+    this.index = moves.length - 1;
+    await this.refreshLine();
+    await this.refresh();
+  }
+
+  async setFen(fen) {
+    if (!fen) return;
+    try {
+      await api.position(fen);
+      $('loaded').hidden = true;
+      await this.load(fen, []);
+    } catch (e) {
+      this.app.toast(e.message, true);
+    }
+  }
+
+  async refreshLine() {
+    try {
+      const view = await api.position(this.base, this.line);
+      this.texts = view.line;
+    } catch (e) {
+      this.app.toast(e.message, true);
+      this.line = [];
+      this.texts = [];
+      this.index = -1;
+    }
+  }
+
+  /** Fetches the position shown and draws everything; restarts a running analysis. */
+  async refresh() {
+    try {
+      this.here = await api.position(this.base, this.line.slice(0, this.index + 1));
+    } catch (e) {
+      this.app.toast(e.message, true);
+      return;
+    }
+    this.render();
+    if (this.stream) this.restart();
+  }
+
+  render() {
+    if (this.app.view !== 'analyse' || !this.here || this.editing) return;
+    const h = this.here;
+    this.app.board.show({
+      fen: h.fen,
+      lastMove: this.index >= 0 ? this.line[this.index] : null,
+      check: h.check,
+      movable: [...h.legal, ...h.forbidden],
+    });
+    $('fen').value = h.fen;
+    const status = h.result
+      ? resultText(h.result)
+      : t('pos.turn', { side: t(h.turn) }) + (h.check ? ` · ${t('pos.check')}` : '');
+    $('position-status').textContent = status;
+    renderMoves($('moves-analyse'), {
+      moves: this.texts,
+      current: this.index,
+      startFen: this.base,
+      notation: this.app.notation,
+      onPick: (i) => this.goTo(i),
+    });
+    this.renderBook();
+    this.renderTable();
+    this.renderLines();
+    $('analyse').textContent = t(this.stream ? 'analyse.stop' : 'analyse.start');
+  }
+
+  renderBook() {
+    const body = $('book').tBodies[0];
+    body.replaceChildren();
+    const moves = this.here.book;
+    if (!moves.length) {
+      body.insertRow().insertCell().textContent = t('book.none');
+      return;
+    }
+    for (const m of moves) {
+      const row = body.insertRow();
+      const name = row.insertCell();
+      name.className = 'move';
+      name.textContent = this.app.notation === 'iccs' ? m.move : m[this.app.notation];
+      name.addEventListener('click', () => this.play(m.move));
+      row.insertCell().textContent = t('book.games', { n: m.games.toLocaleString() });
+      const bar = row.insertCell();
+      const total = m.red_wins + m.draws + m.black_wins;
+      const wdl = document.createElement('div');
+      wdl.className = 'wdl';
+      for (const [cls, n] of [['w', m.red_wins], ['d', m.draws], ['l', m.black_wins]]) {
+        const part = document.createElement('span');
+        part.className = cls;
+        const share = total ? (100 * n) / total : 0;
+        part.style.width = `${share}%`;
+        part.textContent = share >= 12 ? `${Math.round(share)}%` : '';
+        wdl.append(part);
+      }
+      bar.append(wdl);
+    }
+  }
+
+  renderTable() {
+    const tb = this.here.tablebase;
+    $('tablebase').textContent = tb
+      ? `${t(`tb.${tb.wdl}`)}${tb.dtm !== null ? ` · ${t('tb.dtm', { n: tb.dtm })}` : ''}`
+      : t('tb.none');
+  }
+
+  renderLines() {
+    const body = $('lines').tBodies[0];
+    body.replaceChildren();
+    const notation = this.app.notation;
+    const ordered = [...this.lines.values()].sort((a, b) => a.multipv - b.multipv);
+    for (const line of ordered) {
+      const row = body.insertRow();
+      row.insertCell().textContent = lineScore(line);
+      row.cells[0].className = 'score';
+      const depth = row.insertCell();
+      depth.className = 'depth';
+      depth.textContent = `d${line.depth}`;
+      const pv = row.insertCell();
+      pv.className = 'pv';
+      const moves = notation === 'iccs' ? line.pv : notation === 'wxf' ? line.pv_wxf : line.pv_chinese;
+      pv.textContent = moves.join(' ');
+    }
+    const bar = $('eval-bar');
+    bar.hidden = this.app.view !== 'analyse' || !ordered.length;
+    if (ordered.length) {
+      const first = ordered[0];
+      const share = redShare(first, this.here.turn);
+      bar.classList.toggle('flipped', this.app.board.orientation === 'black');
+      $('eval-red').style.height = `${(100 * share).toFixed(1)}%`;
+      $('analysis-summary').textContent = t('analysis.summary', {
+        depth: first.depth,
+        nodes: first.nodes.toLocaleString(),
+        nps: first.nps.toLocaleString(),
+      });
+      if (first.pv.length) this.app.board.arrow(first.pv[0], 'blue');
+    }
+  }
+
+  /** A move made on the board (or picked from the book): the line goes on from here. */
+  async play(iccs) {
+    if (this.here.forbidden.includes(iccs)) {
+      this.app.toast(t('forbidden'), true);
+      this.render();
+      return;
+    }
+    if (!this.here.legal.includes(iccs)) {
+      this.render();
+      return;
+    }
+    this.line = [...this.line.slice(0, this.index + 1), iccs];
+    this.index += 1;
+    await this.refreshLine();
+    await this.refresh();
+  }
+
+  goTo(index) {
+    this.index = index;
+    this.refresh();
+  }
+
+  async start() {
+    this.stop();
+    const controller = new AbortController();
+    this.stream = controller;
+    this.lines.clear();
+    this.render();
+    const { fen, moves } = { fen: this.base, moves: this.line.slice(0, this.index + 1) };
+    const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
+    try {
+      const response = await fetch(url, { signal: controller.signal });
+      if (!response.ok) {
+        let message = t('analysis.busy');
+        try {
+          message = (await response.json()).error;
+        } catch (_) { /* not JSON */ }
+        throw new Error(message);
+      }
+      await readEvents(response, (event, data) => {
+        if (this.stream !== controller) return;
+        if (event === 'info') {
+          this.lines.set(data.multipv, data);
+          this.renderLines();
+        } else if (event === 'done') {
+          $('analysis-summary').textContent += ` · ${t('analysis.done')}`;
+        }
+      });
+    } catch (e) {
+      if (e.name !== 'AbortError') this.app.toast(e.message, true);
+    } finally {
+      if (this.stream === controller) {
+        this.stream = null;
+        $('analyse').textContent = t('analyse.start');
+      }
+    }
+  }
+
+  stop() {
+    if (this.stream) {
+      const s = this.stream;
+      this.stream = null;
+      s.abort();
+    }
+    $('analyse').textContent = t('analyse.start');
+  }
+
+  restart() {
+    if (this.stream) this.start();
+  }
+
+  buildPalette() {
+    const palette = $('setup-palette');
+    const tools = [];
+    for (const color of ['white', 'black']) {
+      for (const role of ROLES) tools.push({ role: `${role}-piece`, color, img: `${color === 'white' ? 'r' : 'b'}${role}` });
+    }
+    for (const tool of tools) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.piece = tool.img;
+      const img = document.createElement('img');
+      img.src = `/assets/pieces/${tool.img}.svg`;
+      img.alt = tool.img;
+      button.append(img);
+      button.addEventListener('click', () => {
+        for (const b of palette.querySelectorAll('button')) b.classList.remove('active');
+        button.classList.add('active');
+        this.app.board.setTool({ role: tool.role, color: tool.color });
+      });
+      palette.append(button);
+    }
+    const erase = document.createElement('button');
+    erase.type = 'button';
+    erase.textContent = '✕';
+    erase.dataset.piece = 'erase';
+    erase.addEventListener('click', () => {
+      for (const b of palette.querySelectorAll('button')) b.classList.remove('active');
+      erase.classList.add('active');
+      this.app.board.setTool('erase');
+    });
+    palette.append(erase);
+  }
+
+  edit() {
+    this.stop();
+    this.editing = true;
+    $('setup-palette').hidden = false;
+    $('setup-controls').hidden = false;
+    $('setup-turn').value = this.here && this.here.turn === 'black' ? 'b' : 'w';
+    $('position-status').textContent = t('setup.hint');
+    this.app.board.startEditing();
+  }
+
+  async finishEdit() {
+    const fen = `${this.app.board.boardFen()} ${$('setup-turn').value} - - 0 1`;
+    try {
+      await api.position(fen);
+    } catch (e) {
+      this.app.toast(e.message, true);
+      return;
+    }
+    this.endEdit();
+    $('loaded').hidden = true;
+    await this.load(fen, []);
+  }
+
+  endEdit() {
+    this.editing = false;
+    $('setup-palette').hidden = true;
+    $('setup-controls').hidden = true;
+    this.app.board.stopEditing();
+  }
+
+  async readFile(file) {
+    if (!file) return;
+    try {
+      const view = await api.readFile(await file.arrayBuffer());
+      this.games = view.games;
+      const select = $('loaded-games');
+      select.replaceChildren();
+      for (const [i, g] of view.games.entries()) {
+        const option = document.createElement('option');
+        const tag = (name) => (g.tags.find(([k]) => k.toLowerCase() === name) || [])[1];
+        const who = [tag('red'), tag('black')].filter(Boolean).join(' – ');
+        option.value = String(i);
+        option.textContent = `${t('loaded.game', { n: g.number })}${who ? `: ${who}` : ''}${g.result ? ` ${g.result}` : ''}`;
+        select.append(option);
+      }
+      $('loaded').hidden = false;
+      this.app.toast(t('file.read', { n: view.total, format: view.format }));
+      if (view.games.length) await this.pickGame(0);
+    } catch (e) {
+      this.app.toast(`${file.name}: ${e.message}`, true);
+    } finally {
+      $('load-file').value = '';
+    }
+  }
+
+  async pickGame(i) {
+    const g = this.games[i];
+    if (!g) return;
+    const tags = g.tags.map(([k, v]) => `${k}: ${v}`).join(' · ');
+    $('loaded-tags').textContent = g.error ? `${tags} · ${t('loaded.error', { error: g.error })}` : tags;
+    await this.load(g.fen, g.moves.map((m) => m.iccs));
+  }
+
+  /** Called when the view is shown. */
+  activate() {
+    if (this.here) this.render();
+    else this.load(this.base, this.line);
+  }
+
+  /** Called when the view is hidden. */
+  deactivate() {
+    this.stop();
+    if (this.editing) this.endEdit();
+    $('eval-bar').hidden = true;
+  }
+}

@@ -1,0 +1,47 @@
+// The JSON API (docs/web-api.md), one function per request. Every failure throws an Error
+// whose message is the server's `error` text and whose `status` is the HTTP status.
+
+async function call(method, path, body, raw = false) {
+  const init = { method, headers: {} };
+  if (body instanceof Blob || body instanceof ArrayBuffer) {
+    init.body = body;
+    init.headers['content-type'] = 'application/octet-stream';
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(path, init);
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = (await response.json()).error || message;
+    } catch (_) { /* not JSON */ }
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  if (raw || response.status === 204) return response;
+  return response.json();
+}
+
+export const newGame = (setup) => call('POST', '/api/games', setup);
+export const showGame = (id) => call('GET', `/api/games/${id}`);
+export const playMove = (id, move) => call('POST', `/api/games/${id}/moves`, { move });
+export const takeBack = (id) => call('POST', `/api/games/${id}/takeback`, {});
+export const resign = (id) => call('POST', `/api/games/${id}/resign`, {});
+export const offerDraw = (id) => call('POST', `/api/games/${id}/draw`, {});
+export const hint = (id) => call('POST', `/api/games/${id}/hint`, {});
+export const closeGame = (id) => call('DELETE', `/api/games/${id}`, undefined, true);
+export const pgnUrl = (id, notation) => `/api/games/${id}/pgn?notation=${notation}`;
+
+/** A position: `fen` and the moves played from it (ICCS). */
+export const position = (fen, moves = []) =>
+  call('GET', `/api/position?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}`);
+
+/** The games of a game file (its bytes). */
+export const readFile = (bytes) => call('POST', '/api/read', bytes);
+
+/** The URL of the analysis stream of a position. */
+export const analysisUrl = (fen, moves, multipv, seconds) =>
+  `/api/analysis?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}` +
+  `&multipv=${multipv}&seconds=${seconds}`;

@@ -1,0 +1,151 @@
+// The Xiangqi board: chessgroundx on a 9 x 10 grid, spoken to in ICCS squares and FEN.
+//
+// ICCS files are a-i from Red's left, ranks 0-9 from Red's side; chessgroundx names the ten
+// ranks '1'-'9' and ':' and the colours white (Red) and black.
+
+import { Chessground } from '../vendor/chessgroundx/chessground.js';
+
+const CG_RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', ':'];
+
+/** The chessground key of an ICCS square (`h2` -> `h3`, `e9` -> `e:`). */
+export function key(square) {
+  return square[0] + CG_RANKS[Number(square[1])];
+}
+
+/** The ICCS square of a chessground key. */
+export function square(k) {
+  return k[0] + String(CG_RANKS.indexOf(k[1]));
+}
+
+/** The chessground keys [from, to] of an ICCS move. */
+export function moveKeys(iccs) {
+  return [key(iccs.slice(0, 2)), key(iccs.slice(2, 4))];
+}
+
+/** chessground's colour for a side (`red`, `w`) and back. */
+export function cgColor(side) {
+  return side === 'red' || side === 'w' ? 'white' : 'black';
+}
+
+/** A Map of legal destinations per origin, from ICCS moves, as chessground wants them. */
+export function dests(moves) {
+  const map = new Map();
+  for (const m of moves) {
+    const [from, to] = moveKeys(m);
+    if (!map.has(from)) map.set(from, []);
+    map.get(from).push(to);
+  }
+  return map;
+}
+
+/** The side to move of a FEN: `red` or `black`. */
+export function turnOf(fen) {
+  const side = fen.split(' ')[1];
+  return side === 'b' ? 'black' : 'red';
+}
+
+/**
+ * The board in `element`. `onMove(iccs)` is called for every move made on it by the person.
+ */
+export class Board {
+  constructor(element, onMove) {
+    this.onMove = onMove;
+    this.orientation = 'white';
+    this.editing = null; // the piece placed by a click while setting up, or 'erase'
+    this.cg = Chessground(element, {
+      dimensions: { width: 9, height: 10 },
+      kingRoles: ['k-piece'],
+      coordinates: false,
+      fen: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR',
+      highlight: { lastMove: true, check: true },
+      animation: { enabled: true, duration: 180 },
+      premovable: { enabled: false },
+      draggable: { enabled: true, showGhost: true },
+      movable: {
+        free: false,
+        showDests: true,
+        events: { after: (orig, dest) => this.onMove(square(orig) + square(dest)) },
+      },
+      events: { select: (k) => this.onSelect(k) },
+      drawable: { enabled: true, visible: true },
+    });
+  }
+
+  /**
+   * Shows a position: `fen`, the last move (ICCS) or none, whether the side to move is in
+   * check, and the moves the person may make (ICCS; none makes the board view-only).
+   */
+  show({ fen, lastMove = null, check = false, movable = [] }) {
+    const turn = cgColor(turnOf(fen));
+    this.cg.set({
+      fen: fen.split(' ')[0],
+      turnColor: turn,
+      lastMove: lastMove ? moveKeys(lastMove) : undefined,
+      check: check ? turn : false,
+      movable: { color: movable.length ? turn : undefined, dests: dests(movable), free: false },
+      draggable: { enabled: movable.length > 0, deleteOnDropOff: false },
+    });
+    this.cg.setAutoShapes([]);
+  }
+
+  /** Draws an arrow for an ICCS move (a hint, the engine's best line). */
+  arrow(iccs, brush = 'green') {
+    const [orig, dest] = moveKeys(iccs);
+    this.cg.setAutoShapes([{ orig, dest, brush }]);
+  }
+
+  /** Turns the board: Red at the bottom for `red`, Black for `black`. */
+  orient(side) {
+    this.orientation = cgColor(side);
+    this.cg.set({ orientation: this.orientation });
+  }
+
+  /** Turns the board around. */
+  flip() {
+    this.cg.toggleOrientation();
+    this.orientation = this.cg.state.orientation;
+  }
+
+  /** The board part of the FEN shown. */
+  boardFen() {
+    return this.cg.getFen();
+  }
+
+  /** Starts setting up a position: pieces move freely, clicks place or remove pieces. */
+  startEditing() {
+    this.cg.set({
+      movable: { free: true, color: 'both', dests: undefined },
+      draggable: { enabled: true, deleteOnDropOff: true },
+      lastMove: undefined,
+      check: false,
+    });
+    this.editing = null;
+  }
+
+  /** Stops setting up. */
+  stopEditing() {
+    this.editing = null;
+    this.cg.set({ movable: { free: false, color: undefined }, draggable: { deleteOnDropOff: false } });
+  }
+
+  /** While setting up: the piece the next click places (`{role, color}`), or `'erase'`. */
+  setTool(tool) {
+    this.editing = tool;
+  }
+
+  /** Empties the board (setting up). */
+  clear() {
+    this.cg.set({ fen: '9/9/9/9/9/9/9/9/9/9' });
+  }
+
+  onSelect(k) {
+    if (!this.cg.state.movable.free || !this.editing) return;
+    const here = this.cg.state.boardState.pieces.get(k);
+    if (this.editing === 'erase' || (here && here.role === this.editing.role && here.color === this.editing.color)) {
+      this.cg.setPieces(new Map([[k, undefined]]));
+    } else {
+      this.cg.setPieces(new Map([[k, { ...this.editing }]]));
+    }
+    this.cg.selectSquare(null);
+  }
+}

@@ -1,0 +1,125 @@
+// The interface's words in English and Chinese. The language is the one chosen last (kept in
+// localStorage), else the browser's: Chinese for any zh-* language, English otherwise.
+
+const WORDS = {
+  en: {
+    'tab.play': 'Play', 'tab.analyse': 'Analyse', notation: 'Notation',
+    'notation.chinese': 'Chinese', flip: 'Flip board',
+    'new.title': 'New game', 'new.side': 'You play', 'new.level': 'Level',
+    'new.start': 'Start from', 'new.start.initial': 'the usual position', 'new.start.fen': 'a FEN',
+    'new.start.setup': 'a position set up on the board', 'new.start.analysis': 'the analysis board',
+    'new.clock': 'Clock', 'new.clock.none': 'none', 'new.go': 'Start',
+    red: 'Red', black: 'Black', takeback: 'Take back', hint: 'Hint', draw: 'Offer draw',
+    resign: 'Resign', play: 'Play', typemove: 'Type a move: h2e2, C2.5, 炮二平五',
+    save: 'Save PGN', toanalysis: 'Analyse this position', setfen: 'Set',
+    startpos: 'Start position', edit: 'Set up', load: 'Load game file', playfromhere: 'Play from here',
+    tomove: 'To move', clear: 'Clear', done: 'Done', 'analyse.start': 'Analyse', 'analyse.stop': 'Stop',
+    lines: 'Lines', seconds: 'Seconds', book: 'Opening book', tablebase: 'Endgame tables',
+    'level.n': 'Level {n}', 'level.desc.1': 'beginner', 'level.desc.8': 'strongest',
+    yourmove: 'Your move ({side})', thinking: 'Chariot is thinking…',
+    'engine.book': 'Chariot played {move} from its book',
+    'engine.tables': 'Chariot played {move} from its endgame tables ({score})',
+    'engine.search': 'Chariot played {move}: depth {depth}, score {score}, {nodes} nodes, {secs} s',
+    'result.red': 'Red wins', 'result.black': 'Black wins', 'result.draw': 'Draw',
+    'why.checkmate': 'checkmate', 'why.stalemate': 'stalemate (no legal move)',
+    'why.perpetual-check': 'perpetual check', 'why.perpetual-chase': 'perpetual chase',
+    'why.repetition': 'repetition', 'why.move-limit': '60 moves without a capture',
+    'why.resignation': 'resignation', 'why.agreement': 'by agreement', 'why.time': 'on time',
+    'draw.accepted': 'Chariot accepts the draw.', 'draw.declined': 'Chariot declines the draw.',
+    'hint.move': 'Hint: {move}', 'hint.none': 'No hint: no move.',
+    'resign.confirm': 'Resign this game?',
+    forbidden: 'That move is forbidden: it repeats a position by a perpetual check or chase (Asian rules).',
+    illegal: 'That is not a legal move.',
+    'pos.turn': '{side} to move', 'pos.check': 'check',
+    'tb.win': 'win', 'tb.draw': 'draw', 'tb.loss': 'loss', 'tb.dtm': 'mate in {n} plies',
+    'tb.none': 'not covered by the tables', 'book.none': 'no book moves',
+    'book.games': '{n} games', moves: 'Moves', 'moves.none': 'No moves yet.',
+    'analysis.summary': 'depth {depth} · {nodes} nodes · {nps} nodes/s',
+    'analysis.done': 'analysis finished', 'analysis.busy': 'The server is busy; try again shortly.',
+    'setup.hint': 'Pick a piece below and click squares to place it; click a piece on the board to remove it.',
+    'loaded.game': 'Game {n}', 'loaded.error': 'stops early: {error}',
+    'file.read': 'Read {n} games ({format}).',
+    mate: 'mate in {n}', mated: 'mated in {n}',
+  },
+  zh: {
+    'tab.play': '对弈', 'tab.analyse': '分析', notation: '记谱',
+    'notation.chinese': '中文', flip: '翻转棋盘',
+    'new.title': '新对局', 'new.side': '执子', 'new.level': '难度',
+    'new.start': '开局', 'new.start.initial': '标准开局', 'new.start.fen': 'FEN 局面',
+    'new.start.setup': '在棋盘上摆的局面', 'new.start.analysis': '分析棋盘的局面',
+    'new.clock': '计时', 'new.clock.none': '不计时', 'new.go': '开始',
+    red: '红方', black: '黑方', takeback: '悔棋', hint: '提示', draw: '提和',
+    resign: '认输', play: '走棋', typemove: '输入着法：h2e2、C2.5、炮二平五',
+    save: '保存棋谱 (PGN)', toanalysis: '分析此局面', setfen: '设置',
+    startpos: '初始局面', edit: '摆棋', load: '打开棋谱文件', playfromhere: '从此局面对弈',
+    tomove: '走子方', clear: '清空', done: '完成', 'analyse.start': '分析', 'analyse.stop': '停止',
+    lines: '变例数', seconds: '秒数', book: '开局库', tablebase: '残局库',
+    'level.n': '第 {n} 级', 'level.desc.1': '入门', 'level.desc.8': '最强',
+    yourmove: '轮到您走（{side}）', thinking: 'Chariot 思考中…',
+    'engine.book': 'Chariot 走 {move}（开局库）',
+    'engine.tables': 'Chariot 走 {move}（残局库，{score}）',
+    'engine.search': 'Chariot 走 {move}：深度 {depth}，分数 {score}，{nodes} 节点，{secs} 秒',
+    'result.red': '红胜', 'result.black': '黑胜', 'result.draw': '和棋',
+    'why.checkmate': '将死', 'why.stalemate': '困毙（无着可走）',
+    'why.perpetual-check': '长将', 'why.perpetual-chase': '长捉',
+    'why.repetition': '重复局面', 'why.move-limit': '六十回合无吃子',
+    'why.resignation': '认输', 'why.agreement': '协议和棋', 'why.time': '超时',
+    'draw.accepted': 'Chariot 同意和棋。', 'draw.declined': 'Chariot 拒绝和棋。',
+    'hint.move': '提示：{move}', 'hint.none': '没有提示：无着可走。',
+    'resign.confirm': '确定认输吗？',
+    forbidden: '禁着：这步棋以长将或长捉重复局面（亚洲规则）。',
+    illegal: '这不是合法的着法。',
+    'pos.turn': '{side}走', 'pos.check': '将军',
+    'tb.win': '胜', 'tb.draw': '和', 'tb.loss': '负', 'tb.dtm': '{n} 步（半回合）杀',
+    'tb.none': '残局库未收录', 'book.none': '开局库中没有着法',
+    'book.games': '{n} 局', moves: '着法', 'moves.none': '还没有着法。',
+    'analysis.summary': '深度 {depth} · {nodes} 节点 · 每秒 {nps} 节点',
+    'analysis.done': '分析结束', 'analysis.busy': '服务器繁忙，请稍后再试。',
+    'setup.hint': '在下面选一个棋子，点击棋盘放置；点击棋盘上的棋子可移除。',
+    'loaded.game': '第 {n} 局', 'loaded.error': '提前结束：{error}',
+    'file.read': '读取了 {n} 局（{format}）。',
+    mate: '{n} 步杀', mated: '{n} 步被杀',
+  },
+};
+
+let language = pick();
+
+function pick() {
+  const saved = localStorage.getItem('chariot.language');
+  if (saved === 'en' || saved === 'zh') return saved;
+  return (navigator.languages || [navigator.language || 'en'])
+    .some((l) => l.toLowerCase().startsWith('zh')) ? 'zh' : 'en';
+}
+
+/** The current language, `en` or `zh`. */
+export function current() {
+  return language;
+}
+
+/** Switches the language and remembers the choice. */
+export function setLanguage(l) {
+  language = l;
+  localStorage.setItem('chariot.language', l);
+  translatePage();
+}
+
+/** The words for `key` in the current language, `{name}` replaced from `values`. */
+export function t(key, values = {}) {
+  const text = WORDS[language][key] ?? WORDS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
+}
+
+/** Puts the words into every element marked `data-i18n` (text) or `data-i18n-placeholder`. */
+export function translatePage() {
+  document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-placeholder]')) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+}
+
+/** A game's result and reason from the API's `result`, in words. */
+export function resultText(result) {
+  const who = result.winner ? t(`result.${result.winner}`) : t('result.draw');
+  return `${who}: ${t(`why.${result.why}`)} (${result.result})`;
+}

@@ -1,0 +1,330 @@
+// The play view: a game against Chariot at a chosen level, with take-back, hint, draw offers,
+// resignation, an optional clock, the move list and the PGN.
+
+import * as api from './api.js';
+import { t, resultText } from './i18n.js';
+import { renderMoves, stepKey } from './moves.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Minutes and seconds (tenths under ten seconds). */
+function clockText(ms) {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.ceil(s);
+  const m = Math.floor(whole / 60);
+  return `${m}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** The engine's score for the person to read: pawns, or mate in moves. */
+export function scoreText(score) {
+  if (score.startsWith('mate')) {
+    const plies = Number(score.split(' ')[1]);
+    const moves = Math.ceil(Math.abs(plies) / 2);
+    return plies >= 0 ? t('mate', { n: moves }) : t('mated', { n: moves });
+  }
+  const pawns = Number(score) / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+export class Play {
+  constructor(app) {
+    this.app = app;
+    this.game = null;
+    this.browse = null; // the move index looked at, or null for the game's current position
+    this.busy = false;
+    this.clockAt = 0;
+    for (let n = 1; n <= 8; n += 1) {
+      const option = document.createElement('option');
+      option.value = String(n);
+      $('new-level').append(option);
+    }
+    $('new-level').value = localStorage.getItem('chariot.level') || '3';
+    $('new-start').addEventListener('change', () => {
+      $('new-fen').hidden = $('new-start').value !== 'fen';
+    });
+    $('new-game').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.startFromForm();
+    });
+    $('takeback').addEventListener('click', () => this.act(() => api.takeBack(this.game.id)));
+    $('resign').addEventListener('click', () => {
+      if (window.confirm(t('resign.confirm'))) this.act(() => api.resign(this.game.id));
+    });
+    $('draw').addEventListener('click', () => this.offerDraw());
+    $('hint').addEventListener('click', () => this.hint());
+    $('type-move').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const text = $('move-text').value.trim();
+      if (text) this.move(text);
+    });
+    $('to-analysis').addEventListener('click', () => {
+      const g = this.game;
+      const upto = this.browse === null ? g.moves.length : this.browse + 1;
+      this.app.analyse.load(g.start_fen, g.moves.slice(0, upto).map((m) => m.iccs));
+      this.app.switchTo('analyse');
+    });
+    document.addEventListener('keydown', (e) => {
+      if (this.app.view !== 'play' || !this.game || e.target.tagName === 'INPUT') return;
+      const current = this.browse === null ? this.game.moves.length - 1 : this.browse;
+      const next = stepKey(e, current, this.game.moves.length);
+      if (next !== null) this.look(next);
+    });
+    setInterval(() => this.tick(), 100);
+    this.translate();
+  }
+
+  /** Refreshes the words that depend on the language. */
+  translate() {
+    for (const option of $('new-level').options) {
+      const n = Number(option.value);
+      const desc = n === 1 ? ` (${t('level.desc.1')})` : n === 8 ? ` (${t('level.desc.8')})` : '';
+      option.textContent = t('level.n', { n }) + desc;
+    }
+    if (this.app.view === 'play') this.render();
+  }
+
+  async startFromForm() {
+    const setup = {
+      side: $('new-side').value,
+      level: Number($('new-level').value),
+    };
+    localStorage.setItem('chariot.level', $('new-level').value);
+    const start = $('new-start').value;
+    if (start === 'fen') setup.fen = $('new-fen').value.trim();
+    if (start === 'analysis') Object.assign(setup, this.app.analyse.here());
+    const clock = $('new-clock').value;
+    if (clock) {
+      const [minutes, increment] = clock.split('+').map(Number);
+      setup.clock = { minutes, increment };
+    }
+    await this.start(setup);
+  }
+
+  /** Starts a game (`POST /api/games` with `setup`) and shows it. */
+  async start(setup) {
+    this.busy = true;
+    if (this.game) api.closeGame(this.game.id).catch(() => {});
+    try {
+      this.app.board.orient(setup.side || 'red');
+      this.show(await api.newGame(setup));
+    } catch (e) {
+      this.app.toast(e.message, true);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  show(game) {
+    this.game = game;
+    this.browse = null;
+    this.clockAt = performance.now();
+    this.render();
+  }
+
+  /** The person's move (ICCS from the board, or typed in any notation). */
+  async move(text) {
+    if (!this.game || this.busy) return;
+    if (this.browse !== null) {
+      this.render();
+      return;
+    }
+    if (this.game.forbidden.includes(text)) {
+      this.app.toast(t('forbidden'), true);
+      this.render();
+      return;
+    }
+    this.busy = true;
+    this.thinkingSince = performance.now();
+    this.render();
+    try {
+      this.show(await api.playMove(this.game.id, text));
+      $('move-text').value = '';
+    } catch (e) {
+      this.app.toast(this.refusal(e), true);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  /** Why a move was refused, in the page's language. */
+  refusal(e) {
+    if (e.message.includes('is forbidden')) return t('forbidden');
+    if (e.status === 422) return `${t('illegal')} (${e.message})`;
+    return e.message;
+  }
+
+  /** Runs a game action that answers with the game. */
+  async act(request) {
+    if (!this.game || this.busy) return;
+    this.busy = true;
+    this.render();
+    try {
+      this.show(await request());
+    } catch (e) {
+      this.app.toast(e.message, true);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async offerDraw() {
+    if (!this.game || this.busy) return;
+    this.busy = true;
+    this.render();
+    try {
+      const answer = await api.offerDraw(this.game.id);
+      this.show(answer.game);
+      this.app.toast(t(answer.accepted ? 'draw.accepted' : 'draw.declined'));
+    } catch (e) {
+      this.app.toast(e.message, true);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async hint() {
+    if (!this.game || this.busy) return;
+    this.busy = true;
+    this.render();
+    try {
+      const { move } = await api.hint(this.game.id);
+      this.busy = false;
+      this.render();
+      if (move) {
+        this.app.board.arrow(move);
+        const named = this.name(move);
+        this.app.toast(t('hint.move', { move: named }));
+      } else {
+        this.app.toast(t('hint.none'));
+      }
+    } catch (e) {
+      this.busy = false;
+      this.render();
+      this.app.toast(e.message, true);
+    }
+  }
+
+  /** An ICCS move of the current position in the chosen notation (from the position API). */
+  name(iccs) {
+    return iccs;
+  }
+
+  /** Shows the position after move `index` (-1: the start), or the game's position at the end. */
+  look(index) {
+    if (!this.game) return;
+    this.browse = index >= this.game.moves.length - 1 ? null : index;
+    this.render();
+  }
+
+  render() {
+    if (this.app.view !== 'play') return;
+    const g = this.game;
+    $('game').hidden = !g;
+    if (!g) {
+      this.app.board.show({ fen: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w' });
+      return;
+    }
+    const notation = this.app.notation;
+    const browsing = this.browse !== null;
+    const index = browsing ? this.browse : g.moves.length - 1;
+    const fen = index >= 0 ? g.moves[index].fen : g.start_fen;
+    const mine = !browsing && !this.busy && !g.result && g.turn === g.side;
+    this.app.board.show({
+      fen,
+      lastMove: index >= 0 ? g.moves[index].iccs : null,
+      check: browsing ? false : g.check,
+      movable: mine ? [...g.playable, ...g.forbidden] : [],
+    });
+    renderMoves($('moves-play'), {
+      moves: g.moves,
+      current: index,
+      startFen: g.start_fen,
+      notation,
+      onPick: (i) => this.look(i),
+    });
+    const status = $('status');
+    status.classList.toggle('over', Boolean(g.result));
+    if (g.result) status.textContent = resultText(g.result);
+    else if (this.busy || g.turn !== g.side) status.textContent = t('thinking');
+    else status.textContent = t('yourmove', { side: t(g.side) });
+    $('engine-info').textContent = this.engineText();
+    const over = Boolean(g.result);
+    $('takeback').disabled = this.busy || !g.moves.length;
+    $('hint').disabled = this.busy || over || g.turn !== g.side;
+    $('draw').disabled = this.busy || over;
+    $('resign').disabled = this.busy || over;
+    $('save-pgn').href = api.pgnUrl(g.id, notation);
+    this.renderClocks();
+  }
+
+  engineText() {
+    const e = this.game.engine;
+    if (!e) return '';
+    const m = this.game.moves.find((x, i) => x.iccs === e.move && i === this.lastEngineIndex());
+    const move = m ? m[this.app.notation] : e.move;
+    if (e.source === 'book') return t('engine.book', { move });
+    if (e.source === 'tables') return t('engine.tables', { move, score: scoreText(e.score) });
+    return t('engine.search', {
+      move,
+      depth: e.depth,
+      score: scoreText(e.score),
+      nodes: e.nodes.toLocaleString(),
+      secs: (e.millis / 1000).toFixed(1),
+    });
+  }
+
+  lastEngineIndex() {
+    const g = this.game;
+    for (let i = g.moves.length - 1; i >= 0; i -= 1) {
+      const moverIsRed = (i % 2 === 0) === (g.start_fen.split(' ')[1] !== 'b');
+      if ((moverIsRed ? 'red' : 'black') !== g.side) return i;
+    }
+    return -1;
+  }
+
+  /** The clocks' times now: the server's, less the time since it answered for the side to move. */
+  clockTimes() {
+    const c = this.game && this.game.clock;
+    if (!c) return null;
+    const running = this.busy ? (this.game.side === 'red' ? 'black' : 'red') : c.running;
+    const since = this.busy ? performance.now() - this.thinkingSince : performance.now() - this.clockAt;
+    const times = { red: c.red_ms, black: c.black_ms };
+    if (running) times[running] -= since;
+    return { times, running };
+  }
+
+  renderClocks() {
+    const now = this.clockTimes();
+    const top = $('clock-top');
+    const bottom = $('clock-bottom');
+    top.hidden = bottom.hidden = !now || this.app.view !== 'play';
+    if (!now) return;
+    const bottomSide = this.app.board.orientation === 'white' ? 'red' : 'black';
+    const topSide = bottomSide === 'red' ? 'black' : 'red';
+    for (const [el, side] of [[top, topSide], [bottom, bottomSide]]) {
+      el.textContent = clockText(now.times[side]);
+      el.classList.toggle('running', now.running === side);
+      el.classList.toggle('low', now.times[side] < 10000);
+      el.dataset.side = side;
+    }
+  }
+
+  /** Ticks the clocks; when the person's time is up, asks the server, which ends the game. */
+  tick() {
+    const now = this.clockTimes();
+    if (!now) return;
+    this.renderClocks();
+    const g = this.game;
+    if (!this.busy && !g.result && now.running && now.times[now.running] <= 0 && !this.asked) {
+      this.asked = true;
+      api.showGame(g.id).then((game) => this.show(game)).catch(() => {}).finally(() => {
+        this.asked = false;
+      });
+    }
+  }
+}

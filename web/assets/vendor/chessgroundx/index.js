@@ -1,0 +1,2 @@
+import { Chessground } from './chessground.js';
+export default Chessground;

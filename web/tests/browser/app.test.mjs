@@ -1,0 +1,264 @@
+// End-to-end tests of the web app, as a person uses it: Debian's Chromium, headless, driven by
+// playwright-core, against `chariot serve` on a free loopback port.
+//
+// Environment: CHARIOT_BIN and BOOK_BUILDER_BIN (the binaries; default target/debug),
+// CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (where the pictures go; default
+// docs/screenshots). scripts/browser-tests.sh installs what is needed and runs this file.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../../..');
+const chariot = process.env.CHARIOT_BIN || path.join(root, 'target/debug/chariot');
+const bookBuilder = process.env.BOOK_BUILDER_BIN || path.join(root, 'target/debug/book-builder');
+const shots = process.env.SCREENSHOTS || path.join(root, 'docs/screenshots');
+const work = mkdtempSync(path.join(tmpdir(), 'chariot-browser-'));
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = spawn(chariot, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[\d.]+:\d+\//);
+      if (m) resolve(m[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`chariot serve exited (${code}): ${out}`)));
+    setTimeout(() => reject(new Error(`chariot serve printed no address: ${out}`)), 30000);
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+    ],
+  });
+  mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/** A fresh page (its own profile: no saved language or level) in `locale`. */
+async function open(locale = 'en-US', hash = '') {
+  const context = await browser.newContext({
+    locale,
+    viewport: { width: 1200, height: 820 },
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(base + hash);
+  await page.waitForSelector('#board cg-board piece');
+  page.errors = errors;
+  return page;
+}
+
+/** Clicks the centre of an ICCS square (`h2`). */
+async function clickSquare(page, sq) {
+  const { x, y } = await squareCentre(page, sq);
+  await page.mouse.click(x, y);
+}
+
+async function squareCentre(page, sq) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const file = sq.charCodeAt(0) - 97;
+  const rank = Number(sq[1]);
+  const red = await page.evaluate(() => window.chariot.board.orientation === 'white');
+  const col = red ? file : 8 - file;
+  const row = red ? 9 - rank : rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 10 };
+}
+
+/** Drags the piece on `from` to `to`. */
+async function drag(page, from, to) {
+  const a = await squareCentre(page, from);
+  const b = await squareCentre(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+const moveCount = (page, list = '#moves-play') =>
+  page.locator(`${list} .mv[data-index]`).count();
+
+async function waitMoves(page, n, list = '#moves-play') {
+  await page.waitForFunction(
+    ([sel, k]) => document.querySelectorAll(`${sel} .mv[data-index]`).length === k,
+    [list, n],
+    { timeout: 30000 },
+  );
+}
+
+async function newGame(page, { side = 'red', level = '1', start = 'initial', fen = '', clock = '' } = {}) {
+  await page.selectOption('#new-side', side);
+  await page.selectOption('#new-level', level);
+  await page.selectOption('#new-start', start);
+  if (fen) await page.fill('#new-fen', fen);
+  await page.selectOption('#new-clock', clock);
+  await page.click('#start');
+  await page.waitForSelector('#game:not([hidden])');
+}
+
+const api = async (page, url) => page.evaluate(async (u) => (await fetch(u)).json(), url);
+
+test('a game: moves by clicking and dragging, legal engine replies, take-back', async () => {
+  const page = await open();
+  await newGame(page);
+  assert.match(await page.textContent('#status'), /Your move \(Red\)/);
+  // Picking a piece shows its destinations.
+  await clickSquare(page, 'h2');
+  assert.ok((await page.locator('cg-board square.move-dest').count()) >= 9);
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  const first = await page.locator('#moves-play .mv[data-index="0"]').textContent();
+  assert.equal(first, '炮二平五');
+  const game = await page.evaluate(() => window.chariot.play.game);
+  assert.equal(game.moves[0].iccs, 'h2e2');
+  const after = await api(page, `/api/position?fen=${encodeURIComponent(game.start_fen)}&moves=h2e2`);
+  assert.ok(after.legal.includes(game.moves[1].iccs), `engine reply ${game.moves[1].iccs}`);
+  // A drag is a move too.
+  await drag(page, 'b0', 'c2');
+  await waitMoves(page, 4);
+  assert.equal(await page.locator('#moves-play .mv[data-index="2"]').getAttribute('title'), 'b0c2');
+  // The last move is marked on the board.
+  assert.equal(await page.locator('cg-board square.last-move').count(), 2);
+  await page.screenshot({ path: path.join(shots, 'play.png') });
+  // Take back: both plies.
+  await page.click('#takeback');
+  await waitMoves(page, 2);
+  assert.match(await page.textContent('#status'), /Your move/);
+  // A click on a move shows its position; the arrow keys step through.
+  await page.click('#moves-play .mv[data-index="0"]');
+  assert.equal(await page.locator('#moves-play .mv.current').getAttribute('data-index'), '0');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an illegal move is refused and the reason shown', async () => {
+  const page = await open();
+  await newGame(page);
+  // The horse cannot jump to e2: the click goes nowhere.
+  await clickSquare(page, 'b0');
+  await clickSquare(page, 'b5');
+  await page.waitForTimeout(300);
+  assert.equal(await moveCount(page), 0);
+  // Typed text that is not a legal move gets the rules' reason.
+  await page.fill('#move-text', 'h2h9');
+  await page.click('#type-move button');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.match(await page.textContent('#toast'), /not a legal move/);
+  assert.equal(await moveCount(page), 0);
+  // A typed legal move in WXF is played.
+  await page.fill('#move-text', 'C2.5');
+  await page.click('#type-move button');
+  await waitMoves(page, 2);
+  await page.context().close();
+});
+
+test('a position set up on the board is played to mate and the result shown', async () => {
+  const page = await open('en-US', '#analyse');
+  await page.click('#edit-position');
+  await page.click('#setup-clear');
+  const place = async (piece, sq) => {
+    await page.click(`#setup-palette button[data-piece="${piece}"]`);
+    await clickSquare(page, sq);
+  };
+  await place('rk', 'e0');
+  await place('rr', 'e1');
+  await place('bk', 'd9');
+  await page.click('#setup-done');
+  await page.waitForFunction(() => document.querySelector('#fen').value.startsWith('3k5/9/9/9/9/9/9/9/4R4/4K4 w'));
+  await page.click('#play-from-here');
+  await page.waitForSelector('#game:not([hidden])');
+  await clickSquare(page, 'e1');
+  await clickSquare(page, 'e8');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  assert.match(await page.textContent('#status'), /Red wins: checkmate \(1-0\)/);
+  assert.equal(await page.locator('cg-board square.check').count(), 1);
+  assert.ok(await page.isDisabled('#resign'));
+  await page.context().close();
+});
+
+test('the game is saved as PGN and book-builder reads it back', async () => {
+  const page = await open();
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await page.selectOption('#notation', 'wxf');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-pgn')]);
+  const file = path.join(work, 'game.pgn');
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /\[Format "WXF"\]/);
+  assert.match(text, /1\. C2\.5 /);
+  const read = JSON.parse(execFileSync(bookBuilder, ['read', '--json', file], { encoding: 'utf8' }).split('\n')[0]);
+  const game = read.games ? read.games[0] : read;
+  assert.equal(game.moves[0], 'h2e2');
+  assert.equal(game.moves.length, 2);
+  await page.context().close();
+});
+
+test('a game file is loaded into the analysis board', async () => {
+  const page = await open('en-US', '#analyse');
+  const pgn = '[Event "Test"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0\n';
+  await page.setInputFiles('#load-file', { name: 'test.pgn', mimeType: 'text/plain', buffer: Buffer.from(pgn) });
+  await waitMoves(page, 4, '#moves-analyse');
+  assert.match(await page.textContent('#loaded-games'), /A – B 1-0/);
+  await page.click('#moves-analyse .mv[data-index="1"]');
+  await page.waitForFunction(() => document.querySelector('#fen').value.startsWith('r1bakabnr/9/1c4nc1/'));
+  await page.context().close();
+});
+
+test('analysis streams lines with scores; the language switches to Chinese', async () => {
+  const page = await open('en-US', '#analyse');
+  await page.selectOption('#multipv', '2');
+  await page.selectOption('#seconds', '5');
+  await page.click('#analyse');
+  await page.waitForFunction(() => document.querySelectorAll('#lines tr').length === 2, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#lines td.pv').textContent.length > 8);
+  assert.ok(!(await page.isHidden('#eval-bar')));
+  assert.ok((await page.locator('#book td.move').count()) > 0);
+  await page.screenshot({ path: path.join(shots, 'analyse.png') });
+  await page.click('#language');
+  assert.equal(await page.textContent('#tab-play'), '对弈');
+  assert.equal(await page.textContent('#tab-analyse'), '分析');
+  await page.click('#analyse');
+  await page.click('#tab-play');
+  await newGame(page);
+  assert.match(await page.textContent('#status'), /轮到您走/);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await page.screenshot({ path: path.join(shots, 'play-zh.png') });
+  await page.context().close();
+});
+
+test('a Chinese browser opens in Chinese; a game with a clock shows both clocks', async () => {
+  const page = await open('zh-CN');
+  assert.equal(await page.textContent('#tab-play'), '对弈');
+  await newGame(page, { side: 'black', clock: '5+0' });
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('#clock-bottom').getAttribute('data-side'), 'black');
+  assert.match(await page.textContent('#clock-bottom'), /^[45]:\d\d$/);
+  assert.ok(await page.locator('#clock-bottom').evaluate((e) => e.classList.contains('running')));
+  await page.context().close();
+});
