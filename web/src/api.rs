@@ -1,13 +1,12 @@
-//! The JSON API (`docs/web-api.md`): games against the engine, and positions.
+//! The routes (`docs/web-api.md`) and the game handlers: games against the engine, analysis.
 //!
 //! Every error is a 4xx (or 503 when the server is full) with `{"error": "..."}` saying what is
 //! wrong; nothing a client sends can stop the server. The engine thinks on a blocking thread,
 //! never on the async workers, and each game is locked while it changes, so two requests on
 //! one game are served one after the other.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -15,190 +14,17 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chariot::book::BookSet;
-use chariot::egtb::Tablebases;
 use chariot::notation::Notation;
-use chariot::random::Rng;
-use chariot::rules::{Color, Position};
+use chariot::rules::Color;
 use chariot::search::Options;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockSpec;
-use crate::game::{EngineMove, Game, GameError, Outcome, Setup};
-use crate::line::{MoveText, describe};
-
-/// The server's limits.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Games kept at once; a new game beyond this replaces the longest idle one, or is refused
-    /// when none has been idle for `idle`.
-    pub max_games: usize,
-    /// A game unused this long may be closed.
-    pub idle: Duration,
-    /// The longest the engine thinks for one move, whatever the level.
-    pub max_think: Duration,
-    /// Request bodies larger than this are refused (413).
-    pub max_body: usize,
-    /// Each game's engine hash table, MiB.
-    pub hash_mb: usize,
-    /// Analyses running at once (each has an engine searching flat out on one thread).
-    pub max_analyses: usize,
-    /// The longest one analysis may run.
-    pub max_analysis: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_games: 64,
-            idle: Duration::from_secs(30 * 60),
-            max_think: Duration::from_secs(10),
-            max_body: 64 * 1024,
-            hash_mb: 8,
-            max_analyses: 4,
-            max_analysis: Duration::from_secs(60),
-        }
-    }
-}
-
-/// What the handlers share.
-pub struct AppState {
-    limits: Limits,
-    pub(crate) books: Arc<BookSet>,
-    pub(crate) tables: Arc<Tablebases>,
-    games: Mutex<HashMap<String, Slot>>,
-    ids: Mutex<Rng>,
-    analyses: Arc<tokio::sync::Semaphore>,
-}
-
-/// A game and when it was last used.
-struct Slot {
-    game: Arc<Mutex<Game>>,
-    used: Instant,
-}
-
-impl AppState {
-    /// The shared state over these books and tables.
-    #[must_use]
-    pub fn new(books: BookSet, tables: Tablebases, limits: Limits) -> AppState {
-        AppState {
-            books: Arc::new(books),
-            tables: Arc::new(tables),
-            games: Mutex::new(HashMap::new()),
-            ids: Mutex::new(Rng::from_clock()),
-            analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
-            limits,
-        }
-    }
-
-    fn engine_options(&self) -> Options {
-        Options {
-            hash_mb: self.limits.hash_mb,
-            threads: 1,
-            ..Options::default()
-        }
-    }
-
-    fn new_id(&self) -> String {
-        let mut rng = self.ids.lock().unwrap_or_else(|e| e.into_inner());
-        format!("{:016x}", rng.next_u64())
-    }
-
-    /// Files a new game, closing the longest idle one when the server is full.
-    fn insert(&self, game: Game) -> Result<String, ApiError> {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if games.len() >= self.limits.max_games {
-            let idle = games
-                .iter()
-                .filter(|(_, s)| s.used.elapsed() >= self.limits.idle)
-                .min_by_key(|(_, s)| s.used)
-                .map(|(id, _)| id.clone());
-            match idle {
-                Some(id) => {
-                    games.remove(&id);
-                }
-                None => {
-                    return Err(ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        format!(
-                            "the server has {} games open, its limit; try again later",
-                            games.len()
-                        ),
-                    ));
-                }
-            }
-        }
-        let id = self.new_id();
-        games.insert(
-            id.clone(),
-            Slot {
-                game: Arc::new(Mutex::new(game)),
-                used: Instant::now(),
-            },
-        );
-        Ok(id)
-    }
-
-    fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        let slot = games.get_mut(id).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!("no game {id:?} (closed, or never made)"),
-            )
-        })?;
-        slot.used = Instant::now();
-        Ok(Arc::clone(&slot.game))
-    }
-}
-
-/// An error answer: a status and `{"error": message}`.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
-        let status = match e {
-            GameError::NotYourTurn(_) => StatusCode::CONFLICT,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        ApiError::new(status, e.to_string())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> ApiError {
-        ApiError::new(e.status(), e.body_text())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        #[derive(Serialize)]
-        struct Body {
-            error: String,
-        }
-        (
-            self.status,
-            Json(Body {
-                error: self.message,
-            }),
-        )
-            .into_response()
-    }
-}
+use crate::error::{ApiError, query};
+use crate::game::{EngineMove, Game, GameError, Setup};
+use crate::line::{MoveText, describe, names};
+use crate::result::{ResultView, side_name};
+use crate::state::AppState;
 
 /// The router of the API, under `/api`.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -310,31 +136,6 @@ struct GameView {
     clock: Option<ClockView>,
 }
 
-/// How a game ended.
-#[derive(Debug, Serialize)]
-pub struct ResultView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    result: &'static str,
-    /// `red`, `black`, or `null` for a draw.
-    winner: Option<&'static str>,
-    /// Why, as a code: `checkmate`, `stalemate`, `perpetual-check`, `perpetual-chase`,
-    /// `repetition`, `move-limit`, `resignation`, `agreement`, `time`.
-    why: &'static str,
-    /// Why, in English words.
-    reason: String,
-}
-
-impl From<Outcome> for ResultView {
-    fn from(o: Outcome) -> ResultView {
-        ResultView {
-            result: o.result,
-            winner: o.winner.map(side_name),
-            why: o.why,
-            reason: o.reason,
-        }
-    }
-}
-
 /// A game's clock.
 #[derive(Debug, Serialize)]
 struct ClockView {
@@ -348,13 +149,6 @@ struct ClockView {
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-pub(crate) fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
 }
 
 fn view(id: &str, g: &Game) -> GameView {
@@ -436,22 +230,6 @@ async fn with_game(
     })
     .await
     .map(Json)
-}
-
-/// The query string, or a 400 saying what is wrong with it.
-pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(t)| t)
-        .map_err(|e| ApiError::new(e.status(), e.body_text()))
-}
-
-/// The position of a FEN, or a 422 saying what is wrong with it.
-pub(crate) fn fen_position(fen: &str) -> Result<Position, ApiError> {
-    Position::from_fen(fen).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("invalid FEN {fen:?}: {e}"),
-        )
-    })
 }
 
 async fn new_game(
@@ -651,16 +429,27 @@ struct Hint {
     /// In ICCS, `null` when there is none.
     #[serde(rename = "move")]
     mv: Option<String>,
+    /// In WXF notation.
+    wxf: Option<String>,
+    /// In Chinese notation.
+    chinese: Option<String>,
 }
 
 async fn hint(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Hint>, ApiError> {
-    let mv = on_game(state, id, |g, cap, _| g.hint(cap)).await?;
-    Ok(Json(Hint {
-        mv: mv.map(|m| m.to_string()),
-    }))
+    let hint = on_game(state, id, |g, cap, _| {
+        let mv = g.hint(cap)?;
+        let name = |notation| mv.map(|m| names(g.position(), &[m], notation).concat());
+        Ok(Hint {
+            mv: mv.map(|m| m.to_string()),
+            wxf: name(Notation::Wxf),
+            chinese: name(Notation::Chinese),
+        })
+    })
+    .await?;
+    Ok(Json(hint))
 }
 
 /// `GET /api/games/{id}/pgn?notation=chinese`.

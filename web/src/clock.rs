@@ -109,7 +109,9 @@ impl Clock {
     pub fn budget(&self, left: Duration) -> Duration {
         let margin = Duration::from_millis(300);
         let share = left / 30 + self.spec.increment * 3 / 4;
-        share.min(left.saturating_sub(margin)).max(Duration::from_millis(10))
+        share
+            .min(left.saturating_sub(margin))
+            .max(Duration::from_millis(10))
     }
 }
 
@@ -155,7 +157,10 @@ mod tests {
     #[test]
     fn the_engine_budget_keeps_a_margin() {
         let c = Clock::start(spec(60_000, 1_000));
-        assert_eq!(c.budget(Duration::from_secs(60)), Duration::from_millis(2_750));
+        assert_eq!(
+            c.budget(Duration::from_secs(60)),
+            Duration::from_millis(2_750)
+        );
         assert_eq!(
             c.budget(Duration::from_millis(500)),
             Duration::from_millis(200)

@@ -108,7 +108,10 @@ pub fn judged(state: GameState) -> Option<Outcome> {
         result: if c == Color::Red { "1-0" } else { "0-1" },
         winner: Some(c),
         why: code(r),
-        reason: format!("{} wins: {r}", if c == Color::Red { "red" } else { "black" }),
+        reason: format!(
+            "{} wins: {r}",
+            if c == Color::Red { "red" } else { "black" }
+        ),
     };
     match state {
         GameState::Ongoing => None,
@@ -533,11 +536,11 @@ impl Game {
         };
         let outcome = self.outcome();
         let mut tags: Vec<(String, String)> = vec![
-                ("Event".into(), "Chariot web game".into()),
-                ("Site".into(), "chariot serve".into()),
-                ("Date".into(), date.to_owned()),
-                ("Red".into(), red),
-                ("Black".into(), black),
+            ("Event".into(), "Chariot web game".into()),
+            ("Site".into(), "chariot serve".into()),
+            ("Date".into(), date.to_owned()),
+            ("Red".into(), red),
+            ("Black".into(), black),
         ];
         if let Some(clock) = &self.clock {
             let spec = clock.spec();

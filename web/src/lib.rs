@@ -1,25 +1,31 @@
-//! The web server behind `chariot serve`: a person plays against Chariot and analyses positions
+//! The web app behind `chariot serve`: a person plays against Chariot and analyses positions
 //! in the browser, over a JSON API that scripts can use too (`docs/web-api.md`).
 //!
-//! [`game`] is one game between a person and the engine under the rules core's judgement;
-//! [`analysis`] streams the engine's lines on a position as server-sent events;
-//! [`levels`] the playing levels, each a real limit on the engine; [`api`] the HTTP routes
-//! (axum on tokio), with every game's engine thinking on a blocking thread and the server's
-//! limits ([`api::Limits`]) bounding games, thinking time and request sizes.
+//! [`game`] is one game between a person and the engine under the rules core's judgement, with
+//! its [`clock`]; [`levels`] the playing levels, each a real limit on the engine; [`analysis`]
+//! streams the engine's lines as server-sent events; [`position`] answers position queries and
+//! reads uploaded game files; [`line`] names moves in the three notations. [`api`] holds the
+//! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
+//! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
+//! pages embedded in the binary (`web/assets/`, `docs/web-app.md`).
 
 pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod clock;
+pub mod error;
 pub mod game;
 pub mod levels;
 pub mod line;
 pub mod position;
+pub mod result;
+pub mod state;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use api::{AppState, Limits, router};
+pub use api::router;
+pub use state::{AppState, Limits};
 
 /// Serves the API on `addr` until `shutdown` completes.
 ///

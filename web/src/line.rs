@@ -29,7 +29,10 @@ pub fn describe(start: &Position, line: &[Move]) -> Vec<MoveText> {
     let mut pos = start.clone();
     line.iter()
         .map(|&m| {
-            let (wxf, chinese) = (name(&pos, m, Notation::Wxf), name(&pos, m, Notation::Chinese));
+            let (wxf, chinese) = (
+                name(&pos, m, Notation::Wxf),
+                name(&pos, m, Notation::Chinese),
+            );
             pos.make_move(m);
             MoveText {
                 iccs: m.to_string(),
@@ -112,7 +115,7 @@ mod tests {
         assert_eq!(texts[1].fen, pos.fen());
         assert_eq!(
             names(&Position::start(), &moves, Notation::Chinese),
-            ["炮二平五", "马8进7"]
+            ["炮二平五", "马８进７"]
         );
         let e = play_out(Position::start(), &["h2e2", "h2e2"]).unwrap_err();
         assert!(e.starts_with("move 2 (\"h2e2\")"), "{e}");

@@ -13,9 +13,11 @@ use chariot::notation::Notation;
 use chariot::rules::{JudgeConfig, Position, forbidden_moves, judge};
 use serde::{Deserialize, Serialize};
 
-use crate::api::{ApiError, AppState, ResultView, fen_position, query, side_name};
+use crate::error::{ApiError, fen_position, query};
 use crate::game::judged;
 use crate::line::{MoveText, describe, names, play_out, play_prefix};
+use crate::result::{ResultView, side_name};
+use crate::state::AppState;
 
 /// The largest game file `POST /api/read` takes (1 MiB).
 pub const MAX_FILE: usize = 1 << 20;
@@ -35,13 +37,14 @@ pub(crate) struct PositionQuery {
 
 /// Splits a move list sent in a query string.
 pub(crate) fn move_list(text: &str) -> Vec<&str> {
-    text.split([' ', ','])
-        .filter(|s| !s.is_empty())
-        .collect()
+    text.split([' ', ',']).filter(|s| !s.is_empty()).collect()
 }
 
 /// The position after `fen` and `moves`, or a 422 saying what is wrong.
-pub(crate) fn reached(fen: &str, moves: &str) -> Result<(Position, Position, Vec<MoveText>), ApiError> {
+pub(crate) fn reached(
+    fen: &str,
+    moves: &str,
+) -> Result<(Position, Position, Vec<MoveText>), ApiError> {
     let start = fen_position(fen)?;
     let (pos, played) = play_out(start.clone(), &move_list(moves))
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
@@ -210,8 +213,7 @@ pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
                     error: Some(format!("invalid FEN: {e}")),
                 },
                 Ok(start) => {
-                    let texts: Vec<String> =
-                        record.moves.iter().map(ToString::to_string).collect();
+                    let texts: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
                     // The readers keep moves as written; the game stops at one that does not play.
                     let (_, played, error) = play_prefix(start.clone(), &texts);
                     GameFileView {

@@ -408,3 +408,174 @@ async fn hint_draw_offer_resignation_and_pgn() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_game_goes_on_from_moves_and_a_clock_runs_out() {
+    let app = app();
+    // A game from the start with two moves already played: the person (Red) is to move.
+    let (status, game) = new_game(
+        &app,
+        r#"{"side":"red","level":1,"moves":["炮二平五","h9g7"],"clock":{"minutes":0.001,"increment":0}}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(game["moves"][1]["chinese"], "马８进７");
+    assert_eq!(game["moves"][1]["fen"], game["fen"]);
+    assert_eq!(game["clock"]["initial_ms"], 60);
+    assert_eq!(game["clock"]["running"], "red");
+    // 60 ms later Red's time is gone: the game is lost on time and no move is taken.
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    let id = game["id"].as_str().unwrap();
+    let (status, game) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["result"]["result"], "0-1", "{game}");
+    assert_eq!(game["result"]["why"], "time");
+    assert_eq!(game["result"]["winner"], "black");
+    assert_eq!(game["clock"]["red_ms"], 0);
+    assert!(game["clock"]["running"].is_null());
+    let (status, _) = play(&app, id, r#"{"move":"h0g2"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // Bad histories and clocks are refused with their reason.
+    let (status, e) = new_game(&app, r#"{"moves":["h2e2","h2e2"]}"#).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("move 2"), "{e}");
+    let (status, e) = new_game(&app, r#"{"clock":{"minutes":0}}"#).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        e["error"].as_str().unwrap().contains("clock minutes"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_position_reached_by_moves_knows_its_forbidden_repetitions() {
+    let app = app();
+    // Red's chariot checks along the 9th and 8th ranks; a fourth check would repeat.
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1";
+    let uri = format!(
+        "/api/position?fen={}&moves=h0h9,e9e8,h9h8,e8e9",
+        fen.replace(' ', "%20")
+    );
+    let (status, pos) = get(&app, &uri).await;
+    assert_eq!(status, StatusCode::OK, "{pos}");
+    assert_eq!(pos["line"].as_array().unwrap().len(), 4);
+    assert_eq!(pos["forbidden"], json!(["h8h9"]));
+    assert!(!pos["legal"].as_array().unwrap().contains(&json!("h8h9")));
+    let (status, e) = get(
+        &app,
+        &format!("/api/position?fen={}&moves=e0e2", fen.replace(' ', "%20")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("move 1 (\"e0e2\")"),
+        "{e}"
+    );
+}
+
+/// `POST /api/read` with raw bytes.
+async fn read(app: &Router, bytes: Vec<u8>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/read")
+        .header("content-type", "application/octet-stream")
+        .body(Body::from(bytes))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+#[tokio::test]
+async fn game_files_are_read_for_the_board() {
+    let app = app();
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/tests/data");
+    // An XQF file (binary, GBK header strings).
+    let xqf = std::fs::read(data.join("xqf/030-黄松轩先胜冯敬如.XQF")).unwrap();
+    let (status, file) = read(&app, xqf).await;
+    assert_eq!(status, StatusCode::OK, "{file}");
+    assert_eq!(file["format"], "XQF");
+    let game = &file["games"][0];
+    assert!(game["moves"].as_array().unwrap().len() > 10, "{game}");
+    assert!(game["error"].is_null());
+    // PGN with an illegal move: the game stops there and says why.
+    let pgn = "[Event \"x\"]\n\n1. h2e2 h9g7 2. h2e2 *\n";
+    let (status, file) = read(&app, pgn.as_bytes().to_vec()).await;
+    assert_eq!(status, StatusCode::OK, "{file}");
+    assert_eq!(file["games"][0]["moves"].as_array().unwrap().len(), 2);
+    assert!(
+        file["games"][0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("move 3"),
+        "{file}"
+    );
+    // Not a game file; too large a file.
+    let (status, e) = read(&app, vec![0xff, 0x00, 0x13, 0x37]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/read")
+        .body(Body::from(vec![b' '; 2 << 20]))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn the_pages_are_served_with_their_types_and_etags() {
+    let app = app();
+    let response = app.clone().oneshot(bare("/")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(String::from_utf8_lossy(&body).contains("/assets/js/app.js"));
+    for (path, kind) in [
+        ("/assets/js/app.js", "javascript"),
+        ("/assets/vendor/chessgroundx/chessground.js", "javascript"),
+        ("/assets/pieces/rk.svg", "image/svg+xml"),
+        ("/assets/style.css", "text/css"),
+    ] {
+        let response = app.clone().oneshot(bare(path)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let ct = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(ct.contains(kind), "{path}: {ct}");
+        let etag = response.headers()["etag"].clone();
+        let again = Request::builder()
+            .uri(path)
+            .header("if-none-match", etag)
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(again).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_MODIFIED, "{path}");
+    }
+    let response = app.clone().oneshot(bare("/assets/nope.js")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    // Every module the page imports is embedded.
+    let paths = chariot_web::assets::paths();
+    for module in [
+        "js/app.js",
+        "js/board.js",
+        "js/play.js",
+        "js/analyse.js",
+        "js/i18n.js",
+        "js/api.js",
+        "js/moves.js",
+        "board.svg",
+    ] {
+        assert!(paths.iter().any(|p| p == module), "{module}");
+    }
+}

@@ -88,6 +88,11 @@ export class Board {
     this.cg.setAutoShapes([]);
   }
 
+  /** Keeps the pieces as they stand but lets nobody move them (a move is on its way). */
+  freeze() {
+    this.cg.set({ movable: { color: undefined, dests: new Map() }, draggable: { enabled: false } });
+  }
+
   /** Draws an arrow for an ICCS move (a hint, the engine's best line). */
   arrow(iccs, brush = 'green') {
     const [orig, dest] = moveKeys(iccs);

@@ -136,14 +136,19 @@ export class Play {
       return;
     }
     this.busy = true;
+    // The board keeps the person's move while the engine thinks.
+    this.pending = true;
     this.thinkingSince = performance.now();
     this.render();
     try {
-      this.show(await api.playMove(this.game.id, text));
+      const game = await api.playMove(this.game.id, text);
+      this.pending = false;
+      this.show(game);
       $('move-text').value = '';
     } catch (e) {
       this.app.toast(this.refusal(e), true);
     } finally {
+      this.pending = false;
       this.busy = false;
       this.render();
     }
@@ -192,12 +197,12 @@ export class Play {
     this.busy = true;
     this.render();
     try {
-      const { move } = await api.hint(this.game.id);
+      const hint = await api.hint(this.game.id);
       this.busy = false;
       this.render();
-      if (move) {
-        this.app.board.arrow(move);
-        const named = this.name(move);
+      if (hint.move) {
+        this.app.board.arrow(hint.move);
+        const named = this.app.notation === 'iccs' ? hint.move : hint[this.app.notation];
         this.app.toast(t('hint.move', { move: named }));
       } else {
         this.app.toast(t('hint.none'));
@@ -207,11 +212,6 @@ export class Play {
       this.render();
       this.app.toast(e.message, true);
     }
-  }
-
-  /** An ICCS move of the current position in the chosen notation (from the position API). */
-  name(iccs) {
-    return iccs;
   }
 
   /** Shows the position after move `index` (-1: the start), or the game's position at the end. */
@@ -234,12 +234,16 @@ export class Play {
     const index = browsing ? this.browse : g.moves.length - 1;
     const fen = index >= 0 ? g.moves[index].fen : g.start_fen;
     const mine = !browsing && !this.busy && !g.result && g.turn === g.side;
-    this.app.board.show({
-      fen,
-      lastMove: index >= 0 ? g.moves[index].iccs : null,
-      check: browsing ? false : g.check,
-      movable: mine ? [...g.playable, ...g.forbidden] : [],
-    });
+    if (this.pending) {
+      this.app.board.freeze();
+    } else {
+      this.app.board.show({
+        fen,
+        lastMove: index >= 0 ? g.moves[index].iccs : null,
+        check: browsing ? false : g.check,
+        movable: mine ? [...g.playable, ...g.forbidden] : [],
+      });
+    }
     renderMoves($('moves-play'), {
       moves: g.moves,
       current: index,

@@ -115,6 +115,23 @@ async function newGame(page, { side = 'red', level = '1', start = 'initial', fen
   await page.selectOption('#new-clock', clock);
   await page.click('#start');
   await page.waitForSelector('#game:not([hidden])');
+  await page.waitForFunction(() => !window.chariot.play.busy);
+}
+
+/** Waits until `selector` matches `n` elements (chessground draws on the next animation frame). */
+async function waitCount(page, selector, n) {
+  await page.waitForFunction(
+    ([sel, k]) => document.querySelectorAll(sel).length === k,
+    [selector, n],
+    { timeout: 10000 },
+  ).catch(async () => {
+    assert.equal(await page.locator(selector).count(), n, selector);
+  });
+}
+
+/** Waits for the board's animation to end (before a screenshot). */
+async function settled(page) {
+  await page.waitForFunction(() => !window.chariot.board.cg.state.animation.current);
 }
 
 const api = async (page, url) => page.evaluate(async (u) => (await fetch(u)).json(), url);
@@ -125,7 +142,7 @@ test('a game: moves by clicking and dragging, legal engine replies, take-back', 
   assert.match(await page.textContent('#status'), /Your move \(Red\)/);
   // Picking a piece shows its destinations.
   await clickSquare(page, 'h2');
-  assert.ok((await page.locator('cg-board square.move-dest').count()) >= 9);
+  await waitCount(page, 'cg-board square.move-dest', 12); // the cannon on h2 has 12 moves
   await clickSquare(page, 'e2');
   await waitMoves(page, 2);
   const first = await page.locator('#moves-play .mv[data-index="0"]').textContent();
@@ -139,7 +156,8 @@ test('a game: moves by clicking and dragging, legal engine replies, take-back', 
   await waitMoves(page, 4);
   assert.equal(await page.locator('#moves-play .mv[data-index="2"]').getAttribute('title'), 'b0c2');
   // The last move is marked on the board.
-  assert.equal(await page.locator('cg-board square.last-move').count(), 2);
+  await waitCount(page, 'cg-board square.last-move', 2);
+  await settled(page);
   await page.screenshot({ path: path.join(shots, 'play.png') });
   // Take back: both plies.
   await page.click('#takeback');
@@ -161,7 +179,7 @@ test('an illegal move is refused and the reason shown', async () => {
   await page.waitForTimeout(300);
   assert.equal(await moveCount(page), 0);
   // Typed text that is not a legal move gets the rules' reason.
-  await page.fill('#move-text', 'h2h9');
+  await page.fill('#move-text', 'h2h8');
   await page.click('#type-move button');
   await page.waitForSelector('#toast.error:not([hidden])');
   assert.match(await page.textContent('#toast'), /not a legal move/);
@@ -189,10 +207,10 @@ test('a position set up on the board is played to mate and the result shown', as
   await page.click('#play-from-here');
   await page.waitForSelector('#game:not([hidden])');
   await clickSquare(page, 'e1');
-  await clickSquare(page, 'e8');
+  await clickSquare(page, 'd1');
   await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
   assert.match(await page.textContent('#status'), /Red wins: checkmate \(1-0\)/);
-  assert.equal(await page.locator('cg-board square.check').count(), 1);
+  await waitCount(page, 'cg-board square.check', 1);
   assert.ok(await page.isDisabled('#resign'));
   await page.context().close();
 });
@@ -212,8 +230,9 @@ test('the game is saved as PGN and book-builder reads it back', async () => {
   assert.match(text, /1\. C2\.5 /);
   const read = JSON.parse(execFileSync(bookBuilder, ['read', '--json', file], { encoding: 'utf8' }).split('\n')[0]);
   const game = read.games ? read.games[0] : read;
-  assert.equal(game.moves[0], 'h2e2');
-  assert.equal(game.moves.length, 2);
+  assert.deepEqual(game.moves.slice(0, 1), ['C2.5']);
+  assert.equal(game.iccs[0], 'h2e2');
+  assert.equal(game.iccs.length, 2);
   await page.context().close();
 });
 
@@ -224,7 +243,7 @@ test('a game file is loaded into the analysis board', async () => {
   await waitMoves(page, 4, '#moves-analyse');
   assert.match(await page.textContent('#loaded-games'), /A – B 1-0/);
   await page.click('#moves-analyse .mv[data-index="1"]');
-  await page.waitForFunction(() => document.querySelector('#fen').value.startsWith('r1bakabnr/9/1c4nc1/'));
+  await page.waitForFunction(() => document.querySelector('#fen').value.startsWith('rnbakab1r/9/1c4nc1/'));
   await page.context().close();
 });
 
@@ -248,6 +267,7 @@ test('analysis streams lines with scores; the language switches to Chinese', asy
   await clickSquare(page, 'h2');
   await clickSquare(page, 'e2');
   await waitMoves(page, 2);
+  await settled(page);
   await page.screenshot({ path: path.join(shots, 'play-zh.png') });
   await page.context().close();
 });

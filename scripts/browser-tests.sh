@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The web app's end-to-end tests (web/tests/browser): headless Chromium driven by playwright-core
+# against `chariot serve`. Installs what they need when it is missing: Debian's chromium and
+# fonts-noto-cjk (without CJK fonts every Chinese character in a screenshot is an empty box),
+# and the pinned npm packages (package-lock.json). Writes the screenshots to docs/screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+need=()
+dpkg -s chromium >/dev/null 2>&1 || need+=(chromium)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
+command -v node >/dev/null 2>&1 || need+=(nodejs npm)
+if ((${#need[@]})); then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "browser-tests: installing ${need[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+(cd web/tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+# The test profile (optimised, as `cargo test` builds the binaries) so the engine answers quickly.
+cargo build --profile test -p chariot -p book-builder
+export CHARIOT_BIN="$root/target/debug/chariot"
+export BOOK_BUILDER_BIN="$root/target/debug/book-builder"
+export SCREENSHOTS="$root/docs/screenshots"
+cd web/tests/browser
+node --test --test-concurrency=1 app.test.mjs

@@ -1,0 +1,139 @@
+//! What the handlers share: the books, the tables, the open games and the server's limits.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use chariot::book::BookSet;
+use chariot::egtb::Tablebases;
+use chariot::random::Rng;
+use chariot::search::Options;
+
+use crate::error::ApiError;
+use crate::game::Game;
+
+/// The server's limits.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Games kept at once; a new game beyond this replaces the longest idle one, or is refused
+    /// when none has been idle for `idle`.
+    pub max_games: usize,
+    /// A game unused this long may be closed.
+    pub idle: Duration,
+    /// The longest the engine thinks for one move, whatever the level.
+    pub max_think: Duration,
+    /// Request bodies larger than this are refused (413).
+    pub max_body: usize,
+    /// Each game's engine hash table, MiB.
+    pub hash_mb: usize,
+    /// Analyses running at once (each has an engine searching flat out on one thread).
+    pub max_analyses: usize,
+    /// The longest one analysis may run.
+    pub max_analysis: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_games: 64,
+            idle: Duration::from_secs(30 * 60),
+            max_think: Duration::from_secs(10),
+            max_body: 64 * 1024,
+            hash_mb: 8,
+            max_analyses: 4,
+            max_analysis: Duration::from_secs(60),
+        }
+    }
+}
+
+/// What the handlers share.
+pub struct AppState {
+    pub(crate) limits: Limits,
+    pub(crate) books: Arc<BookSet>,
+    pub(crate) tables: Arc<Tablebases>,
+    pub(crate) games: Mutex<HashMap<String, Slot>>,
+    ids: Mutex<Rng>,
+    pub(crate) analyses: Arc<tokio::sync::Semaphore>,
+}
+
+/// A game and when it was last used.
+pub(crate) struct Slot {
+    game: Arc<Mutex<Game>>,
+    used: Instant,
+}
+
+impl AppState {
+    /// The shared state over these books and tables.
+    #[must_use]
+    pub fn new(books: BookSet, tables: Tablebases, limits: Limits) -> AppState {
+        AppState {
+            books: Arc::new(books),
+            tables: Arc::new(tables),
+            games: Mutex::new(HashMap::new()),
+            ids: Mutex::new(Rng::from_clock()),
+            analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
+            limits,
+        }
+    }
+
+    pub(crate) fn engine_options(&self) -> Options {
+        Options {
+            hash_mb: self.limits.hash_mb,
+            threads: 1,
+            ..Options::default()
+        }
+    }
+
+    fn new_id(&self) -> String {
+        let mut rng = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+        format!("{:016x}", rng.next_u64())
+    }
+
+    /// Files a new game, closing the longest idle one when the server is full.
+    pub(crate) fn insert(&self, game: Game) -> Result<String, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= self.limits.max_games {
+            let idle = games
+                .iter()
+                .filter(|(_, s)| s.used.elapsed() >= self.limits.idle)
+                .min_by_key(|(_, s)| s.used)
+                .map(|(id, _)| id.clone());
+            match idle {
+                Some(id) => {
+                    games.remove(&id);
+                }
+                None => {
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "the server has {} games open, its limit; try again later",
+                            games.len()
+                        ),
+                    ));
+                }
+            }
+        }
+        let id = self.new_id();
+        games.insert(
+            id.clone(),
+            Slot {
+                game: Arc::new(Mutex::new(game)),
+                used: Instant::now(),
+            },
+        );
+        Ok(id)
+    }
+
+    pub(crate) fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = games.get_mut(id).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no game {id:?} (closed, or never made)"),
+            )
+        })?;
+        slot.used = Instant::now();
+        Ok(Arc::clone(&slot.game))
+    }
+}
