@@ -2,7 +2,7 @@
 //!
 //! Each analysis has its own engine searching on a blocking thread, with MultiPV lines; every
 //! finished iteration of every line is one `info` event, and the end one `done` event with the
-//! best move. Analyses are bounded: at most [`Limits::max_analyses`](crate::api::Limits) at once
+//! best move. Analyses are bounded: at most [`Limits::max_analyses`](crate::state::Limits) at once
 //! (503 beyond), each at most `max_analysis` long; a client that goes away stops its engine.
 
 use std::convert::Infallible;
@@ -15,7 +15,7 @@ use chariot::rules::Position;
 use chariot::search::{Bound, Limits, Options, Report, Score};
 use serde::Serialize;
 
-use crate::line::names;
+use crate::movetext::names;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;

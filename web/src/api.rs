@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::ClockSpec;
 use crate::error::{ApiError, query};
 use crate::game::{EngineMove, Game, GameError, Setup};
-use crate::line::{MoveText, describe, names};
+use crate::movetext::{MoveText, describe, names};
 use crate::result::{ResultView, side_name};
 use crate::state::AppState;
 

@@ -188,8 +188,8 @@ impl Game {
                 reason: e.to_string(),
             })?,
         };
-        let (position, moves) =
-            crate::line::play_out(start.clone(), &setup.moves).map_err(GameError::BadHistory)?;
+        let (position, moves) = crate::movetext::play_out(start.clone(), &setup.moves)
+            .map_err(GameError::BadHistory)?;
         let engine = Engine::sharing(books, tables, spec.options(base));
         Ok(Game {
             position,

@@ -4,7 +4,7 @@
 //! [`game`] is one game between a person and the engine under the rules core's judgement, with
 //! its [`clock`]; [`levels`] the playing levels, each a real limit on the engine; [`analysis`]
 //! streams the engine's lines as server-sent events; [`position`] answers position queries and
-//! reads uploaded game files; [`line`] names moves in the three notations. [`api`] holds the
+//! reads uploaded game files; [`movetext`] names moves in the three notations. [`api`] holds the
 //! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
 //! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
 //! pages embedded in the binary (`web/assets/`, `docs/web-app.md`).
@@ -16,7 +16,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 pub mod levels;
-pub mod line;
+pub mod movetext;
 pub mod position;
 pub mod result;
 pub mod state;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, fen_position, query};
 use crate::game::judged;
-use crate::line::{MoveText, describe, names, play_out, play_prefix};
+use crate::movetext::{MoveText, describe, names, play_out, play_prefix};
 use crate::result::{ResultView, side_name};
 use crate::state::AppState;
 
