@@ -182,6 +182,10 @@ enum Command {
         /// Games open at once.
         #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
         max_games: u64,
+        /// Keep every finished game in this game database (SQLite, as `book-builder import`
+        /// writes; created when missing).
+        #[arg(long, value_name = "DB")]
+        games: Option<std::path::PathBuf>,
         /// Open the app in the default web browser once the server listens.
         #[arg(long)]
         open: bool,
@@ -288,15 +292,17 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             books,
             egtb,
             max_games,
+            games,
             open,
-        } => crate::serve::serve(
+        } => crate::serve::serve(&crate::serve::Settings {
             host,
             port,
-            &books,
-            &egtb,
-            usize::try_from(max_games).unwrap_or(usize::MAX),
+            books,
+            egtb,
+            max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
+            games,
             open,
-        ),
+        }),
         Command::Eval { fen } => {
             let pos = Position::from_fen(&fen)
                 .map_err(|e| chariot_cli::usage(format!("invalid --fen {fen:?}: {e}")))?;

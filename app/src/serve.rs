@@ -7,19 +7,38 @@ use std::sync::Arc;
 use anyhow::Context;
 use chariot::book::{Book, BookSet};
 use chariot::egtb::Tablebases;
+use chariot_web::archive::Archive;
 use chariot_web::{AppState, Limits};
 
-/// Opens the books (the built-in one when none is given) and the table directories (the
-/// data-location order when none is given) and serves on `host`:`port` until the process is
-/// stopped, with at most `max_games` games open; `open` opens the app in the default browser.
-pub fn serve(
-    host: IpAddr,
-    port: u16,
-    books: &[PathBuf],
-    egtb: &[PathBuf],
-    max_games: usize,
-    open: bool,
-) -> anyhow::Result<()> {
+/// How `chariot serve` was asked to run.
+pub struct Settings {
+    /// The address to listen on.
+    pub host: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Opening books; the built-in one when empty.
+    pub books: Vec<PathBuf>,
+    /// Table directories; the data-location order when empty.
+    pub egtb: Vec<PathBuf>,
+    /// Games open at once.
+    pub max_games: usize,
+    /// The game database finished games go into, if any.
+    pub games: Option<PathBuf>,
+    /// Open the app in the default browser.
+    pub open: bool,
+}
+
+/// Opens the books, the tables and the game database and serves until the process is stopped.
+pub fn serve(settings: &Settings) -> anyhow::Result<()> {
+    let Settings {
+        host,
+        port,
+        books,
+        egtb,
+        max_games,
+        games,
+        open,
+    } = settings;
     let books = if books.is_empty() {
         chariot::book::builtin::book_set()
     } else {
@@ -38,15 +57,20 @@ pub fn serve(
     for p in &problems {
         eprintln!("chariot serve: warning: {p}");
     }
-    let addr = SocketAddr::new(host, port);
-    let state = Arc::new(AppState::new(
+    let addr = SocketAddr::new(*host, *port);
+    let mut state = AppState::new(
         books,
         tables,
         Limits {
-            max_games,
+            max_games: *max_games,
             ..Limits::default()
         },
-    ));
+    );
+    if let Some(path) = games {
+        let archive = Archive::open(path).with_context(|| format!("--games {}", path.display()))?;
+        state = state.with_archive(archive);
+    }
+    let state = Arc::new(state);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)
@@ -55,7 +79,7 @@ pub fn serve(
         let bound = listener.local_addr().unwrap_or(addr);
         let url = format!("http://{bound}/");
         println!("Chariot is at {url} (its JSON API under /api, docs/web-api.md); Ctrl-C stops it");
-        if open && let Err(e) = open::that_detached(&url) {
+        if *open && let Err(e) = open::that_detached(&url) {
             eprintln!("chariot serve: warning: cannot open a browser ({e}); open {url} yourself");
         }
         chariot_web::serve_on(listener, state, std::future::pending())

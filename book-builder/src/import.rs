@@ -110,7 +110,11 @@ pub fn import_file(
     let started = Instant::now();
     let batch = batch.max(1);
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
-    let import = db.begin_import(name, bytes)?;
+    let import = db.begin_import(
+        name,
+        bytes,
+        concat!("book-builder ", env!("CARGO_PKG_VERSION")),
+    )?;
     let mut report = FileImport::default();
 
     let (tx, rx) = mpsc::sync_channel::<Vec<GameRecord>>(2);

@@ -189,7 +189,10 @@ fn reading_commands_open_the_database_read_only_and_change_nothing() {
     let modified = std::fs::metadata(&db).unwrap().modified().unwrap();
     // A read-only connection: any write through it fails.
     let mut gdb = GameDb::open(&db).unwrap();
-    let e = gdb.begin_import("x.pgn", 1).unwrap_err().to_string();
+    let e = gdb
+        .begin_import("x.pgn", 1, "test")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
     drop(gdb);
     stdout(&run(&["summary", "--db", s(&db)]));
@@ -726,7 +729,7 @@ fn an_interrupted_import_is_finished_by_running_it_again() {
         .iter()
         .map(|r| chariot_games::game::check(r).unwrap())
         .collect();
-    let id = db.begin_import("tiny.pgn", 0).unwrap();
+    let id = db.begin_import("tiny.pgn", 0, "test").unwrap();
     db.insert_batch(id, 3, &first, &[]).unwrap();
     assert!(db.imports().unwrap()[0].finished.is_none());
     // Running it again stores the rest and ends where a clean import ends.

@@ -23,6 +23,21 @@ pub enum Level {
     Huge,
 }
 
+impl Level {
+    /// The level's UCCI name: `none`, `tiny`, `small`, `medium`, `large` or `huge`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Tiny => "tiny",
+            Level::Small => "small",
+            Level::Medium => "medium",
+            Level::Large => "large",
+            Level::Huge => "huge",
+        }
+    }
+}
+
 /// The playing style (UCCI option `style`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Style {

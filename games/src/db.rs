@@ -424,12 +424,12 @@ impl GameDb {
         &self.path
     }
 
-    /// Records the start of an import of `file` (`bytes` long) and returns its id.
+    /// Records the start of an import of `file` (`bytes` long) by `tool` (the program and its
+    /// version, `book-builder 0.1.0`) and returns its id.
     ///
     /// # Errors
     /// [`DbError::Sqlite`].
-    pub fn begin_import(&mut self, file: &str, bytes: u64) -> Result<i64, DbError> {
-        let tool = concat!("book-builder ", env!("CARGO_PKG_VERSION"));
+    pub fn begin_import(&mut self, file: &str, bytes: u64, tool: &str) -> Result<i64, DbError> {
         let r = self.conn.execute(
             "INSERT INTO imports (path, bytes, tool) VALUES (?1, ?2, ?3)",
             params![file, bytes as i64, tool],

@@ -37,6 +37,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/{action}", post(game_action))
+        .route("/api/levels", get(levels))
         .route("/api/position", get(crate::position::position))
         .route(
             "/api/read",
@@ -49,6 +50,31 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// A playing level as `GET /api/levels` shows it.
+#[derive(Debug, Serialize)]
+struct LevelView {
+    level: u8,
+    nodes: u64,
+    knowledge: &'static str,
+    randomness: &'static str,
+}
+
+/// `GET /api/levels`: the playing levels, weakest first.
+async fn levels() -> Json<Vec<LevelView>> {
+    Json(
+        (1..=crate::levels::LEVELS)
+            .filter_map(|n| {
+                crate::levels::LevelSpec::of(n).map(|l| LevelView {
+                    level: n,
+                    nodes: l.nodes,
+                    knowledge: l.knowledge.name(),
+                    randomness: l.randomness.name(),
+                })
+            })
+            .collect(),
+    )
+}
+
 /// `POST /api/games`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,7 +82,7 @@ struct NewGame {
     /// `red` or `black`: the person's side.
     #[serde(default = "red")]
     side: String,
-    /// 1 to 8.
+    /// 1 to [`crate::levels::LEVELS`].
     #[serde(default = "default_level")]
     level: u8,
     /// The start position; the usual one when absent.
@@ -203,10 +229,21 @@ async fn on_game<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     let game = state.game(&id)?;
     let cap = state.limits.max_think;
+    let archive = state.archive.clone();
     let done = tokio::task::spawn_blocking(move || {
         let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
         g.settle();
-        work(&mut g, cap, &id)
+        let done = work(&mut g, cap, &id);
+        if let Some(archive) = archive
+            && g.needs_archiving()
+        {
+            let date = chariot_games::write::pgn_date(std::time::SystemTime::now());
+            match archive.keep(&id, &g.pgn(Notation::Chinese, &date)) {
+                Ok(_) => g.mark_archived(),
+                Err(e) => eprintln!("chariot serve: game {id} not kept in the database: {e}"),
+            }
+        }
+        done
     })
     .await
     .map_err(|e| {

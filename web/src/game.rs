@@ -166,6 +166,8 @@ pub struct Game {
     last_engine: Option<EngineMove>,
     ending: Option<Ending>,
     clock: Option<Clock>,
+    /// The finished game is in the game database.
+    archived: bool,
 }
 
 impl Game {
@@ -202,6 +204,7 @@ impl Game {
             last_engine: None,
             ending: None,
             clock: setup.clock.map(Clock::start),
+            archived: false,
         })
     }
 
@@ -283,6 +286,17 @@ impl Game {
             None => {}
         }
         judged(self.state())
+    }
+
+    /// `true` when the game is over and not yet kept in the game database.
+    #[must_use]
+    pub fn needs_archiving(&self) -> bool {
+        !self.archived && !self.is_on()
+    }
+
+    /// The finished game has been kept in the game database.
+    pub fn mark_archived(&mut self) {
+        self.archived = true;
     }
 
     /// The clock, if the game has one.
@@ -519,6 +533,8 @@ impl Game {
         if let Some(clock) = &mut self.clock {
             clock.resume();
         }
+        // The game goes on: its new end is another game to keep.
+        self.archived = false;
         self.last_engine = None;
         Ok(())
     }
@@ -612,7 +628,7 @@ mod tests {
         assert!(
             Game::new(
                 &Setup {
-                    level: 9,
+                    level: 11,
                     ..Setup::default()
                 },
                 Arc::default(),

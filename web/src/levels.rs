@@ -1,10 +1,10 @@
 //! The playing levels a person chooses from: each a real limit on the engine.
 //!
-//! A level fixes how much the engine may search (nodes, or a time for the strongest), how much
-//! it knows (evaluation terms) and how much it varies its play (evaluation noise and the book
-//! choice's temperature). The table is a first setting; issue 15 asks for each level's strength
-//! to be measured with `chariot-league` against the next (`docs/STRENGTH.md`), and the limits
-//! will move with those measurements.
+//! A level fixes how much the engine may search (nodes per move), how much it knows (evaluation
+//! terms) and how much it varies its play (evaluation noise and the book choice's temperature).
+//! Nodes rather than time, so that a level is as strong on a slow machine as on a fast one and
+//! its measured strength holds everywhere: each level's Elo against the next, measured with
+//! `chariot-league` by `scripts/level-ladder.sh`, is in `docs/STRENGTH.md`.
 
 use std::time::Duration;
 
@@ -12,47 +12,39 @@ use chariot::levels::Level as Amount;
 use chariot::search::{Limits, Options};
 
 /// The number of levels, 1 (weakest) to [`LEVELS`].
-pub const LEVELS: u8 = 8;
+pub const LEVELS: u8 = 10;
 
 /// How one level limits the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSpec {
-    /// Nodes per move, or `None` to search for `time`.
-    pub nodes: Option<u64>,
-    /// Time per move when `nodes` is `None`.
-    pub time: Duration,
+    /// Nodes per move.
+    pub nodes: u64,
     /// Evaluation knowledge.
     pub knowledge: Amount,
     /// Evaluation noise and book variety.
     pub randomness: Amount,
 }
 
-/// The levels, weakest first.
+/// The levels, weakest first: every one a node budget, so a level is as strong on any machine.
+/// Evaluation noise weakens the lower levels (below a few hundred nodes more nodes add nothing:
+/// measured), then the budgets double from level to level with no noise. The steps were set
+/// from measured matches (`docs/STRENGTH.md`).
 const TABLE: [LevelSpec; LEVELS as usize] = [
-    spec(Some(150), Amount::Small, Amount::Huge),
-    spec(Some(1_000), Amount::Medium, Amount::Large),
-    spec(Some(5_000), Amount::Large, Amount::Medium),
-    spec(Some(20_000), Amount::Large, Amount::Small),
-    spec(Some(80_000), Amount::Large, Amount::Tiny),
-    spec(Some(300_000), Amount::Large, Amount::None),
-    LevelSpec {
-        nodes: None,
-        time: Duration::from_millis(1_000),
-        knowledge: Amount::Large,
-        randomness: Amount::None,
-    },
-    LevelSpec {
-        nodes: None,
-        time: Duration::from_millis(3_000),
-        knowledge: Amount::Large,
-        randomness: Amount::None,
-    },
+    spec(300, Amount::Small, Amount::Large),
+    spec(1_000, Amount::Medium, Amount::Medium),
+    spec(2_000, Amount::Medium, Amount::Small),
+    spec(4_000, Amount::Large, Amount::Small),
+    spec(8_000, Amount::Large, Amount::Tiny),
+    spec(16_000, Amount::Large, Amount::None),
+    spec(32_000, Amount::Large, Amount::None),
+    spec(64_000, Amount::Large, Amount::None),
+    spec(128_000, Amount::Large, Amount::None),
+    spec(300_000, Amount::Large, Amount::None),
 ];
 
-const fn spec(nodes: Option<u64>, knowledge: Amount, randomness: Amount) -> LevelSpec {
+const fn spec(nodes: u64, knowledge: Amount, randomness: Amount) -> LevelSpec {
     LevelSpec {
         nodes,
-        time: Duration::ZERO,
         knowledge,
         randomness,
     }
@@ -80,16 +72,10 @@ impl LevelSpec {
     /// The search limits of one move, never longer than `cap`.
     #[must_use]
     pub fn limits(&self, cap: Duration) -> Limits {
-        match self.nodes {
-            Some(n) => Limits {
-                nodes: Some(n),
-                movetime: Some(cap),
-                ..Limits::default()
-            },
-            None => Limits {
-                movetime: Some(self.time.min(cap)),
-                ..Limits::default()
-            },
+        Limits {
+            nodes: Some(self.nodes),
+            movetime: Some(cap),
+            ..Limits::default()
         }
     }
 }
@@ -102,23 +88,25 @@ mod tests {
     fn levels_grow_stronger_and_stay_in_range() {
         assert!(LevelSpec::of(0).is_none() && LevelSpec::of(LEVELS + 1).is_none());
         let mut last_nodes = 0;
-        for n in 1..=6 {
+        for n in 1..=LEVELS {
             let l = LevelSpec::of(n).unwrap();
-            let nodes = l.nodes.unwrap();
+            let nodes = l.nodes;
             assert!(nodes > last_nodes, "level {n}");
             last_nodes = nodes;
         }
-        let l8 = LevelSpec::of(8).unwrap();
+        let top = LevelSpec::of(LEVELS)
+            .unwrap()
+            .limits(Duration::from_secs(1));
         assert_eq!(
-            l8.limits(Duration::from_secs(1)).movetime,
-            Some(Duration::from_secs(1))
+            (top.nodes, top.movetime),
+            (Some(300_000), Some(Duration::from_secs(1)))
         );
         assert_eq!(
             LevelSpec::of(1)
                 .unwrap()
                 .options(&Options::default())
                 .randomness,
-            Amount::Huge
+            Amount::Large
         );
     }
 }

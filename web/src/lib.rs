@@ -7,10 +7,12 @@
 //! reads uploaded game files; [`movetext`] names moves in the three notations. [`api`] holds the
 //! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
 //! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
-//! pages embedded in the binary (`web/assets/`, `docs/web-app.md`).
+//! pages embedded in the binary (`web/assets/`, `docs/web-app.md`); [`archive`] keeps finished
+//! games in a game database.
 
 pub mod analysis;
 pub mod api;
+pub mod archive;
 pub mod assets;
 pub mod clock;
 pub mod error;

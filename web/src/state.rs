@@ -55,6 +55,8 @@ pub struct AppState {
     pub(crate) games: Mutex<HashMap<String, Slot>>,
     ids: Mutex<Rng>,
     pub(crate) analyses: Arc<tokio::sync::Semaphore>,
+    /// Where finished games are kept, if anywhere.
+    pub(crate) archive: Option<Arc<crate::archive::Archive>>,
 }
 
 /// A game and when it was last used.
@@ -74,7 +76,15 @@ impl AppState {
             ids: Mutex::new(Rng::from_clock()),
             analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
             limits,
+            archive: None,
         }
+    }
+
+    /// Keeps every finished game in `archive` (a game database).
+    #[must_use]
+    pub fn with_archive(mut self, archive: crate::archive::Archive) -> AppState {
+        self.archive = Some(Arc::new(archive));
+        self
     }
 
     pub(crate) fn engine_options(&self) -> Options {

@@ -148,9 +148,9 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
         (
             "POST",
             "/api/games",
-            Some(r#"{"level":9}"#),
+            Some(r#"{"level":11}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "level 9",
+            "level 11",
         ),
         (
             "POST",
@@ -216,6 +216,21 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     // The server still serves.
     let (status, _) = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_levels_are_listed_weakest_first() {
+    let (status, levels) = get(&app(), "/api/levels").await;
+    assert_eq!(status, StatusCode::OK);
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), usize::from(chariot_web::levels::LEVELS));
+    assert_eq!(levels[0]["level"], 1);
+    assert_eq!(levels[0]["randomness"], "large");
+    let nodes: Vec<u64> = levels
+        .iter()
+        .map(|l| l["nodes"].as_u64().unwrap())
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
 }
 
 #[tokio::test]
@@ -578,4 +593,53 @@ async fn the_pages_are_served_with_their_types_and_etags() {
     ] {
         assert!(paths.iter().any(|p| p == module), "{module}");
     }
+}
+
+#[tokio::test]
+async fn finished_games_are_kept_in_the_game_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    let state = AppState::new(
+        chariot::book::builtin::book_set(),
+        Tablebases::open(&[tables]).unwrap(),
+        Limits::default(),
+    )
+    .with_archive(chariot_web::archive::Archive::open(&path).unwrap());
+    let app = router(Arc::new(state));
+    // A game to mate from a set-up position, and one resigned at once (no move: not kept).
+    let (_, game) = new_game(
+        &app,
+        r#"{"level":1,"fen":"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}"#,
+    )
+    .await;
+    let (status, game) = play(&app, game["id"].as_str().unwrap(), r#"{"move":"e1d1"}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["result"]["why"], "checkmate", "{game}");
+    let (_, other) = new_game(&app, r#"{"level":1}"#).await;
+    let id = other["id"].as_str().unwrap();
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/resign"), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // Asking for the finished game again stores nothing new.
+    let (status, _) = get(
+        &app,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let db = chariot_games::db::GameDb::open(&path).unwrap();
+    let every = chariot_games::filter::Filter {
+        setups: true,
+        ..Default::default()
+    };
+    let summary = db.summary(&every).unwrap();
+    assert_eq!(
+        (
+            summary.games,
+            summary.red_wins,
+            summary.setups,
+            summary.plies
+        ),
+        (1, 1, 1, 1)
+    );
 }

@@ -24,6 +24,7 @@ async function call(method, path, body, raw = false) {
   return response.json();
 }
 
+export const levels = () => call('GET', '/api/levels');
 export const newGame = (setup) => call('POST', '/api/games', setup);
 export const showGame = (id) => call('GET', `/api/games/${id}`);
 export const playMove = (id, move) => call('POST', `/api/games/${id}/moves`, { move });

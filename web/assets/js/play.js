@@ -34,12 +34,8 @@ export class Play {
     this.browse = null; // the move index looked at, or null for the game's current position
     this.busy = false;
     this.clockAt = 0;
-    for (let n = 1; n <= 8; n += 1) {
-      const option = document.createElement('option');
-      option.value = String(n);
-      $('new-level').append(option);
-    }
-    $('new-level').value = localStorage.getItem('chariot.level') || '3';
+    this.levels = [];
+    this.loadLevels();
     $('new-start').addEventListener('change', () => {
       $('new-fen').hidden = $('new-start').value !== 'fen';
     });
@@ -72,14 +68,51 @@ export class Play {
     });
     setInterval(() => this.tick(), 100);
     this.translate();
+    this.resume();
+  }
+
+  /** After a reload, the tab's game goes on (the server keeps it while it is not idle). */
+  async resume() {
+    const id = sessionStorage.getItem('chariot.game');
+    if (!id) return;
+    try {
+      const game = await api.showGame(id);
+      this.app.board.orient(game.side);
+      this.show(game);
+    } catch (_) {
+      sessionStorage.removeItem('chariot.game');
+    }
+  }
+
+  /** Fills the level choice from `GET /api/levels`. */
+  async loadLevels() {
+    try {
+      this.levels = await api.levels();
+    } catch (e) {
+      this.app.toast(e.message, true);
+      return;
+    }
+    const select = $('new-level');
+    select.replaceChildren();
+    for (const l of this.levels) {
+      const option = document.createElement('option');
+      option.value = String(l.level);
+      select.append(option);
+    }
+    const saved = localStorage.getItem('chariot.level');
+    select.value = this.levels.some((l) => String(l.level) === saved) ? saved : '3';
+    this.translate();
   }
 
   /** Refreshes the words that depend on the language. */
   translate() {
+    const last = this.levels.length;
     for (const option of $('new-level').options) {
       const n = Number(option.value);
-      const desc = n === 1 ? ` (${t('level.desc.1')})` : n === 8 ? ` (${t('level.desc.8')})` : '';
-      option.textContent = t('level.n', { n }) + desc;
+      const level = this.levels[n - 1];
+      const role = n === 1 ? t('level.desc.1') : n === last ? t('level.desc.top') : '';
+      const nodes = t('level.nodes', { n: level.nodes.toLocaleString() });
+      option.textContent = `${t('level.n', { n })} (${role ? `${role}, ` : ''}${nodes})`;
     }
     if (this.app.view === 'play') this.render();
   }
@@ -118,6 +151,7 @@ export class Play {
 
   show(game) {
     this.game = game;
+    sessionStorage.setItem('chariot.game', game.id);
     this.browse = null;
     this.clockAt = performance.now();
     this.render();

@@ -65,6 +65,7 @@ async function open(locale = 'en-US', hash = '') {
   page.on('pageerror', (e) => errors.push(e));
   await page.goto(base + hash);
   await page.waitForSelector('#board cg-board piece');
+  await page.waitForSelector('#new-level option');
   page.errors = errors;
   return page;
 }
@@ -166,6 +167,10 @@ test('a game: moves by clicking and dragging, legal engine replies, take-back', 
   // A click on a move shows its position; the arrow keys step through.
   await page.click('#moves-play .mv[data-index="0"]');
   assert.equal(await page.locator('#moves-play .mv.current').getAttribute('data-index'), '0');
+  // A reload keeps the tab's game.
+  await page.reload();
+  await waitMoves(page, 2);
+  assert.match(await page.textContent('#status'), /Your move/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
