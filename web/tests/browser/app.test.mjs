@@ -65,7 +65,7 @@ async function open(locale = 'en-US', hash = '') {
   page.on('pageerror', (e) => errors.push(e));
   await page.goto(base + hash);
   await page.waitForSelector('#board cg-board piece');
-  await page.waitForSelector('#new-level option');
+  await page.waitForSelector('#new-level option', { state: 'attached' });
   page.errors = errors;
   return page;
 }
