@@ -195,56 +195,48 @@ export class Play {
     return e.message;
   }
 
-  /** Runs a game action that answers with the game. */
-  async act(request) {
-    if (!this.game || this.busy) return;
+  /**
+   * Runs `work` on the game while the buttons wait (one request at a time); an error is shown.
+   * Returns what `work` returned, or undefined.
+   */
+  async busyWith(work) {
+    if (!this.game || this.busy) return undefined;
     this.busy = true;
     this.render();
     try {
-      this.show(await request());
+      return await work();
     } catch (e) {
       this.app.toast(e.message, true);
+      return undefined;
     } finally {
       this.busy = false;
       this.render();
     }
   }
 
-  async offerDraw() {
-    if (!this.game || this.busy) return;
-    this.busy = true;
-    this.render();
-    try {
+  /** Runs a game action that answers with the game. */
+  act(request) {
+    return this.busyWith(async () => this.show(await request()));
+  }
+
+  offerDraw() {
+    return this.busyWith(async () => {
       const answer = await api.offerDraw(this.game.id);
       this.show(answer.game);
       this.app.toast(t(answer.accepted ? 'draw.accepted' : 'draw.declined'));
-    } catch (e) {
-      this.app.toast(e.message, true);
-    } finally {
-      this.busy = false;
-      this.render();
-    }
+    });
   }
 
   async hint() {
-    if (!this.game || this.busy) return;
-    this.busy = true;
-    this.render();
-    try {
-      const hint = await api.hint(this.game.id);
-      this.busy = false;
-      this.render();
-      if (hint.move) {
-        this.app.board.arrow(hint.move);
-        const named = this.app.notation === 'iccs' ? hint.move : hint[this.app.notation];
-        this.app.toast(t('hint.move', { move: named }));
-      } else {
-        this.app.toast(t('hint.none'));
-      }
-    } catch (e) {
-      this.busy = false;
-      this.render();
-      this.app.toast(e.message, true);
+    const hint = await this.busyWith(() => api.hint(this.game.id));
+    if (!hint) return;
+    if (hint.move) {
+      // After the last render, which cleared the board's arrows.
+      this.app.board.arrow(hint.move);
+      const named = this.app.notation === 'iccs' ? hint.move : hint[this.app.notation];
+      this.app.toast(t('hint.move', { move: named }));
+    } else {
+      this.app.toast(t('hint.none'));
     }
   }
 

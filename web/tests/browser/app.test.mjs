@@ -196,6 +196,27 @@ test('an illegal move is refused and the reason shown', async () => {
   await page.context().close();
 });
 
+test('a hint, a draw offer and a resignation', async () => {
+  const page = await open();
+  await newGame(page);
+  await page.click('#hint');
+  await page.waitForSelector('#toast:not([hidden])');
+  assert.match(await page.textContent('#toast'), /^Hint: \S+/);
+  await waitCount(page, '.cg-shapes line', 1); // the hint's arrow
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  assert.match(await page.textContent('#status'), /Black wins: resignation \(0-1\)/);
+  // A draw offer gets the engine's answer; accepted, it ends the game.
+  await newGame(page);
+  await page.click('#draw');
+  await page.waitForFunction(() => /Chariot (accepts|declines)/.test(document.querySelector('#toast').textContent));
+  const accepted = (await page.textContent('#toast')).includes('accepts');
+  assert.equal(await page.locator('#status.over').count(), accepted ? 1 : 0);
+  if (accepted) assert.match(await page.textContent('#status'), /Draw: by agreement/);
+  await page.context().close();
+});
+
 test('a position set up on the board is played to mate and the result shown', async () => {
   const page = await open('en-US', '#analyse');
   await page.click('#edit-position');
