@@ -30,13 +30,13 @@ use crate::state::AppState;
 pub fn router(state: Arc<AppState>) -> Router {
     let max_body = state.limits.max_body;
     Router::new()
-        .route("/api/games", post(new_game))
-        .route("/api/games/{id}", get(show_game).delete(close_game))
-        .route("/api/games/{id}/moves", post(play_move))
-        .route("/api/games/{id}/draw", post(offer_draw))
-        .route("/api/games/{id}/hint", post(hint))
-        .route("/api/games/{id}/pgn", get(pgn))
-        .route("/api/games/{id}/{action}", post(game_action))
+        .route("/api/play", post(new_game))
+        .route("/api/play/{id}", get(show_game).delete(close_game))
+        .route("/api/play/{id}/moves", post(play_move))
+        .route("/api/play/{id}/draw", post(offer_draw))
+        .route("/api/play/{id}/hint", post(hint))
+        .route("/api/play/{id}/pgn", get(pgn))
+        .route("/api/play/{id}/{action}", post(game_action))
         .route("/api/levels", get(levels))
         .route("/api/position", get(crate::position::position))
         .route(
@@ -75,7 +75,7 @@ async fn levels() -> Json<Vec<LevelView>> {
     )
 }
 
-/// `POST /api/games`.
+/// `POST /api/play`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewGame {
@@ -328,7 +328,7 @@ async fn close_game(
     }
 }
 
-/// `POST /api/games/{id}/moves`.
+/// `POST /api/play/{id}/moves`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayMove {
@@ -351,7 +351,7 @@ async fn play_move(
     .await
 }
 
-/// `POST /api/games/{id}/takeback` and `POST /api/games/{id}/resign`.
+/// `POST /api/play/{id}/takeback` and `POST /api/play/{id}/resign`.
 async fn game_action(
     State(state): State<Arc<AppState>>,
     Path((id, action)): Path<(String, String)>,
@@ -489,7 +489,7 @@ async fn hint(
     Ok(Json(hint))
 }
 
-/// `GET /api/games/{id}/pgn?notation=chinese`.
+/// `GET /api/play/{id}/pgn?notation=chinese`.
 #[derive(Debug, Deserialize)]
 struct PgnQuery {
     #[serde(default = "chinese")]

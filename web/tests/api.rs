@@ -63,14 +63,14 @@ fn bare(uri: impl AsRef<str>) -> Request<Body> {
         .unwrap()
 }
 
-/// `POST /api/games/{id}/moves` with this body.
+/// `POST /api/play/{id}/moves` with this body.
 async fn play(app: &Router, id: impl std::fmt::Display, body: &str) -> (StatusCode, Value) {
-    call(app, "POST", &format!("/api/games/{id}/moves"), Some(body)).await
+    call(app, "POST", &format!("/api/play/{id}/moves"), Some(body)).await
 }
 
-/// `POST /api/games` with this body.
+/// `POST /api/play` with this body.
 async fn new_game(app: &Router, body: &str) -> (StatusCode, Value) {
-    call(app, "POST", "/api/games", Some(body)).await
+    call(app, "POST", "/api/play", Some(body)).await
 }
 
 #[tokio::test]
@@ -95,15 +95,15 @@ async fn a_game_is_played_taken_back_and_closed() {
     assert!(pos.is_legal(chariot::notation::parse_iccs(reply).unwrap()));
     assert_eq!(game["turn"], "red");
     // Take back: both plies.
-    let (status, game) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    let (status, game) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert!(game["moves"].as_array().unwrap().is_empty());
-    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    let (status, _) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     // Close it; it is gone.
-    let (status, _) = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
+    let (status, _) = call(&app, "DELETE", &format!("/api/play/{id}"), None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, e) = get(&app, &format!("/api/games/{id}")).await;
+    let (status, e) = get(&app, &format!("/api/play/{id}")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(e["error"].as_str().unwrap().contains(&id));
 }
@@ -140,46 +140,40 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     let cases: &[(&str, &str, Option<&str>, StatusCode, &str)] = &[
         (
             "POST",
-            "/api/games",
+            "/api/play",
             Some(r#"{"fen":"not a fen"}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid FEN",
         ),
         (
             "POST",
-            "/api/games",
+            "/api/play",
             Some(r#"{"level":11}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
             "level 11",
         ),
         (
             "POST",
-            "/api/games",
+            "/api/play",
             Some(r#"{"side":"green"}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
             "green",
         ),
         (
             "POST",
-            "/api/games",
+            "/api/play",
             Some(r#"{"colour":"red"}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
             "colour",
         ),
         (
             "POST",
-            "/api/games",
+            "/api/play",
             Some("{"),
             StatusCode::BAD_REQUEST,
             "EOF",
         ),
-        (
-            "GET",
-            "/api/games/nope",
-            None,
-            StatusCode::NOT_FOUND,
-            "nope",
-        ),
+        ("GET", "/api/play/nope", None, StatusCode::NOT_FOUND, "nope"),
         (
             "GET",
             "/api/position?fen=xyz",
@@ -203,7 +197,7 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
         .to_string();
     let (_, game) = new_game(&app, &body).await;
     let id = game["id"].as_str().unwrap();
-    let moves = format!("/api/games/{id}/moves");
+    let moves = format!("/api/play/{id}/moves");
     let (status, e) = call(&app, "POST", &moves, Some(r#"{"move":"h0h5x"}"#)).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     let (status, e) = call(&app, "POST", &moves, Some(r#"{"move":"e0e2"}"#)).await;
@@ -214,7 +208,7 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     let (status, _) = call(&app, "POST", &moves, Some(&big)).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     // The server still serves.
-    let (status, _) = get(&app, &format!("/api/games/{id}")).await;
+    let (status, _) = get(&app, &format!("/api/play/{id}")).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -364,14 +358,14 @@ async fn hint_draw_offer_resignation_and_pgn() {
     let app = app();
     let (_, game) = new_game(&app, r#"{"level":1}"#).await;
     let id = game["id"].as_str().unwrap().to_owned();
-    let (status, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), None).await;
+    let (status, hint) = call(&app, "POST", &format!("/api/play/{id}/hint"), None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let m = chariot::notation::parse_iccs(hint["move"].as_str().unwrap()).unwrap();
     assert!(Position::start().is_legal(m));
     let (_, game) = play(&app, &id, r#"{"move":"C2.5"}"#).await;
     assert_eq!(game["moves"].as_array().unwrap().len(), 2);
     // The PGN: proper tags, Chinese moves, read back by the games crate to the same moves.
-    let (status, pgn) = text(&app, &format!("/api/games/{id}/pgn?notation=chinese")).await;
+    let (status, pgn) = text(&app, &format!("/api/play/{id}/pgn?notation=chinese")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         pgn.contains("[Red \"You\"]") && pgn.contains("[Black \"Chariot (level 1)\"]"),
@@ -394,15 +388,15 @@ async fn hint_draw_offer_resignation_and_pgn() {
             .collect::<Vec<_>>(),
         played
     );
-    let (status, e) = get(&app, &format!("/api/games/{id}/pgn?notation=fancy")).await;
+    let (status, e) = get(&app, &format!("/api/play/{id}/pgn?notation=fancy")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     // Resigning ends the game; nothing can be taken back or played after it.
-    let (_, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
+    let (_, game) = call(&app, "POST", &format!("/api/play/{id}/resign"), None).await;
     assert_eq!(game["result"]["result"], "0-1", "{game}");
     assert_eq!(game["result"]["reason"], "black wins: red resigns");
-    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/takeback"), None).await;
+    let (status, _) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
     assert_eq!(status, StatusCode::CONFLICT);
-    let (_, pgn) = text(&app, &format!("/api/games/{id}/pgn?notation=iccs")).await;
+    let (_, pgn) = text(&app, &format!("/api/play/{id}/pgn?notation=iccs")).await;
     assert!(pgn.contains("{black wins: red resigns} 0-1"), "{pgn}");
 
     // A draw offer: refused by an engine a chariot up, accepted by one a chariot down.
@@ -413,7 +407,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
         let body = json!({"fen": fen, "level": 3}).to_string();
         let (_, game) = new_game(&app, &body).await;
         let id = game["id"].as_str().unwrap();
-        let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/draw"), None).await;
+        let (status, answer) = call(&app, "POST", &format!("/api/play/{id}/draw"), None).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(answer["accepted"], accepted, "{fen}: {answer}");
         if accepted {
@@ -442,7 +436,7 @@ async fn a_game_goes_on_from_moves_and_a_clock_runs_out() {
     // 60 ms later Red's time is gone: the game is lost on time and no move is taken.
     tokio::time::sleep(Duration::from_millis(120)).await;
     let id = game["id"].as_str().unwrap();
-    let (status, game) = get(&app, &format!("/api/games/{id}")).await;
+    let (status, game) = get(&app, &format!("/api/play/{id}")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(game["result"]["result"], "0-1", "{game}");
     assert_eq!(game["result"]["why"], "time");
@@ -618,14 +612,10 @@ async fn finished_games_are_kept_in_the_game_database() {
     assert_eq!(game["result"]["why"], "checkmate", "{game}");
     let (_, other) = new_game(&app, r#"{"level":1}"#).await;
     let id = other["id"].as_str().unwrap();
-    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/resign"), Some("{}")).await;
+    let (status, _) = call(&app, "POST", &format!("/api/play/{id}/resign"), Some("{}")).await;
     assert_eq!(status, StatusCode::OK);
     // Asking for the finished game again stores nothing new.
-    let (status, _) = get(
-        &app,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-    )
-    .await;
+    let (status, _) = get(&app, &format!("/api/play/{}", game["id"].as_str().unwrap())).await;
     assert_eq!(status, StatusCode::OK);
     let db = chariot_games::db::GameDb::open(&path).unwrap();
     let every = chariot_games::filter::Filter {

@@ -25,15 +25,15 @@ async function call(method, path, body, raw = false) {
 }
 
 export const levels = () => call('GET', '/api/levels');
-export const newGame = (setup) => call('POST', '/api/games', setup);
-export const showGame = (id) => call('GET', `/api/games/${id}`);
-export const playMove = (id, move) => call('POST', `/api/games/${id}/moves`, { move });
-export const takeBack = (id) => call('POST', `/api/games/${id}/takeback`, {});
-export const resign = (id) => call('POST', `/api/games/${id}/resign`, {});
-export const offerDraw = (id) => call('POST', `/api/games/${id}/draw`, {});
-export const hint = (id) => call('POST', `/api/games/${id}/hint`, {});
-export const closeGame = (id) => call('DELETE', `/api/games/${id}`, undefined, true);
-export const pgnUrl = (id, notation) => `/api/games/${id}/pgn?notation=${notation}`;
+export const newGame = (setup) => call('POST', '/api/play', setup);
+export const showGame = (id) => call('GET', `/api/play/${id}`);
+export const playMove = (id, move) => call('POST', `/api/play/${id}/moves`, { move });
+export const takeBack = (id) => call('POST', `/api/play/${id}/takeback`, {});
+export const resign = (id) => call('POST', `/api/play/${id}/resign`, {});
+export const offerDraw = (id) => call('POST', `/api/play/${id}/draw`, {});
+export const hint = (id) => call('POST', `/api/play/${id}/hint`, {});
+export const closeGame = (id) => call('DELETE', `/api/play/${id}`, undefined, true);
+export const pgnUrl = (id, notation) => `/api/play/${id}/pgn?notation=${notation}`;
 
 /** A position: `fen` and the moves played from it (ICCS). */
 export const position = (fen, moves = []) =>

@@ -134,7 +134,7 @@ export class Play {
     await this.start(setup);
   }
 
-  /** Starts a game (`POST /api/games` with `setup`) and shows it. */
+  /** Starts a game (`POST /api/play` with `setup`) and shows it. */
   async start(setup) {
     this.busy = true;
     if (this.game) api.closeGame(this.game.id).catch(() => {});
