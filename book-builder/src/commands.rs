@@ -43,6 +43,9 @@ pub struct FilterArgs {
     /// Only games with a player whose name contains TEXT (repeatable: any of them).
     #[arg(long, value_name = "TEXT")]
     pub player: Vec<String>,
+    /// With --player: only games where that player has this colour (red or black).
+    #[arg(long, value_name = "COLOR", value_parser = parse_color, requires = "player")]
+    pub player_color: Option<chariot::rules::Color>,
     /// Only games with these results: 1-0, 0-1, 1/2-1/2 (or red, black, draw), unknown.
     #[arg(long, value_name = "RESULT", value_delimiter = ',')]
     pub result: Vec<ResultFilter>,
@@ -59,11 +62,21 @@ impl FilterArgs {
             min_elo: self.min_elo,
             events: self.event.clone(),
             players: self.player.clone(),
+            player_color: self.player_color,
             results: self.result.clone(),
             setups: self.setups,
         };
         f.validate()?;
         Ok(f)
+    }
+}
+
+/// `red` or `black`.
+fn parse_color(text: &str) -> Result<chariot::rules::Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "red" | "r" | "w" => Ok(chariot::rules::Color::Red),
+        "black" | "b" => Ok(chariot::rules::Color::Black),
+        _ => Err(format!("{text:?}: expected red or black")),
     }
 }
 

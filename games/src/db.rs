@@ -18,12 +18,14 @@ use std::path::{Path, PathBuf};
 use chariot::rules::{Move, Position};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::filter::Filter;
+use crate::filter::{Filter, JOINS};
 use crate::game::{Game, Rejection};
 use crate::record::GameResult;
 
-/// The schema version this code reads and writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+/// The schema version this code reads and writes (`PRAGMA user_version`). Version 1 had no
+/// position index: opened for writing it gets one ([`crate::index`]); read-only it is read as
+/// it is, without the explorer.
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE players (
@@ -375,14 +377,19 @@ impl GameDb {
             .query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0));
         let version = self.sql(r)?;
         match version {
-            SCHEMA_VERSION => {
+            1 | SCHEMA_VERSION => {
                 let r = self.conn.query_row(
                     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
                     [],
                     |row| row.get::<_, i64>(0),
                 );
                 if self.sql(r)? != 1 {
-                    return Err(self.schema_error("has schema version 1 but no games table"));
+                    return Err(self.schema_error(&format!(
+                        "has schema version {version} but no games table"
+                    )));
+                }
+                if version == 1 && create {
+                    self.add_index()?;
                 }
                 Ok(())
             }
@@ -400,14 +407,55 @@ impl GameDb {
                 }
                 let r = self.conn.transaction().and_then(|tx| {
                     tx.execute_batch(SCHEMA)?;
+                    tx.execute_batch(crate::index::SCHEMA)?;
                     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
                     tx.commit()
                 });
                 self.sql(r)
             }
             other => Err(self.schema_error(&format!(
-                "game database schema version {other}; this program reads version {SCHEMA_VERSION}"
+                "game database schema version {other}; this program reads versions 1 and {SCHEMA_VERSION}"
             ))),
+        }
+    }
+
+    /// Schema 1 to 2: builds the position index of every stored game, in one transaction.
+    fn add_index(&mut self) -> Result<(), DbError> {
+        let mut bad = None;
+        let r = self.conn.transaction().and_then(|tx| {
+            tx.execute_batch(crate::index::SCHEMA)?;
+            {
+                let mut stmt = tx.prepare("SELECT id, start, moves FROM games ORDER BY id")?;
+                let mut rows = stmt.query([])?;
+                while let Some(row) = rows.next()? {
+                    let id: i64 = row.get(0)?;
+                    let start: Option<String> = row.get(1)?;
+                    let start = match start.as_deref().map(Position::from_fen) {
+                        None => Position::start(),
+                        Some(Ok(p)) => p,
+                        Some(Err(_)) => {
+                            bad = Some(id);
+                            continue;
+                        }
+                    };
+                    let Some(moves) = decode_moves(row.get_ref(2)?.as_blob()?) else {
+                        bad = Some(id);
+                        continue;
+                    };
+                    crate::index::index_game(&tx, id, &start, &moves)?;
+                }
+            }
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            tx.commit()
+        });
+        self.sql(r)?;
+        match bad {
+            Some(id) => Err(DbError::Corrupt {
+                path: self.path.clone(),
+                id,
+                reason: "its start position or moves do not decode (left out of the index)".into(),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -551,6 +599,13 @@ impl GameDb {
                         g.move_bytes(),
                         tags_json(&g.tags),
                     ])?;
+                    let id = tx.last_insert_rowid();
+                    let start = match g.start.as_deref() {
+                        None => Position::start(),
+                        Some(fen) => Position::from_fen(fen)
+                            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?,
+                    };
+                    crate::index::index_game(&tx, id, &start, &g.moves)?;
                     outcome.imported += 1;
                 }
                 // A rejection already recorded by an earlier import of the same file (same path
@@ -618,6 +673,30 @@ impl GameDb {
         })();
         r.map_err(|source| DbError::Sqlite { path, source })?;
         Ok(outcome)
+    }
+
+    /// The games through `pos` that `filter` selects (found by the position index, so only
+    /// within each game's first [`crate::index::INDEX_PLIES`] plies): the moves played there
+    /// with their results, and the page of games from `offset` (at most `limit`) in `order`.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`]; [`DbError::Schema`] for a schema-1 database opened read-only (it
+    /// has no index until opened for writing).
+    pub fn explore(
+        &self,
+        pos: &Position,
+        filter: &Filter,
+        order: crate::index::Order,
+        offset: u64,
+        limit: u64,
+    ) -> Result<crate::index::Explored, DbError> {
+        if !self.sql(crate::index::present(&self.conn))? {
+            return Err(self.schema_error(
+                "has no position index (schema 1): open it for writing once (book-builder import) to build it",
+            ));
+        }
+        let r = crate::index::explore(&self.conn, pos.key(), filter, order, offset, limit);
+        self.sql(r)
     }
 
     /// Counts the games `filter` selects.
@@ -888,10 +967,6 @@ impl GameDb {
 }
 
 /// The joins every filtered query uses (player and event names).
-const JOINS: &str = "LEFT JOIN players pr ON pr.id = g.red_id \
-                     LEFT JOIN players pb ON pb.id = g.black_id \
-                     LEFT JOIN events ev ON ev.id = g.event_id";
-
 /// A directory given as a database is said to be one (SQLite would say "unable to open").
 fn not_a_directory(path: &Path) -> Result<(), DbError> {
     if path.is_dir() {

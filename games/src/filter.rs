@@ -92,6 +92,11 @@ impl fmt::Display for DateBound {
     }
 }
 
+/// The joins [`Filter::sql`]'s clause needs over `games g`: Red `pr`, Black `pb`, event `ev`.
+pub(crate) const JOINS: &str = "LEFT JOIN players pr ON pr.id = g.red_id \
+                     LEFT JOIN players pb ON pb.id = g.black_id \
+                     LEFT JOIN events ev ON ev.id = g.event_id";
+
 /// A selection of games. The default selects every game from the usual start position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
@@ -106,6 +111,8 @@ pub struct Filter {
     pub events: Vec<String>,
     /// Games in which one of the players' names contains one of these (ASCII case ignored).
     pub players: Vec<String>,
+    /// With `players`: only games where that player has this colour (`None`: either).
+    pub player_color: Option<chariot::rules::Color>,
     /// Games with one of these results (empty: any).
     pub results: Vec<ResultFilter>,
     /// Also games from set-up positions (the default is only games from the usual start).
@@ -168,16 +175,21 @@ impl Filter {
             args.extend(self.events.iter().map(|e| Value::Text(e.trim().to_owned())));
         }
         if !self.players.is_empty() {
-            // Each name is bound twice (Red, Black).
-            let any: Vec<&str> = self
-                .players
-                .iter()
-                .map(|_| "instr(lower(pr.name), lower(?)) > 0 OR instr(lower(pb.name), lower(?)) > 0")
-                .collect();
+            // Each name is bound once per colour it may have.
+            let (test, binds) = match self.player_color {
+                None => (
+                    "instr(lower(pr.name), lower(?)) > 0 OR instr(lower(pb.name), lower(?)) > 0",
+                    2,
+                ),
+                Some(chariot::rules::Color::Red) => ("instr(lower(pr.name), lower(?)) > 0", 1),
+                Some(chariot::rules::Color::Black) => ("instr(lower(pb.name), lower(?)) > 0", 1),
+            };
+            let any: Vec<&str> = self.players.iter().map(|_| test).collect();
             clauses.push(format!("({})", any.join(" OR ")));
             for p in &self.players {
-                args.push(Value::Text(p.trim().to_owned()));
-                args.push(Value::Text(p.trim().to_owned()));
+                for _ in 0..binds {
+                    args.push(Value::Text(p.trim().to_owned()));
+                }
             }
         }
         if !self.results.is_empty() {
@@ -218,6 +230,9 @@ impl Filter {
         }
         for p in &self.players {
             lines.push(format!("filter-player: {}", p.trim()));
+        }
+        if let (Some(c), false) = (self.player_color, self.players.is_empty()) {
+            lines.push(format!("filter-player-color: {c}"));
         }
         if !self.results.is_empty() {
             let r: Vec<String> = self.results.iter().map(ToString::to_string).collect();
@@ -272,6 +287,7 @@ mod tests {
             min_elo: Some(2400),
             events: vec!["cup".into()],
             players: vec!["Hu".into(), "Lü".into()],
+            player_color: Some(chariot::rules::Color::Red),
             results: vec![
                 ResultFilter::Known(GameResult::RedWins),
                 ResultFilter::Unknown,
@@ -280,7 +296,7 @@ mod tests {
         };
         let (sql, args) = f.sql();
         assert_eq!(sql.matches('?').count(), args.len());
-        assert_eq!(f.describe().len(), 8);
+        assert_eq!(f.describe().len(), 9);
         assert_eq!(Filter::default().sql().0, "g.start IS NULL");
         assert!(Filter::default().describe().is_empty());
         let empty = Filter {

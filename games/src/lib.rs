@@ -12,7 +12,8 @@
 //! Moves stay as written (text) or as squares; [`game::check`] resolves them into legal moves
 //! with the position at hand, or rejects the game with its ply and reason. [`write`] writes games
 //! as Xiangqi PGN in any of the three notations, in UTF-8 or GBK. [`db`] keeps checked games in
-//! a SQLite database, deduplicated by content, and [`filter`] selects from it. The byte layouts
+//! a SQLite database, deduplicated by content, [`filter`] selects from it and [`index`] finds the
+//! games through a position (the explorer). The byte layouts
 //! and quirks are described in `docs/formats/game-files.md` and `docs/formats/game-db.md`.
 
 pub mod date;
@@ -21,6 +22,7 @@ pub mod dhtmlxq;
 pub mod encoding;
 pub mod filter;
 pub mod game;
+pub mod index;
 pub mod lines;
 pub mod pgn;
 pub mod problem;

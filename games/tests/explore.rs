@@ -1,0 +1,165 @@
+//! The position index: the games through a position, their next moves and filters, and the
+//! schema-1 database that gets its index when opened for writing.
+
+use chariot::rules::{Color, Position};
+use chariot_games::db::GameDb;
+use chariot_games::filter::Filter;
+use chariot_games::game::check;
+use chariot_games::index::Order;
+use chariot_games::read::read_all;
+
+/// Four games: two open with the central cannon, one with the elephant, one from a set-up
+/// position.
+const GAMES: &str = r#"[Event "A"]
+[Date "2001.01.01"]
+[Red "Lü Qin"]
+[Black "Xu Yinchuan"]
+[Result "1-0"]
+
+1. h2e2 h9g7 2. h0g2 i9h9 1-0
+
+[Event "B"]
+[Date "2003.05.06"]
+[Red "Xu Yinchuan"]
+[Black "Lü Qin"]
+[Result "1/2-1/2"]
+
+1. h2e2 b9c7 2. h0g2 1/2-1/2
+
+[Event "A"]
+[Date "2002.03.04"]
+[Red "Zhao Guorong"]
+[Black "Lü Qin"]
+[Result "0-1"]
+
+1. c0e2 h9g7 0-1
+
+[Event "C"]
+[Red "Someone"]
+[Black "Else"]
+[FEN "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"]
+[Result "1-0"]
+
+1. e1d1 1-0
+"#;
+
+fn database(dir: &std::path::Path) -> GameDb {
+    let mut db = GameDb::create_or_open(dir.join("g.sqlite")).unwrap();
+    let (_, records) = read_all(GAMES.as_bytes());
+    let games: Vec<_> = records.iter().map(|r| check(r).unwrap()).collect();
+    let import = db
+        .begin_import("test.pgn", GAMES.len() as u64, "test")
+        .unwrap();
+    db.insert_batch(import, games.len(), &games, &[]).unwrap();
+    db.finish_import(import).unwrap();
+    db
+}
+
+fn played(moves: &[&str]) -> Position {
+    let mut pos = Position::start();
+    for m in moves {
+        let mv = chariot::notation::parse_move(&pos, m).unwrap();
+        pos.make_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn the_games_through_a_position_and_what_they_played_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(dir.path());
+    let every = Filter {
+        setups: true,
+        ..Filter::default()
+    };
+    let start = db
+        .explore(&Position::start(), &every, Order::Newest, 0, 10)
+        .unwrap();
+    assert_eq!(start.total, 3);
+    let moves: Vec<(String, u64)> = start
+        .moves
+        .iter()
+        .map(|m| (m.mv.unwrap().to_string(), m.games))
+        .collect();
+    assert_eq!(moves, [("h2e2".to_owned(), 2), ("c0e2".to_owned(), 1)]);
+    assert_eq!(
+        (
+            start.moves[0].red_wins,
+            start.moves[0].draws,
+            start.moves[0].black_wins
+        ),
+        (1, 1, 0)
+    );
+    // Newest first.
+    let dates: Vec<_> = start
+        .games
+        .iter()
+        .map(|g| g.date.clone().unwrap())
+        .collect();
+    assert_eq!(dates, ["2003-05-06", "2002-03-04", "2001-01-01"]);
+    // Paged.
+    let page = db
+        .explore(&Position::start(), &every, Order::Newest, 2, 10)
+        .unwrap();
+    assert_eq!(page.games.len(), 1);
+    assert_eq!(page.total, 3);
+    // Two plies in: the position of game 1 after h2e2 h9g7; game 2 ended at 3 plies.
+    let after = db
+        .explore(&played(&["h2e2", "h9g7"]), &every, Order::Newest, 0, 10)
+        .unwrap();
+    assert_eq!(after.total, 1);
+    assert_eq!(after.moves[0].mv.unwrap().to_string(), "h0g2");
+    let end = db
+        .explore(
+            &played(&["h2e2", "b9c7", "h0g2"]),
+            &every,
+            Order::Newest,
+            0,
+            10,
+        )
+        .unwrap();
+    assert_eq!((end.total, end.moves[0].mv), (1, None));
+    // A player as Black only.
+    let as_black = Filter {
+        players: vec!["lü qin".into()],
+        player_color: Some(Color::Black),
+        ..Filter::default()
+    };
+    let black = db
+        .explore(&Position::start(), &as_black, Order::Newest, 0, 10)
+        .unwrap();
+    assert_eq!(black.total, 2);
+    assert!(
+        black
+            .games
+            .iter()
+            .all(|g| g.black.as_deref() == Some("Lü Qin"))
+    );
+    // The set-up game is found from its own start.
+    let setup = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+    let found = db.explore(&setup, &every, Order::Newest, 0, 10).unwrap();
+    assert_eq!(found.total, 1);
+    assert_eq!(found.games[0].result, Some("1-0"));
+}
+
+#[test]
+fn a_schema_1_database_gets_its_index_when_opened_for_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.sqlite");
+    drop(database(dir.path()));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("DROP TABLE positions; PRAGMA user_version = 1;")
+            .unwrap();
+    }
+    let e = GameDb::open(&path)
+        .unwrap()
+        .explore(&Position::start(), &Filter::default(), Order::Newest, 0, 10)
+        .unwrap_err();
+    assert!(e.to_string().contains("no position index"), "{e}");
+    let db = GameDb::create_or_open(&path).unwrap();
+    let start = db
+        .explore(&Position::start(), &Filter::default(), Order::Newest, 0, 10)
+        .unwrap();
+    assert_eq!(start.total, 3);
+}
