@@ -182,8 +182,9 @@ enum Command {
         /// Games open at once.
         #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
         max_games: u64,
-        /// Keep every finished game in this game database (SQLite, as `book-builder import`
-        /// writes; created when missing).
+        /// The game database to explore, where every finished game is kept too (SQLite, as
+        /// `book-builder import` writes; created when missing) [default: one built from the
+        /// shipped collections on first start, in the cache directory; games are not kept].
         #[arg(long, value_name = "DB")]
         games: Option<std::path::PathBuf>,
         /// Open the app in the default web browser once the server listens.

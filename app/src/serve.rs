@@ -8,6 +8,7 @@ use anyhow::Context;
 use chariot::book::{Book, BookSet};
 use chariot::egtb::Tablebases;
 use chariot_web::archive::Archive;
+use chariot_web::gamesdb::GamesDb;
 use chariot_web::{AppState, Limits};
 
 /// How `chariot serve` was asked to run.
@@ -66,9 +67,22 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
             ..Limits::default()
         },
     );
-    if let Some(path) = games {
-        let archive = Archive::open(path).with_context(|| format!("--games {}", path.display()))?;
-        state = state.with_archive(archive);
+    match games {
+        Some(path) => {
+            let archive =
+                Archive::open(path).with_context(|| format!("--games {}", path.display()))?;
+            let explored =
+                GamesDb::open(path).with_context(|| format!("--games {}", path.display()))?;
+            state = state
+                .with_archive(archive)
+                .with_games_db(Arc::new(explored));
+        }
+        None => match GamesDb::default_or_build() {
+            Some(db) => state = state.with_games_db(db),
+            None => eprintln!(
+                "chariot serve: warning: no game collections found to build the explorer's game database; use --games DB"
+            ),
+        },
     }
     let state = Arc::new(state);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;

@@ -832,36 +832,6 @@ pub struct ExportArgs<'a> {
     pub filters: &'a FilterArgs,
 }
 
-/// A stored game as PGN text (names, date and tags as imported).
-fn exported_pgn(g: &chariot_games::db::FullGame, notation: chariot::notation::Notation) -> String {
-    use chariot_games::write::{PgnGame, WrittenMove, write_game};
-    let mut tags = Vec::new();
-    let mut put = |name: &str, value: Option<String>| {
-        if let Some(v) = value {
-            tags.push((name.to_owned(), v));
-        }
-    };
-    put("Event", g.event.clone());
-    put("Date", g.date.clone());
-    put("Red", g.red.clone());
-    put("Black", g.black.clone());
-    put("RedElo", g.red_elo.map(|e| e.to_string()));
-    put("BlackElo", g.black_elo.map(|e| e.to_string()));
-    tags.extend(g.tags.iter().cloned());
-    let game = PgnGame {
-        tags,
-        start: g.start.clone(),
-        moves: g
-            .moves
-            .iter()
-            .map(|&mv| WrittenMove { mv, comment: None })
-            .collect(),
-        result: g.result,
-        final_comment: None,
-    };
-    write_game(&game, notation)
-}
-
 /// `book-builder export DB [-o FILE] [--notation N] [--encoding E] [filters]`.
 pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
     use chariot_games::write::encode;
@@ -891,7 +861,7 @@ pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
     let mut failure: Option<io::Error> = None;
     gdb.for_each_game(&filter, &mut |g| {
         bar.inc(1);
-        let text = exported_pgn(&g, args.notation);
+        let text = g.pgn(args.notation);
         match encode(&text, args.charset) {
             Ok(bytes) => {
                 let w = match file.as_mut() {

@@ -155,7 +155,7 @@ pub fn probe_text(book: &Book, pos: &Position, style: DiagramStyle) -> String {
 
 /// One book move as `probe --json` prints it (the fields of lichess's explorer, named for
 /// Xiangqi: `red_wins`, `draws`, `black_wins`).
-#[derive(Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct ProbeMove {
     /// The probed position.
     pub fen: String,

@@ -210,21 +210,6 @@ struct Failure {
     error: String,
 }
 
-/// Sorts best first: wins by the quickest mate, wins by the rule, draws, losses by the rule,
-/// losses by the slowest mate.
-fn order(v: Value) -> (u8, u32) {
-    match v {
-        Value::Win(d) => (0, d),
-        Value::RuleWin(r) => (1, r.stage.saturating_mul(1 << 16).saturating_add(r.plies)),
-        Value::Draw => (2, 0),
-        Value::RuleLoss(r) => (
-            3,
-            u32::MAX - r.stage.saturating_mul(1 << 16).saturating_add(r.plies),
-        ),
-        Value::Loss(d) => (4, u32::MAX - d),
-    }
-}
-
 /// Answers one FEN.
 fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, String> {
     let pos = Position::from_fen(fen).map_err(|e| format!("invalid position: {e}"))?;
@@ -237,7 +222,7 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
         .move_values(&pos)
         .map_err(|e| e.to_string())?
         .unwrap_or_default();
-    moves.sort_by_key(|&(_, v)| order(v));
+    moves.sort_by_key(|&(_, v)| v.best_first());
     let best = tb
         .best_move(&pos)
         .map_err(|e| e.to_string())?

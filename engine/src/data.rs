@@ -77,6 +77,37 @@ pub fn user_table_dir() -> PathBuf {
         .unwrap_or_else(source_tree_tables)
 }
 
+/// The directory of the game collections Chariot ships (`*.pgn.zst`, from which the default
+/// book and the web explorer's default game database are built): `games/` next to the
+/// executable, `../share/chariot/games/` from it, or `data/games` of the source tree; the first
+/// that exists.
+#[must_use]
+pub fn games_dir() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .as_deref()
+        .and_then(Path::parent)
+    {
+        candidates.push(dir.join("games"));
+        if let Some(up) = parent(dir) {
+            candidates.push(up.join("share").join("chariot").join("games"));
+        }
+    }
+    candidates.push(source_tree_tables().with_file_name("games"));
+    candidates.into_iter().find(|d| d.is_dir())
+}
+
+/// Where Chariot keeps files it can rebuild (the web explorer's default game database):
+/// `$XDG_CACHE_HOME/chariot` or `~/.cache/chariot` on Linux, `~/Library/Caches/chariot` on
+/// macOS, `%LOCALAPPDATA%\chariot` on Windows; the system's temporary directory without a home.
+#[must_use]
+pub fn cache_dir() -> PathBuf {
+    dirs::cache_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("chariot")
+}
+
 /// `data/egtb` of the source tree this binary was built from.
 #[must_use]
 pub fn source_tree_tables() -> PathBuf {

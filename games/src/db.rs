@@ -206,6 +206,39 @@ pub struct FullGame {
     pub tags: Vec<(String, String)>,
 }
 
+impl FullGame {
+    /// The game as Xiangqi PGN with its moves in `notation` (names, date and tags as imported).
+    #[must_use]
+    pub fn pgn(&self, notation: chariot::notation::Notation) -> String {
+        use crate::write::{PgnGame, WrittenMove, write_game};
+        let mut tags = Vec::new();
+        let mut put = |name: &str, value: Option<String>| {
+            if let Some(v) = value {
+                tags.push((name.to_owned(), v));
+            }
+        };
+        put("Event", self.event.clone());
+        put("Date", self.date.clone());
+        put("Red", self.red.clone());
+        put("Black", self.black.clone());
+        put("RedElo", self.red_elo.map(|e| e.to_string()));
+        put("BlackElo", self.black_elo.map(|e| e.to_string()));
+        tags.extend(self.tags.iter().cloned());
+        let game = PgnGame {
+            tags,
+            start: self.start.clone(),
+            moves: self
+                .moves
+                .iter()
+                .map(|&mv| WrittenMove { mv, comment: None })
+                .collect(),
+            result: self.result,
+            final_comment: None,
+        };
+        write_game(&game, notation)
+    }
+}
+
 /// A JSON object of strings read into a list in file order (serde_json's map would sort it).
 struct OrderedTags(Vec<(String, String)>);
 
@@ -790,6 +823,33 @@ impl GameDb {
         on_game: &mut dyn FnMut(FullGame) -> bool,
     ) -> Result<(), DbError> {
         let (clause, args) = filter.sql();
+        self.each_game(&clause, args, on_game)
+    }
+
+    /// The game with row id `id`, whole, or `None` when there is none.
+    ///
+    /// # Errors
+    /// As [`GameDb::for_each_game`].
+    pub fn game(&self, id: i64) -> Result<Option<FullGame>, DbError> {
+        let mut found = None;
+        self.each_game(
+            "g.id = ?",
+            vec![rusqlite::types::Value::Integer(id)],
+            &mut |g| {
+                found = Some(g);
+                false
+            },
+        )?;
+        Ok(found)
+    }
+
+    /// Every game the `WHERE` clause (over `games g` and the filter's joins) selects, whole.
+    fn each_game(
+        &self,
+        clause: &str,
+        args: Vec<rusqlite::types::Value>,
+        on_game: &mut dyn FnMut(FullGame) -> bool,
+    ) -> Result<(), DbError> {
         let sql = format!(
             "SELECT g.id, ev.name, g.date_raw, pr.name, pb.name, g.red_elo, g.black_elo, \
              g.result, g.start, g.moves, g.tags FROM games g {JOINS} WHERE {clause} ORDER BY g.id"

@@ -38,6 +38,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}/pgn", get(pgn))
         .route("/api/play/{id}/{action}", post(game_action))
         .route("/api/levels", get(levels))
+        .route("/api/book", get(crate::explorer::book))
+        .route("/api/tablebase", get(crate::explorer::tablebase))
+        .route("/api/games", get(crate::explorer::games))
+        .route("/api/games/{id}", get(crate::explorer::game))
         .route("/api/position", get(crate::position::position))
         .route(
             "/api/read",

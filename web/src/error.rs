@@ -19,6 +19,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// What is wrong.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
     pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,

@@ -8,7 +8,8 @@
 //! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
 //! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
 //! pages embedded in the binary (`web/assets/`, `docs/web-app.md`); [`archive`] keeps finished
-//! games in a game database.
+//! games in a game database; [`explorer`] answers the explorer's questions (books, tables,
+//! the games through a position) from [`gamesdb`], the explorer's game database.
 
 pub mod analysis;
 pub mod api;
@@ -16,7 +17,9 @@ pub mod archive;
 pub mod assets;
 pub mod clock;
 pub mod error;
+pub mod explorer;
 pub mod game;
+pub mod gamesdb;
 pub mod levels;
 pub mod movetext;
 pub mod position;

@@ -57,6 +57,8 @@ pub struct AppState {
     pub(crate) analyses: Arc<tokio::sync::Semaphore>,
     /// Where finished games are kept, if anywhere.
     pub(crate) archive: Option<Arc<crate::archive::Archive>>,
+    /// The explorer's game database, if any.
+    pub(crate) games_db: Option<Arc<crate::gamesdb::GamesDb>>,
 }
 
 /// A game and when it was last used.
@@ -77,7 +79,15 @@ impl AppState {
             analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
             limits,
             archive: None,
+            games_db: None,
         }
+    }
+
+    /// Explores `db` (`GET /api/games`).
+    #[must_use]
+    pub fn with_games_db(mut self, db: Arc<crate::gamesdb::GamesDb>) -> AppState {
+        self.games_db = Some(db);
+        self
     }
 
     /// Keeps every finished game in `archive` (a game database).

@@ -163,6 +163,20 @@ impl Value {
         }
     }
 
+    /// A sort key that puts the better value for the side to move first: wins by the quickest
+    /// mate, wins by the rule (by rank), draws, losses by the rule, losses by the slowest mate.
+    #[must_use]
+    pub fn best_first(self) -> (u8, u32) {
+        let rank = |r: RuleRank| r.stage.saturating_mul(1 << 16).saturating_add(r.plies);
+        match self {
+            Value::Win(d) => (0, d),
+            Value::RuleWin(r) => (1, rank(r)),
+            Value::Draw => (2, 0),
+            Value::RuleLoss(r) => (3, u32::MAX - rank(r)),
+            Value::Loss(d) => (4, u32::MAX - d),
+        }
+    }
+
     /// `true` when the perpetual-check rule decides the position.
     #[must_use]
     pub fn by_rule(self) -> bool {

@@ -1,0 +1,157 @@
+//! The explorer's game database: the one `chariot serve --games DB` names, or else the default
+//! one, built on first start from the game collections Chariot ships into a cache file
+//! (`chariot::data::cache_dir()`, `games-v2.sqlite`). Until the build is done, the explorer
+//! answers 503 saying how far it is; the build writes a temporary file and renames it, so a
+//! build cut short leaves no half database behind.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use axum::http::StatusCode;
+use chariot_games::db::{DbError, FullGame, GameDb, SCHEMA_VERSION};
+
+use crate::error::ApiError;
+
+/// Where the database stands.
+enum Slot {
+    /// Being built: games read so far, of about this many.
+    Building {
+        read: usize,
+        files: usize,
+        done: usize,
+    },
+    /// Open.
+    Ready(Box<GameDb>),
+    /// The build failed.
+    Failed(String),
+}
+
+/// The explorer's game database.
+pub struct GamesDb {
+    slot: Mutex<Slot>,
+}
+
+impl GamesDb {
+    /// Opens (or creates) the database at `path`.
+    ///
+    /// # Errors
+    /// When it cannot be opened or is not a game database.
+    pub fn open(path: &Path) -> Result<GamesDb, DbError> {
+        Ok(GamesDb {
+            slot: Mutex::new(Slot::Ready(Box::new(GameDb::create_or_open(path)?))),
+        })
+    }
+
+    /// The default database's file.
+    #[must_use]
+    pub fn default_path() -> PathBuf {
+        chariot::data::cache_dir().join(format!("games-v{SCHEMA_VERSION}.sqlite"))
+    }
+
+    /// The default database: opened when its file exists, else built from the shipped
+    /// collections on a thread of its own (the database answers 503 meanwhile). `None` when
+    /// there are no shipped collections to build it from.
+    #[must_use]
+    pub fn default_or_build() -> Option<std::sync::Arc<GamesDb>> {
+        let path = GamesDb::default_path();
+        if path.is_file() {
+            if let Ok(db) = GamesDb::open(&path) {
+                return Some(std::sync::Arc::new(db));
+            }
+        }
+        let dir = chariot::data::games_dir()?;
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".pgn.zst"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return None;
+        }
+        let db = std::sync::Arc::new(GamesDb {
+            slot: Mutex::new(Slot::Building {
+                read: 0,
+                files: files.len(),
+                done: 0,
+            }),
+        });
+        let building = std::sync::Arc::clone(&db);
+        std::thread::spawn(move || {
+            let outcome = building.build(&path, &files);
+            let mut slot = building.lock();
+            *slot = match outcome {
+                Ok(ready) => Slot::Ready(Box::new(ready)),
+                Err(e) => {
+                    eprintln!("chariot serve: the default game database: {e}");
+                    Slot::Failed(e)
+                }
+            };
+        });
+        Some(db)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Imports `files` into a temporary file beside `path`, then renames it into place.
+    fn build(&self, path: &Path, files: &[PathBuf]) -> Result<GameDb, String> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let partial = path.with_extension("sqlite.partial");
+        let _ = std::fs::remove_file(&partial);
+        {
+            let mut db = GameDb::create_or_open(&partial).map_err(|e| e.to_string())?;
+            for (i, file) in files.iter().enumerate() {
+                let name = file.file_name().map_or_else(
+                    || file.display().to_string(),
+                    |n| n.to_string_lossy().into(),
+                );
+                let before = match &*self.lock() {
+                    Slot::Building { read, .. } => *read,
+                    _ => 0,
+                };
+                book_builder::import::import_file(&mut db, file, &name, 2_000, &mut |read| {
+                    if let Slot::Building { read: r, done, .. } = &mut *self.lock() {
+                        *r = before + read;
+                        *done = i;
+                    }
+                })
+                .map_err(|e| e.to_string())?;
+            }
+        }
+        // SQLite's WAL files go with the database: checkpointed on close above.
+        std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        GameDb::create_or_open(path).map_err(|e| e.to_string())
+    }
+
+    /// Runs `work` on the open database; a 503 while it is being built, a 500 when its build
+    /// failed, the database's error as a 500.
+    ///
+    /// # Errors
+    /// As said.
+    pub fn with<T>(&self, work: impl FnOnce(&GameDb) -> Result<T, DbError>) -> Result<T, ApiError> {
+        match &*self.lock() {
+            Slot::Ready(db) => work(db)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+            Slot::Building { read, files, done } => Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the game database is being built from the shipped collections (file {} of {files}, {read} games read); try again shortly",
+                    done + 1
+                ),
+            )),
+            Slot::Failed(e) => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the game database could not be built: {e}"),
+            )),
+        }
+    }
+}
+
+/// A stored game as PGN with Chinese moves.
+#[must_use]
+pub fn pgn(g: &FullGame) -> String {
+    g.pgn(chariot::notation::Notation::Chinese)
+}
