@@ -499,6 +499,21 @@ impl GameDb {
         }
     }
 
+    /// Lets SQLite keep up to `mb` MiB of the file in memory (its page cache) and read it
+    /// through a memory map: for a long-lived reader such as the web explorer, whose queries
+    /// then join games without going to the disk.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`].
+    pub fn keep_in_memory(&self, mb: u32) -> Result<(), DbError> {
+        let bytes = u64::from(mb) << 20;
+        let r = self.conn.execute_batch(&format!(
+            "PRAGMA cache_size = -{}; PRAGMA mmap_size = {bytes};",
+            u64::from(mb) << 10
+        ));
+        self.sql(r)
+    }
+
     /// The database file.
     #[must_use]
     pub fn path(&self) -> &Path {

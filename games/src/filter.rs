@@ -92,7 +92,8 @@ impl fmt::Display for DateBound {
     }
 }
 
-/// The joins [`Filter::sql`]'s clause needs over `games g`: Red `pr`, Black `pb`, event `ev`.
+/// The joins that name a game's players and event over `games g`: Red `pr`, Black `pb`, event
+/// `ev` ([`Filter::sql`]'s clause needs none of them).
 pub(crate) const JOINS: &str = "LEFT JOIN players pr ON pr.id = g.red_id \
                      LEFT JOIN players pb ON pb.id = g.black_id \
                      LEFT JOIN events ev ON ev.id = g.event_id";
@@ -134,8 +135,8 @@ impl Filter {
         Ok(())
     }
 
-    /// The `WHERE` clause over `games g`, `players pr` (Red), `players pb` (Black) and
-    /// `events ev`, with its parameters in order.
+    /// The `WHERE` clause over `games g` alone (names are matched in subqueries over the small
+    /// `players` and `events` tables), with its parameters in order.
     #[must_use]
     pub fn sql(&self) -> (String, Vec<Value>) {
         let mut clauses = Vec::new();
@@ -169,22 +170,23 @@ impl Filter {
             let any: Vec<&str> = self
                 .events
                 .iter()
-                .map(|_| "instr(lower(ev.name), lower(?)) > 0")
+                .map(|_| {
+                    "g.event_id IN (SELECT id FROM events WHERE instr(lower(name), lower(?)) > 0)"
+                })
                 .collect();
             clauses.push(format!("({})", any.join(" OR ")));
             args.extend(self.events.iter().map(|e| Value::Text(e.trim().to_owned())));
         }
         if !self.players.is_empty() {
             // Each name is bound once per colour it may have.
+            // The names are matched once, in the small players table, not once per game.
+            const NAMED: &str = "(SELECT id FROM players WHERE instr(lower(name), lower(?)) > 0)";
             let (test, binds) = match self.player_color {
-                None => (
-                    "instr(lower(pr.name), lower(?)) > 0 OR instr(lower(pb.name), lower(?)) > 0",
-                    2,
-                ),
-                Some(chariot::rules::Color::Red) => ("instr(lower(pr.name), lower(?)) > 0", 1),
-                Some(chariot::rules::Color::Black) => ("instr(lower(pb.name), lower(?)) > 0", 1),
+                None => (format!("g.red_id IN {NAMED} OR g.black_id IN {NAMED}"), 2),
+                Some(chariot::rules::Color::Red) => (format!("g.red_id IN {NAMED}"), 1),
+                Some(chariot::rules::Color::Black) => (format!("g.black_id IN {NAMED}"), 1),
             };
-            let any: Vec<&str> = self.players.iter().map(|_| test).collect();
+            let any: Vec<&str> = self.players.iter().map(|_| test.as_str()).collect();
             clauses.push(format!("({})", any.join(" OR ")));
             for p in &self.players {
                 for _ in 0..binds {

@@ -11,7 +11,7 @@ use chariot::rules::{Move, Position};
 use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, params};
 
-use crate::filter::{Filter, JOINS};
+use crate::filter::Filter;
 use crate::record::GameResult;
 
 /// How deep each game is indexed: 60 plies (30 moves each), the openings and early middlegames
@@ -150,7 +150,7 @@ pub(crate) fn explore(
         all.extend(extra);
         all
     };
-    let from = format!("FROM positions p JOIN games g ON g.id = p.game_id {JOINS}");
+    let from = "FROM positions p JOIN games g ON g.id = p.game_id";
     let sql = format!(
         "SELECT p.next, count(*), \
            coalesce(sum(g.result = '1-0'), 0), coalesce(sum(g.result = '1/2-1/2'), 0), \
@@ -184,8 +184,8 @@ pub(crate) fn explore(
         }
     };
     let sql = format!(
-        "SELECT g.id, pr.name, pb.name, ev.name, g.date, g.result, g.plies, g.red_elo, g.black_elo \
-         {from} WHERE p.key = ?1 AND ({clause}) ORDER BY {order_by} LIMIT ? OFFSET ?"
+        "SELECT g.id, g.red_id, g.black_id, g.event_id, g.date, g.result, g.plies, g.red_elo, \
+         g.black_elo {from} WHERE p.key = ?1 AND ({clause}) ORDER BY {order_by} LIMIT ? OFFSET ?"
     );
     let mut games = Vec::new();
     let mut stmt = conn.prepare(&renumber(&sql))?;
@@ -193,14 +193,21 @@ pub(crate) fn explore(
         Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)),
         Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)),
     ];
+    // Names for the page's games only (a join would look them up for every game selected).
+    let mut player = conn.prepare_cached("SELECT name FROM players WHERE id = ?1")?;
+    let mut event = conn.prepare_cached("SELECT name FROM events WHERE id = ?1")?;
     let mut rows = stmt.query(rusqlite::params_from_iter(with_key(page)))?;
     while let Some(row) = rows.next()? {
+        let name = |stmt: &mut rusqlite::CachedStatement<'_>, id: Option<i64>| match id {
+            Some(id) => stmt.query_row([id], |r| r.get::<_, String>(0)).map(Some),
+            None => Ok(None),
+        };
         let result: Option<String> = row.get(5)?;
         games.push(GameRow {
             id: row.get(0)?,
-            red: row.get(1)?,
-            black: row.get(2)?,
-            event: row.get(3)?,
+            red: name(&mut player, row.get(1)?)?,
+            black: name(&mut player, row.get(2)?)?,
+            event: name(&mut event, row.get(3)?)?,
             date: row.get(4)?,
             result: result
                 .as_deref()

@@ -12,6 +12,10 @@ use chariot_games::db::{DbError, FullGame, GameDb, SCHEMA_VERSION};
 
 use crate::error::ApiError;
 
+/// How much of the database the explorer keeps in memory, MiB: the default database of the
+/// shipped collections (about 50 MiB) whole.
+const READ_CACHE_MB: u32 = 256;
+
 /// Where the database stands.
 enum Slot {
     /// Being built: games read so far, of about this many.
@@ -38,8 +42,15 @@ impl GamesDb {
     /// When it cannot be opened or is not a game database.
     pub fn open(path: &Path) -> Result<GamesDb, DbError> {
         Ok(GamesDb {
-            slot: Mutex::new(Slot::Ready(Box::new(GameDb::create_or_open(path)?))),
+            slot: Mutex::new(Slot::Ready(Box::new(GamesDb::reader(path)?))),
         })
+    }
+
+    /// The database at `path` opened for the explorer's queries (kept in memory).
+    fn reader(path: &Path) -> Result<GameDb, DbError> {
+        let db = GameDb::create_or_open(path)?;
+        db.keep_in_memory(READ_CACHE_MB)?;
+        Ok(db)
     }
 
     /// The default database's file.
@@ -123,7 +134,7 @@ impl GamesDb {
         }
         // SQLite's WAL files go with the database: checkpointed on close above.
         std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))?;
-        GameDb::create_or_open(path).map_err(|e| e.to_string())
+        GamesDb::reader(path).map_err(|e| e.to_string())
     }
 
     /// Runs `work` on the open database; a 503 while it is being built, a 500 when its build
