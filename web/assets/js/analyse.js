@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { Explorer } from './explorer.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
@@ -61,6 +62,7 @@ export class Analyse {
     this.lines = new Map(); // multipv -> latest info
     this.stream = null; // the running analysis's AbortController
     this.games = [];
+    this.explorer = new Explorer(this);
     this.buildPalette();
     $('set-fen').addEventListener('click', () => this.setFen($('fen').value.trim()));
     $('fen').addEventListener('keydown', (e) => {
@@ -148,7 +150,8 @@ export class Analyse {
       check: h.check,
       movable: [...h.legal, ...h.forbidden],
     });
-    $('fen').value = h.fen;
+    // Not while someone is typing a FEN there.
+    if (document.activeElement !== $('fen')) $('fen').value = h.fen;
     const status = h.result
       ? resultText(h.result)
       : t('pos.turn', { side: t(h.turn) }) + (h.check ? ` · ${t('pos.check')}` : '');
@@ -160,48 +163,9 @@ export class Analyse {
       notation: this.app.notation,
       onPick: (i) => this.goTo(i),
     });
-    this.renderBook();
-    this.renderTable();
+    this.explorer.update();
     this.renderLines();
     $('analyse').textContent = t(this.stream ? 'analyse.stop' : 'analyse.start');
-  }
-
-  renderBook() {
-    const body = $('book').tBodies[0];
-    body.replaceChildren();
-    const moves = this.here.book;
-    if (!moves.length) {
-      body.insertRow().insertCell().textContent = t('book.none');
-      return;
-    }
-    for (const m of moves) {
-      const row = body.insertRow();
-      const name = row.insertCell();
-      name.className = 'move';
-      name.textContent = this.app.notation === 'iccs' ? m.move : m[this.app.notation];
-      name.addEventListener('click', () => this.play(m.move));
-      row.insertCell().textContent = t('book.games', { n: m.games.toLocaleString() });
-      const bar = row.insertCell();
-      const total = m.red_wins + m.draws + m.black_wins;
-      const wdl = document.createElement('div');
-      wdl.className = 'wdl';
-      for (const [cls, n] of [['w', m.red_wins], ['d', m.draws], ['l', m.black_wins]]) {
-        const part = document.createElement('span');
-        part.className = cls;
-        const share = total ? (100 * n) / total : 0;
-        part.style.width = `${share}%`;
-        part.textContent = share >= 12 ? `${Math.round(share)}%` : '';
-        wdl.append(part);
-      }
-      bar.append(wdl);
-    }
-  }
-
-  renderTable() {
-    const tb = this.here.tablebase;
-    $('tablebase').textContent = tb
-      ? `${t(`tb.${tb.wdl}`)}${tb.dtm !== null ? ` · ${t('tb.dtm', { n: tb.dtm })}` : ''}`
-      : t('tb.none');
   }
 
   renderLines() {
@@ -252,6 +216,29 @@ export class Analyse {
     this.index += 1;
     await this.refreshLine();
     await this.refresh();
+  }
+
+  /** Plays `moves` on from the position shown (the tables' best line). */
+  async playLine(moves) {
+    if (!moves.length) return;
+    this.line = [...this.line.slice(0, this.index + 1), ...moves];
+    this.index = this.line.length - 1;
+    await this.refreshLine();
+    await this.refresh();
+  }
+
+  /** Shows a stored game (from the explorer's list) with its description and PGN link. */
+  async showGame(fen, moves, description, pgnUrl) {
+    $('loaded').hidden = false;
+    $('loaded-games').replaceChildren();
+    $('loaded-games').hidden = true;
+    const link = document.createElement('a');
+    link.href = pgnUrl;
+    link.textContent = 'PGN';
+    link.setAttribute('download', '');
+    $('loaded-tags').replaceChildren(document.createTextNode(`${description} · `), link);
+    await this.load(fen, moves);
+    this.goTo(-1);
   }
 
   goTo(index) {
@@ -387,6 +374,7 @@ export class Analyse {
         select.append(option);
       }
       $('loaded').hidden = false;
+      select.hidden = false;
       this.app.toast(t('file.read', { n: view.total, format: view.format }));
       if (view.games.length) await this.pickGame(0);
     } catch (e) {

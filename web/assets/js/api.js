@@ -46,3 +46,21 @@ export const readFile = (bytes) => call('POST', '/api/read', bytes);
 export const analysisUrl = (fen, moves, multipv, seconds) =>
   `/api/analysis?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}` +
   `&multipv=${multipv}&seconds=${seconds}`;
+
+/** The books' moves of a position (every configured book). */
+export const book = (fen, moves = []) =>
+  call('GET', `/api/book?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}`);
+
+/** The tables' value of a position and of every move (404 when not covered). */
+export const tablebase = (fen, moves = []) =>
+  call('GET', `/api/tablebase?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}`);
+
+/** The games of the game database through a position: `filters` as the API names them. */
+export const games = (fen, moves, filters, offset, limit) => {
+  const params = new URLSearchParams({ fen, moves: moves.join(' '), ...filters, offset, limit });
+  return call('GET', `/api/games?${params}`);
+};
+
+/** One stored game, and its PGN's address. */
+export const storedGame = (id) => call('GET', `/api/games/${id}`);
+export const storedGameUrl = (id) => `/api/games/${id}.pgn`;

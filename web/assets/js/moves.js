@@ -45,8 +45,14 @@ export function renderMoves(element, { moves, current, startFen, notation, onPic
       element.append(div);
     }
   }
+  // Scroll the list, not the page, to the current move.
   const mark = element.querySelector('.current');
-  if (mark) mark.scrollIntoView({ block: 'nearest' });
+  if (mark) {
+    const top = mark.offsetTop - element.offsetTop;
+    if (top < element.scrollTop || top + mark.offsetHeight > element.scrollTop + element.clientHeight) {
+      element.scrollTop = top - element.clientHeight / 2;
+    }
+  }
 }
 
 /** Moves the current mark with the arrow keys: returns the new index for ←/→/Home/End. */

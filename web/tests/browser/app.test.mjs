@@ -26,7 +26,9 @@ let base;
 let browser;
 
 before(async () => {
-  server = spawn(chariot, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A cache of its own: the explorer's default game database is built on this first start.
+  const env = { ...process.env, XDG_CACHE_HOME: path.join(work, 'cache') };
+  server = spawn(chariot, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   base = await new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (d) => {
@@ -281,7 +283,7 @@ test('analysis streams lines with scores; the language switches to Chinese', asy
   await page.waitForFunction(() => document.querySelectorAll('#lines tr').length === 2, null, { timeout: 20000 });
   await page.waitForFunction(() => document.querySelector('#lines td.pv').textContent.length > 8);
   assert.ok(!(await page.isHidden('#eval-bar')));
-  assert.ok((await page.locator('#book td.move').count()) > 0);
+  await page.waitForSelector('#books td.move');
   await page.screenshot({ path: path.join(shots, 'analyse.png') });
   await page.click('#language');
   assert.equal(await page.textContent('#tab-play'), '对弈');
@@ -306,5 +308,76 @@ test('a Chinese browser opens in Chinese; a game with a clock shows both clocks'
   assert.equal(await page.locator('#clock-bottom').getAttribute('data-side'), 'black');
   assert.match(await page.textContent('#clock-bottom'), /^[45]:\d\d$/);
   assert.ok(await page.locator('#clock-bottom').evaluate((e) => e.classList.contains('running')));
+  await page.context().close();
+});
+
+test('the explorer: three book moves descended match book-builder probe', async () => {
+  const page = await open('en-US', '#analyse');
+  const sequence = [];
+  for (let i = 0; i < 3; i += 1) {
+    await page.waitForSelector('#books td.move');
+    const first = page.locator('#books table').first().locator('td.move').first();
+    const before = await page.evaluate(() => window.chariot.analyse.line.length);
+    await first.click();
+    await page.waitForFunction((n) => window.chariot.analyse.line.length === n + 1, before);
+    sequence.push(await page.evaluate(() => window.chariot.analyse.line.at(-1)));
+  }
+  await page.waitForFunction(
+    (n) => window.chariot.analyse.explorer.asked && document.querySelectorAll('#books td.move').length > 0 && window.chariot.analyse.here.line.length === n,
+    sequence.length,
+  );
+  // The numbers shown are book-builder's for the same position and book.
+  const shown = await page.evaluate(async () => {
+    const { fen, moves } = window.chariot.analyse.position();
+    return (await (await fetch(`/api/book?fen=${encodeURIComponent(fen)}&moves=${moves.join('%20')}`)).json()).moves;
+  });
+  const probe = execFileSync(bookBuilder, ['probe', '--json', '--moves', ...sequence], { encoding: 'utf8' })
+    .trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(shown.map((m) => [m.move, m.games, m.red_wins, m.draws, m.black_wins]),
+    probe.map((m) => [m.move, m.games, m.red_wins, m.draws, m.black_wins]));
+  const firstRow = await page.locator('#books table').first().locator('tr').first().textContent();
+  assert.ok(firstRow.includes(probe[0].games.toLocaleString('en-US')), firstRow);
+  await page.context().close();
+});
+
+test('the explorer: a game from the database is opened and stepped through', async () => {
+  const page = await open('en-US', '#analyse');
+  // The default database is built from the shipped collections on the server's first start.
+  const probe = `${base}api/games?fen=${encodeURIComponent('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1')}&limit=1`;
+  for (let waited = 0; !(await fetch(probe)).ok; waited += 1) {
+    assert.ok(waited < 240, 'the default game database was not built in 2 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await page.click('.subtab[data-pane="games"]');
+  await page.fill('#f-player', '胡榮華');
+  await page.selectOption('#f-color', 'red');
+  await page.click('#games-filter button[type="submit"]');
+  // Every game listed has him as Red.
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('#games-list tr')];
+    return rows.length > 0 && rows.every((r) => /^[^–]*胡榮華[^–]* –/.test(r.cells[0].textContent));
+  });
+  await page.locator('#games-list tr').first().click();
+  await page.waitForFunction(() => document.querySelectorAll('#moves-analyse .mv[data-index]').length > 10);
+  assert.equal(await page.evaluate(() => window.chariot.analyse.index), -1);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.chariot.analyse.index === 1);
+  await page.waitForSelector('#moves-analyse .mv.current[data-index="1"]');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'explorer.png') });
+  await page.context().close();
+});
+
+test('the explorer: a tablebase position and its line played to mate', async () => {
+  const page = await open('en-US', '#analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.fill('#fen', '4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1');
+  await page.click('#set-fen');
+  await page.click('.subtab[data-pane="tables"]');
+  await page.waitForFunction(() => /^win · mates in \d+ plies/.test(document.querySelector('#tb-value').textContent));
+  assert.ok((await page.locator('#tb-moves .badge.win').count()) > 0);
+  await page.click('#tb-line');
+  await page.waitForFunction(() => /Red wins: (checkmate|stalemate)/.test(document.querySelector("#position-status").textContent));
   await page.context().close();
 });
