@@ -150,7 +150,14 @@ pub(crate) fn explore(
         all.extend(extra);
         all
     };
-    let from = "FROM positions p JOIN games g ON g.id = p.game_id";
+    // A filter by player or event selects a few hundred games through their indexes: start
+    // from those and look each up in the index (about twice as fast on the start position of
+    // the shipped collections); otherwise start from the position's entries.
+    let from = if filter.players.is_empty() && filter.events.is_empty() {
+        "FROM positions p JOIN games g ON g.id = p.game_id"
+    } else {
+        "FROM games g CROSS JOIN positions p ON p.key = ?1 AND p.game_id = g.id"
+    };
     let sql = format!(
         "SELECT p.next, count(*), \
            coalesce(sum(g.result = '1-0'), 0), coalesce(sum(g.result = '1/2-1/2'), 0), \

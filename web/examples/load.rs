@@ -1,10 +1,13 @@
-//! A load test of the web server on loopback (issue 15): `ANALYSES` concurrent analysis streams
-//! and `RATE` position queries a second for `SECONDS`, reporting the queries' latency (p50, p99,
+//! A load test of the web server on loopback (issues 15 and 16): `ANALYSES` concurrent analysis
+//! streams and `RATE` queries a second for `SECONDS`, reporting the queries' latency (p50, p99,
 //! max) and every error.
 //!
-//! `cargo run --release -p chariot-web --example load [-- SECONDS RATE ANALYSES]` (defaults 30,
-//! 200, 20). The server runs in this process on a free port, with the built-in book and the
-//! shipped tables; the client speaks plain HTTP/1.1 over keep-alive connections.
+//! `cargo run --release -p chariot-web --example load [-- SECONDS RATE ANALYSES [KIND]]`
+//! (defaults 30, 200, 20, `position`). KIND is the query: `position` (`/api/position`), `book`,
+//! `tablebase`, or `games` (`/api/games` at the start position, filtered by a player, on the
+//! default game database, which `chariot serve` builds on its first start). The server runs in
+//! this process on a free port, with the built-in book and the shipped tables; the client speaks
+//! plain HTTP/1.1 over keep-alive connections.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,6 +22,13 @@ const FENS: [&str; 3] = [
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201",
     "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R%20w%20-%20-%200%201",
     "3k5/9/9/9/9/9/9/9/4R4/4K4%20w%20-%20-%200%201",
+];
+
+/// Positions the shipped tables cover: rook against king, and a rook and two advisors against
+/// a king.
+const COVERED: [&str; 2] = [
+    "3k5/9/9/9/9/9/9/9/4R4/4K4%20w%20-%20-%200%201",
+    "4k4/9/9/9/9/9/9/9/4A4/3AK2R1%20w%20-%20-%200%201",
 ];
 
 /// Sends one GET on a keep-alive connection and reads the response; returns the status.
@@ -81,15 +91,39 @@ async fn main() -> std::io::Result<()> {
     let seconds = args.first().copied().unwrap_or(30);
     let rate = args.get(1).copied().unwrap_or(200);
     let analyses = args.get(2).copied().unwrap_or(20);
+    let kind = std::env::args()
+        .skip(1)
+        .find(|a| a.parse::<u64>().is_err())
+        .unwrap_or_else(|| "position".to_owned());
+    let query = move |i: usize| -> String {
+        match kind.as_str() {
+            "book" => format!("/api/book?fen={}", FENS[i % 2]),
+            "tablebase" => format!("/api/tablebase?fen={}", COVERED[i % 2]),
+            // 胡榮華, as Red or Black, then as Red.
+            "games" => format!(
+                "/api/games?fen={}&player=%E8%83%A1%E6%A6%AE%E8%8F%AF{}",
+                FENS[0],
+                if i % 2 == 0 { "" } else { "&color=red" }
+            ),
+            _ => format!("/api/position?fen={}", FENS[i % 3]),
+        }
+    };
     let tables = Tablebases::open_skipping(&chariot::data::table_dirs()).0;
-    let state = Arc::new(AppState::new(
+    let mut state = AppState::new(
         chariot::book::builtin::book_set(),
         tables,
         Limits {
             max_analyses: usize::try_from(analyses).unwrap_or(usize::MAX),
             ..Limits::default()
         },
-    ));
+    );
+    let games = chariot_web::gamesdb::GamesDb::default_path();
+    if games.is_file() {
+        state = state.with_games_db(Arc::new(
+            chariot_web::gamesdb::GamesDb::open(&games).map_err(std::io::Error::other)?,
+        ));
+    }
+    let state = Arc::new(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     tokio::spawn(chariot_web::serve_on(
@@ -108,6 +142,7 @@ async fn main() -> std::io::Result<()> {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let workers: Vec<_> = (0..connections)
         .map(|c| {
+            let query = query.clone();
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 let mut errors = Vec::new();
@@ -118,7 +153,7 @@ async fn main() -> std::io::Result<()> {
                     tokio::time::sleep_until(next.into()).await;
                     next += per;
                     let t = Instant::now();
-                    match get(&mut stream, &format!("/api/position?fen={}", FENS[i % 3])).await {
+                    match get(&mut stream, &query(i)).await {
                         Ok(200) => latencies.push(t.elapsed()),
                         Ok(s) => errors.push(format!("status {s}")),
                         Err(e) => {
@@ -159,7 +194,7 @@ async fn main() -> std::io::Result<()> {
         "{seconds} s, {rate} queries/s target, {analyses} analyses (MultiPV 3) at once on loopback"
     );
     println!(
-        "position queries: {} answered ({:.0}/s), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
+        "queries: {} answered ({:.0}/s), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
         latencies.len(),
         latencies.len() as f64 / seconds as f64,
         percentile(&latencies, 0.5).as_secs_f64() * 1e3,

@@ -1,9 +1,13 @@
 //! Live analysis of a position, streamed as server-sent events (`GET /api/analysis`).
 //!
-//! Each analysis has its own engine searching on a blocking thread, with MultiPV lines; every
+//! Each analysis has its own engine searching on a thread of its own, with MultiPV lines; every
 //! finished iteration of every line is one `info` event, and the end one `done` event with the
 //! best move. Analyses are bounded: at most [`Limits::max_analyses`](crate::state::Limits) at once
 //! (503 beyond), each at most `max_analysis` long; a client that goes away stops its engine.
+//!
+//! Analysis is background work: on Linux its threads run at a lower scheduling priority (nice
+//! [`ANALYSIS_NICE`]), so that while every core searches, the queries of the explorer and the
+//! engine's moves in games still answer in milliseconds.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -74,9 +78,37 @@ pub fn stream(
     permit: OwnedSemaphorePermit,
 ) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
     let (tx, rx) = mpsc::channel::<SseEvent>(64);
-    tokio::task::spawn_blocking(move || run(request, &tx, permit));
+    let sender = tx.clone();
+    let started = std::thread::Builder::new()
+        .name("analysis".into())
+        .spawn(move || {
+            lower_priority();
+            run(request, &sender, permit);
+        });
+    if started.is_err() {
+        let _ = tx.try_send(json_event(
+            "error",
+            &serde_json::json!({"error": "the analysis thread could not start"}),
+        ));
+    }
+    drop(tx);
     Sse::new(tokio_stream::StreamExt::map(ReceiverStream::new(rx), Ok))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
+}
+
+/// The nice value of analysis threads (0 is normal, 19 the lowest priority).
+pub const ANALYSIS_NICE: i32 = 19;
+
+/// Lowers the calling thread's scheduling priority to [`ANALYSIS_NICE`]; the engine's search
+/// threads, started from it, inherit it. Linux keeps a nice value per thread; elsewhere it
+/// is the whole process's, so this does nothing there.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // `None` is the calling thread on Linux. Failing to lower a priority only costs
+        // responsiveness, so an error is ignored.
+        let _ = rustix::process::setpriority_process(None, ANALYSIS_NICE);
+    }
 }
 
 fn json_event(name: &str, value: &impl Serialize) -> SseEvent {
