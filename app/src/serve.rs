@@ -9,6 +9,7 @@ use chariot::book::{Book, BookSet};
 use chariot::egtb::Tablebases;
 use chariot_web::archive::Archive;
 use chariot_web::gamesdb::GamesDb;
+use chariot_web::library::Library;
 use chariot_web::{AppState, Limits};
 
 /// How `chariot serve` was asked to run.
@@ -84,7 +85,11 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
             ),
         },
     }
-    let state = Arc::new(state);
+    let (library, warnings) = Library::open(&Library::default_dir());
+    for w in &warnings {
+        eprintln!("chariot serve: warning: {w}");
+    }
+    let state = Arc::new(state.with_library(library));
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)

@@ -67,6 +67,13 @@ enum Command {
         /// One JSON object per table.
         #[arg(long)]
         json: bool,
+        /// Also read every entry: the positions at each distance to mate (in plies) per side to
+        /// move, and the longest mates (`--longest`).
+        #[arg(long)]
+        distances: bool,
+        /// With `--distances`: how many of the longest mates to list per side to move.
+        #[arg(long, default_value_t = 10, requires = "distances")]
+        longest: usize,
     },
     /// Probe positions: value, distance to mate, best move and the line to mate.
     Probe {
@@ -149,7 +156,12 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                 keep_going,
             },
         ),
-        Command::Info { files, json } => crate::tools::info(&files, json),
+        Command::Info {
+            files,
+            json,
+            distances,
+            longest,
+        } => crate::tools::info(&files, json, distances.then_some(longest)),
         Command::Probe {
             dir,
             fens,

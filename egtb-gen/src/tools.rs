@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED};
+use chariot::egtb::stats::{Distances, Mate, SideDistances, Summary};
 use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
@@ -23,6 +23,28 @@ struct SideInfo {
     rule_wins: u64,
     rule_losses: u64,
     unused_indices: u64,
+    /// With `--distances`: positions per distance to mate, wins and losses apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    histogram: Option<Histogram>,
+    /// With `--distances`: the longest mates with this side to move, longest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    longest: Option<Vec<MateInfo>>,
+}
+
+/// `[plies, positions]` pairs, shortest distance first, empty distances left out.
+#[derive(Debug, Serialize)]
+struct Histogram {
+    wins: Vec<(u32, u64)>,
+    losses: Vec<(u32, u64)>,
+}
+
+/// A position at a distance to mate.
+#[derive(Debug, Serialize)]
+struct MateInfo {
+    fen: String,
+    /// `win` or `loss` for the side to move.
+    wdl: String,
+    plies: u32,
 }
 
 /// A table's header as `info --json` prints it.
@@ -46,58 +68,71 @@ struct TableInfo {
     format_version: u32,
 }
 
-fn table_info(path: &Path) -> anyhow::Result<TableInfo> {
+/// The header's numbers (`chariot::egtb::stats`), and with `longest` the distances of every
+/// entry and that many longest mates per side to move.
+fn table_info(path: &Path, longest: Option<usize>) -> anyhow::Result<TableInfo> {
     let t = TableFile::open(path).with_context(|| path.display().to_string())?;
-    let h = t.header();
-    let ix = Indexer::new(h.signature)?;
-    let mut longest = (0, Color::Red, 0u64);
-    let mut sides = Vec::new();
-    for (i, s) in h.stats.iter().enumerate() {
-        let turn = if i == 0 { Color::Red } else { Color::Black };
-        sides.push(SideInfo {
-            to_move: if i == 0 { "strong" } else { "weak" },
-            positions: s.wins + s.draws + s.losses + s.rule_wins + s.rule_losses,
-            wins: s.wins + s.rule_wins,
-            draws: s.draws,
-            losses: s.losses + s.rule_losses,
-            rule_wins: s.rule_wins,
-            rule_losses: s.rule_losses,
-            unused_indices: s.unused,
-        });
-        if s.max_dtm > longest.0 {
-            longest = (s.max_dtm, turn, s.max_dtm_index);
-        }
-    }
-    let longest_fen = (longest.0 > 0).then(|| ix.setup(&ix.decode(longest.2), longest.1).fen());
+    let s = Summary::of(&t)?;
+    let distances = longest
+        .map(|n| Distances::of(&t, n))
+        .transpose()
+        .with_context(|| path.display().to_string())?;
+    let sides = s
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let d = distances.as_ref().map(|d| &d.sides[i]);
+            SideInfo {
+                to_move: if i == 0 { "strong" } else { "weak" },
+                positions: c.positions,
+                wins: c.wins,
+                draws: c.draws,
+                losses: c.losses,
+                rule_wins: c.rule_wins,
+                rule_losses: c.rule_losses,
+                unused_indices: c.unused,
+                histogram: d.map(|d| Histogram {
+                    wins: SideDistances::bars(&d.wins).collect(),
+                    losses: SideDistances::bars(&d.losses).collect(),
+                }),
+                longest: d.map(|d| {
+                    d.longest
+                        .iter()
+                        .map(|m| MateInfo {
+                            fen: m.fen.clone(),
+                            wdl: m.value.wdl().to_string(),
+                            plies: m.plies(),
+                        })
+                        .collect()
+                }),
+            }
+        })
+        .collect();
     Ok(TableInfo {
         file: path.display().to_string(),
-        table: h.signature.to_string(),
-        entries_per_side: h.entries_per_half,
-        bytes_per_entry: u32::from(h.value_width),
+        table: s.signature.to_string(),
+        entries_per_side: s.entries_per_side,
+        bytes_per_entry: u32::from(s.bytes_per_entry),
         sides,
-        longest_plies: longest.0,
-        longest_fen,
-        file_bytes: t.file_len(),
-        uncompressed_bytes: h.entries() * u64::from(h.value_width),
-        blocks: u64::from(h.blocks),
-        block_entries: h.block_entries,
-        perpetual_check_rule: if h.flags & FLAG_RULE_DECIDES != 0 {
-            "decides"
-        } else if h.flags & FLAG_RULE_JUDGED != 0 {
-            "judged"
-        } else {
-            "not judged"
-        },
-        rule_stages: u32::from(h.coding.rule_stages),
-        format_version: u32::from(h.version()),
+        longest_plies: s.longest.as_ref().map_or(0, Mate::plies),
+        longest_fen: s.longest.map(|m| m.fen),
+        file_bytes: s.file_bytes,
+        uncompressed_bytes: s.uncompressed_bytes,
+        blocks: s.blocks,
+        block_entries: s.block_entries,
+        perpetual_check_rule: s.rule.name(),
+        rule_stages: s.rule_stages,
+        format_version: u32::from(s.format_version),
     })
 }
 
-/// `egtb-gen info`: a table's header, as text or one JSON object per table.
-pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
+/// `egtb-gen info`: a table's header, as text or one JSON object per table; with `longest`,
+/// also the distances to mate of every entry and that many longest mates per side to move.
+pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Result<bool> {
     let mut out = std::io::stdout().lock();
     for path in files {
-        let i = table_info(path)?;
+        let i = table_info(path, longest)?;
         if json {
             writeln!(out, "{}", serde_json::to_string(&i)?)?;
             continue;
@@ -161,6 +196,34 @@ pub fn info(files: &[PathBuf], json: bool) -> anyhow::Result<bool> {
             _ => "not judged".to_owned(),
         };
         writeln!(out, "  rules      perpetual check {rule}")?;
+        for (side, name) in i.sides.iter().zip(["strong", "weak"]) {
+            if let Some(h) = &side.histogram {
+                let bars = |v: &[(u32, u64)]| {
+                    if v.is_empty() {
+                        return "none".to_owned();
+                    }
+                    v.iter()
+                        .map(|(d, n)| format!("{d}:{n}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                writeln!(
+                    out,
+                    "  distances  {name} side to move (plies:positions): wins {}; losses {}",
+                    bars(&h.wins),
+                    bars(&h.losses)
+                )?;
+            }
+            for m in side.longest.iter().flatten() {
+                writeln!(
+                    out,
+                    "  longest    {name} side to move, {} in {}: {}",
+                    m.wdl,
+                    chariot_cli::count(u64::from(m.plies), "ply", "plies"),
+                    m.fen
+                )?;
+            }
+        }
     }
     Ok(true)
 }

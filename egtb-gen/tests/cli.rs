@@ -269,6 +269,28 @@ fn info_and_verify_need_files_and_speak_json() {
     let info: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(info["table"], "KRK");
     assert_eq!(info["longest_plies"], 4);
+    assert!(info["sides"][0].get("histogram").is_none(), "{out}");
+    // With --distances: every decided position counted once at its distance, and the longest.
+    let (code, out, err) = run(
+        bin()
+            .args(["info", "--json", "--distances", "--longest", "2"])
+            .arg(data().join("KRK.egtb")),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let full: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    for side in full["sides"].as_array().unwrap() {
+        for (kind, count) in [("wins", &side["wins"]), ("losses", &side["losses"])] {
+            let bars = side["histogram"][kind].as_array().unwrap();
+            let sum: u64 = bars.iter().map(|b| b[1].as_u64().unwrap()).sum();
+            assert_eq!(Some(sum), count.as_u64(), "{kind}: {out}");
+        }
+        assert_eq!(side["longest"].as_array().unwrap().len(), 2, "{out}");
+    }
+    assert_eq!(full["sides"][0]["longest"][0]["wdl"], "win", "{out}");
+    assert_eq!(full["sides"][0]["longest"][0]["plies"], 3, "{out}");
+    assert_eq!(full["sides"][1]["longest"][0]["plies"], 4, "{out}");
+    assert_eq!(full["longest_fen"], info["longest_fen"], "{out}");
     let (code, out, err) = run(
         bin()
             .arg("verify")

@@ -98,12 +98,13 @@ pub fn games_dir() -> Option<PathBuf> {
     candidates.into_iter().find(|d| d.is_dir())
 }
 
-/// Where Chariot keeps files it can rebuild (the web explorer's default game database):
-/// `$XDG_CACHE_HOME/chariot` or `~/.cache/chariot` on Linux, `~/Library/Caches/chariot` on
-/// macOS, `%LOCALAPPDATA%\chariot` on Windows; the system's temporary directory without a home.
+/// Where Chariot keeps what a user makes that it cannot rebuild (the web app's game database
+/// with the games uploaded to it, the books compiled in the browser): `$XDG_DATA_HOME/chariot` or
+/// `~/.local/share/chariot` on Linux, `~/Library/Application Support/chariot` on macOS,
+/// `%APPDATA%\chariot` on Windows; the system's temporary directory without a home.
 #[must_use]
-pub fn cache_dir() -> PathBuf {
-    dirs::cache_dir()
+pub fn user_data_dir() -> PathBuf {
+    dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)
         .join("chariot")
 }

@@ -40,7 +40,20 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/levels", get(levels))
         .route("/api/book", get(crate::explorer::book))
         .route("/api/tablebase", get(crate::explorer::tablebase))
-        .route("/api/games", get(crate::explorer::games))
+        .route("/api/tablebases", get(crate::tables::list))
+        .route("/api/tablebases/{material}", get(crate::tables::page))
+        .route(
+            "/api/games",
+            get(crate::explorer::games)
+                .post(crate::import::import)
+                .layer(DefaultBodyLimit::max(crate::import::MAX_UPLOAD)),
+        )
+        .route(
+            "/api/books",
+            get(crate::library::list).post(crate::library::compile_book),
+        )
+        .route("/api/books/{name}", get(crate::library::download))
+        .route("/api/jobs/{id}", get(crate::jobs::show))
         .route("/api/games/{id}", get(crate::explorer::game))
         .route("/api/position", get(crate::position::position))
         .route(
@@ -96,6 +109,9 @@ struct NewGame {
     moves: Vec<String>,
     /// A clock for both sides, or none.
     clock: Option<ClockRequest>,
+    /// A book compiled in the browser for the engine to play from, instead of the configured
+    /// books (`GET /api/books` lists them).
+    book: Option<String>,
 }
 
 /// A clock as a new game asks for it.
@@ -295,9 +311,18 @@ async fn new_game(
         level: req.level,
         clock: req.clock.as_ref().map(ClockRequest::spec).transpose()?,
     };
+    let books = match req.book.as_deref().map(str::trim) {
+        None | Some("") => Arc::clone(&state.books),
+        Some(name) => state.library.get(name).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("book {name:?}: no compiled book of that name (GET /api/books)"),
+            )
+        })?,
+    };
     let game = Game::new(
         &setup,
-        Arc::clone(&state.books),
+        books,
         Arc::clone(&state.tables),
         &state.engine_options(),
     )?;

@@ -43,15 +43,18 @@ fn position_of(at: &At) -> Result<Position, ApiError> {
 /// One book's answer.
 #[derive(Debug, Serialize)]
 struct BookView {
-    /// The book's file name (`built-in book` for the one in the binary).
+    /// The book's file name (`built-in book` for the one in the binary), or a compiled book's
+    /// name.
     name: String,
+    /// `configured` (`--book`, or the built-in book) or `compiled` (in the browser).
+    kind: &'static str,
     moves: Vec<book_builder::inspect::ProbeMove>,
 }
 
 #[derive(Debug, Serialize)]
 pub(crate) struct BookAnswer {
     fen: String,
-    /// The first book that knows the position (the one the engine plays from).
+    /// The first configured book that knows the position (the one the engine plays from).
     moves: Vec<book_builder::inspect::ProbeMove>,
     /// Every configured book, in order, each with its moves (none when it does not know the
     /// position).
@@ -64,20 +67,29 @@ pub(crate) async fn book(
     q: Result<Query<At>, QueryRejection>,
 ) -> Result<Json<BookAnswer>, ApiError> {
     let pos = position_of(&query(q)?)?;
-    let books: Vec<BookView> = state
+    let mut books: Vec<BookView> = state
         .books
         .books()
         .iter()
         .map(|b| BookView {
-            name: b.path().file_name().map_or_else(
-                || "built-in".to_owned(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
+            name: crate::library::configured_name(b),
+            kind: "configured",
             moves: book_builder::inspect::probe_moves(b, &pos),
         })
         .collect();
+    // The books compiled in the browser come after the configured ones.
+    for (name, set) in state.library.all() {
+        for b in set.books() {
+            books.push(BookView {
+                name: name.clone(),
+                kind: "compiled",
+                moves: book_builder::inspect::probe_moves(b, &pos),
+            });
+        }
+    }
     let moves = books
         .iter()
+        .filter(|b| b.kind == "configured")
         .find(|b| !b.moves.is_empty())
         .map(|b| b.moves.clone())
         .unwrap_or_default();
@@ -179,13 +191,10 @@ pub(crate) async fn tablebase(
     }))
 }
 
-/// `GET /api/games?fen=...` and its filters.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct GamesQuery {
-    fen: String,
-    #[serde(default)]
-    moves: String,
+/// The explorer's filters of games, as `GET /api/games` and `POST /api/books` take them (every
+/// value a string, so that they can be flattened into a query string's parameters).
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct FilterParams {
     /// A player's name, or part of it.
     player: Option<String>,
     /// With `player`: `red` or `black`.
@@ -199,13 +208,37 @@ pub(crate) struct GamesQuery {
     /// `1-0`, `0-1`, `1/2-1/2` (or `red`, `black`, `draw`).
     result: Option<String>,
     /// Both players rated at least this.
-    min_elo: Option<u32>,
+    min_elo: Option<String>,
+}
+
+/// A 400 naming the first parameter of `rest` (those no field took), if any.
+pub(crate) fn no_unknown<V>(rest: &std::collections::BTreeMap<String, V>) -> Result<(), ApiError> {
+    match rest.keys().next() {
+        Some(name) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown parameter {name:?}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `GET /api/games?fen=...` and its filters.
+#[derive(Debug, Deserialize)]
+pub(crate) struct GamesQuery {
+    fen: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(flatten)]
+    filter: FilterParams,
     /// `newest` (default) or `rating`.
     order: Option<String>,
     #[serde(default)]
     offset: u64,
     #[serde(default = "twenty")]
     limit: u64,
+    /// Anything else (a 400).
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, String>,
 }
 
 fn twenty() -> u64 {
@@ -215,9 +248,9 @@ fn twenty() -> u64 {
 /// The most games one page lists.
 pub const MAX_PAGE: u64 = 100;
 
-impl GamesQuery {
+impl FilterParams {
     /// The filter asked for, or a 400 naming the parameter that is wrong.
-    fn filter(&self) -> Result<Filter, ApiError> {
+    pub(crate) fn filter(&self) -> Result<Filter, ApiError> {
         let bad = |name: &str, e: &dyn std::fmt::Display| {
             ApiError::new(StatusCode::BAD_REQUEST, format!("{name}: {e}"))
         };
@@ -247,7 +280,13 @@ impl GamesQuery {
         Ok(Filter {
             from: date("since", &self.since)?,
             to: date("until", &self.until)?,
-            min_elo: self.min_elo,
+            min_elo: match self.min_elo.as_deref().map(str::trim) {
+                None | Some("") => None,
+                Some(e) => Some(
+                    e.parse::<u32>()
+                        .map_err(|_| bad("min_elo", &format!("{e:?}: expected a whole number")))?,
+                ),
+            },
             events: text(&self.event),
             players: text(&self.player),
             player_color,
@@ -299,7 +338,7 @@ struct GameRowView {
 }
 
 /// The explorer's database, or a 503 (being built) or 404 (none).
-fn games_db(state: &AppState) -> Result<Arc<GamesDb>, ApiError> {
+pub(crate) fn games_db(state: &AppState) -> Result<Arc<GamesDb>, ApiError> {
     state
         .games_db
         .as_ref()
@@ -317,7 +356,8 @@ pub(crate) async fn games(
         fen: q.fen.clone(),
         moves: q.moves.clone(),
     })?;
-    let filter = q.filter()?;
+    no_unknown(&q.rest)?;
+    let filter = q.filter.filter()?;
     let order = match q.order.as_deref() {
         None | Some("" | "newest") => Order::Newest,
         Some("rating") => Order::Rating,

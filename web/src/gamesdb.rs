@@ -1,14 +1,19 @@
 //! The explorer's game database: the one `chariot serve --games DB` names, or else the default
-//! one, built on first start from the game collections Chariot ships into a cache file
-//! (`chariot::data::cache_dir()`, `games-v2.sqlite`). Until the build is done, the explorer
-//! answers 503 saying how far it is; the build writes a temporary file and renames it, so a
-//! build cut short leaves no half database behind.
+//! one, built on first start from the game collections Chariot ships into the user's data
+//! directory (`chariot::data::user_data_dir()`, `games.sqlite`). Until the build is done, the
+//! explorer answers 503 saying how far it is; the build writes a temporary file and renames it,
+//! so a build cut short leaves no half database behind.
+//!
+//! Game files uploaded in the browser are imported into it (so the default database is the
+//! user's data, not a cache: it lives where nothing cleans it up). Imports run one at a time on
+//! a connection of their own, batch by batch in transactions as `book-builder import` does,
+//! while the explorer goes on answering from its reading connection.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use axum::http::StatusCode;
-use chariot_games::db::{DbError, FullGame, GameDb, SCHEMA_VERSION};
+use chariot_games::db::{DbError, FullGame, GameDb};
 
 use crate::error::ApiError;
 
@@ -32,7 +37,10 @@ enum Slot {
 
 /// The explorer's game database.
 pub struct GamesDb {
+    path: PathBuf,
     slot: Mutex<Slot>,
+    /// Held by the import under way.
+    importing: Mutex<()>,
 }
 
 impl GamesDb {
@@ -42,7 +50,9 @@ impl GamesDb {
     /// When it cannot be opened or is not a game database.
     pub fn open(path: &Path) -> Result<GamesDb, DbError> {
         Ok(GamesDb {
+            path: path.to_owned(),
             slot: Mutex::new(Slot::Ready(Box::new(GamesDb::reader(path)?))),
+            importing: Mutex::new(()),
         })
     }
 
@@ -56,7 +66,7 @@ impl GamesDb {
     /// The default database's file.
     #[must_use]
     pub fn default_path() -> PathBuf {
-        chariot::data::cache_dir().join(format!("games-v{SCHEMA_VERSION}.sqlite"))
+        chariot::data::user_data_dir().join("games.sqlite")
     }
 
     /// The default database: opened when its file exists, else built from the shipped
@@ -81,11 +91,13 @@ impl GamesDb {
             return None;
         }
         let db = std::sync::Arc::new(GamesDb {
+            path: path.clone(),
             slot: Mutex::new(Slot::Building {
                 read: 0,
                 files: files.len(),
                 done: 0,
             }),
+            importing: Mutex::new(()),
         });
         let building = std::sync::Arc::clone(&db);
         std::thread::spawn(move || {
@@ -135,6 +147,32 @@ impl GamesDb {
         // SQLite's WAL files go with the database: checkpointed on close above.
         std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))?;
         GamesDb::reader(path).map_err(|e| e.to_string())
+    }
+
+    /// The database's file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Imports the game file at `file` (any format and encoding the games crate reads, zstd
+    /// or not), recorded as `name`, after any import under way; `progress` gets the games read
+    /// so far. Games already stored count as duplicates, so importing a file again adds
+    /// nothing.
+    ///
+    /// # Errors
+    /// A 503 while the database is being built, the database's error as a 500.
+    pub fn import(
+        &self,
+        file: &Path,
+        name: &str,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<book_builder::import::FileImport, ApiError> {
+        self.with(|_| Ok(()))?;
+        let _one_at_a_time = self.importing.lock().unwrap_or_else(|e| e.into_inner());
+        let failed = |e: DbError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+        let mut writer = GameDb::create_or_open(&self.path).map_err(failed)?;
+        book_builder::import::import_file(&mut writer, file, name, 1_000, progress).map_err(failed)
     }
 
     /// Runs `work` on the open database; a 503 while it is being built, a 500 when its build

@@ -9,7 +9,10 @@
 //! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
 //! pages embedded in the binary (`web/assets/`, `docs/web-app.md`); [`archive`] keeps finished
 //! games in a game database; [`explorer`] answers the explorer's questions (books, tables,
-//! the games through a position) from [`gamesdb`], the explorer's game database.
+//! the games through a position) from [`gamesdb`], the explorer's game database, into which
+//! [`import`] brings uploaded game files; [`library`] compiles books from it; [`jobs`] runs
+//! such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
+//! the server has and each material's numbers.
 
 pub mod analysis;
 pub mod api;
@@ -20,11 +23,15 @@ pub mod error;
 pub mod explorer;
 pub mod game;
 pub mod gamesdb;
+pub mod import;
+pub mod jobs;
 pub mod levels;
+pub mod library;
 pub mod movetext;
 pub mod position;
 pub mod result;
 pub mod state;
+pub mod tables;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -59,6 +59,12 @@ pub struct AppState {
     pub(crate) archive: Option<Arc<crate::archive::Archive>>,
     /// The explorer's game database, if any.
     pub(crate) games_db: Option<Arc<crate::gamesdb::GamesDb>>,
+    /// The tablebase pages computed so far (`GET /api/tablebases/{material}`).
+    pub(crate) table_pages: crate::tables::Pages,
+    /// Imports and book compilations under way or recently ended.
+    pub(crate) jobs: crate::jobs::Jobs,
+    /// The books compiled in the browser (and those kept from earlier runs).
+    pub(crate) library: crate::library::Library,
 }
 
 /// A game and when it was last used.
@@ -80,6 +86,9 @@ impl AppState {
             limits,
             archive: None,
             games_db: None,
+            table_pages: crate::tables::Pages::default(),
+            jobs: crate::jobs::Jobs::default(),
+            library: crate::library::Library::default(),
         }
     }
 
@@ -87,6 +96,13 @@ impl AppState {
     #[must_use]
     pub fn with_games_db(mut self, db: Arc<crate::gamesdb::GamesDb>) -> AppState {
         self.games_db = Some(db);
+        self
+    }
+
+    /// Keeps the books compiled in the browser in `library`.
+    #[must_use]
+    pub fn with_library(mut self, library: crate::library::Library) -> AppState {
+        self.library = library;
         self
     }
 
@@ -105,7 +121,7 @@ impl AppState {
         }
     }
 
-    fn new_id(&self) -> String {
+    pub(crate) fn new_id(&self) -> String {
         let mut rng = self.ids.lock().unwrap_or_else(|e| e.into_inner());
         format!("{:016x}", rng.next_u64())
     }

@@ -4,6 +4,7 @@
 //! - [`index`]: the position <-> index mapping, shared by the generator (`egtb-gen`) and the prober.
 //! - [`file`]: the table file format, reader and writer (`docs/formats/egtb.md`).
 //! - [`probe`]: [`Tablebases`], a set of open tables: value, best move and line to mate.
+//! - [`stats`]: a table in numbers: results per side to move, distances to mate, longest mates.
 //!
 //! Values are for the side to move. A distance to mate (DTM) counts plies with best play (the
 //! winner shortens it, the loser lengthens it): a side that is checkmated or stalemated has lost
@@ -17,6 +18,7 @@ pub mod file;
 pub mod index;
 pub mod probe;
 pub mod signature;
+pub mod stats;
 
 use std::cmp::Ordering;
 use std::fmt;

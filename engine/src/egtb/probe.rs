@@ -159,6 +159,12 @@ impl Tablebases {
         self.tables.get(&sig).map(|t| t.path.as_path())
     }
 
+    /// The open file of a table (its header, statistics and blocks: [`super::stats`]).
+    #[must_use]
+    pub fn file(&self, sig: Signature) -> Option<&TableFile> {
+        self.tables.get(&sig).map(|t| &t.file)
+    }
+
     /// `true` when a table for the position's material is open.
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {

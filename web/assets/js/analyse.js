@@ -106,6 +106,17 @@ export class Analyse {
     await this.refresh();
   }
 
+  /** Shows `fen` from another view (the tablebase pages) and switches to this view. */
+  show(fen) {
+    this.base = fen;
+    this.line = [];
+    this.index = -1;
+    this.here = null; // so that activate() loads it
+    $('loaded').hidden = true;
+    if (this.app.view === 'analyse') this.load(fen, []);
+    else this.app.switchTo('analyse');
+  }
+
   async setFen(fen) {
     if (!fen) return;
     try {

@@ -55,11 +55,28 @@ export const book = (fen, moves = []) =>
 export const tablebase = (fen, moves = []) =>
   call('GET', `/api/tablebase?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}`);
 
+/** The tables the server has, and one material's page (`KRKAABB`). */
+export const tablebases = () => call('GET', '/api/tablebases');
+export const tablebasePage = (material) => call('GET', `/api/tablebases/${encodeURIComponent(material)}`);
+
 /** The games of the game database through a position: `filters` as the API names them. */
 export const games = (fen, moves, filters, offset, limit) => {
   const params = new URLSearchParams({ fen, moves: moves.join(' '), ...filters, offset, limit });
   return call('GET', `/api/games?${params}`);
 };
+
+/** Imports a game file (a File or Blob) into the game database: the job. */
+export const importGames = (file, name) =>
+  call('POST', `/api/games?name=${encodeURIComponent(name)}`, file);
+
+/** A job (an import, a book compilation): where it stands. */
+export const job = (id) => call('GET', `/api/jobs/${encodeURIComponent(id)}`);
+
+/** Starts compiling a book from the games `filters` select: the job. */
+export const compileBook = (request) => call('POST', '/api/books', request);
+
+/** Every book of the server: the configured ones and those compiled in the browser. */
+export const books = () => call('GET', '/api/books');
 
 /** One stored game, and its PGN's address. */
 export const storedGame = (id) => call('GET', `/api/games/${id}`);

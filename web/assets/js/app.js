@@ -5,6 +5,7 @@ import { Board } from './board.js';
 import { current, setLanguage, translatePage } from './i18n.js';
 import { Play } from './play.js';
 import { Analyse } from './analyse.js';
+import { Tables } from './tables.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,6 +16,7 @@ class App {
     this.board = new Board($('board'), (iccs) => this.onMove(iccs));
     this.play = new Play(this);
     this.analyse = new Analyse(this);
+    this.tables = new Tables(this);
     $('notation').value = this.notation;
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
@@ -33,7 +35,8 @@ class App {
       tab.addEventListener('click', () => this.switchTo(tab.dataset.view));
     }
     this.translate();
-    const wanted = window.location.hash === '#analyse' ? 'analyse' : 'play';
+    const hash = window.location.hash;
+    const wanted = hash.startsWith('#tables') ? 'tables' : hash === '#analyse' ? 'analyse' : 'play';
     this.switchTo(wanted);
   }
 
@@ -46,6 +49,7 @@ class App {
 
   redraw() {
     if (this.view === 'play') this.play.render();
+    else if (this.view === 'tables') this.tables.render();
     else this.analyse.render();
   }
 
@@ -62,8 +66,12 @@ class App {
     }
     $('view-play').hidden = view !== 'play';
     $('view-analyse').hidden = view !== 'analyse';
-    history.replaceState(null, '', view === 'analyse' ? '#analyse' : '#play');
+    $('view-tables').hidden = view !== 'tables';
+    // The tablebase pages have no board.
+    for (const part of document.querySelectorAll('main > .board-area, main > .side')) part.hidden = view === 'tables';
+    history.replaceState(null, '', `#${view}`);
     if (view === 'play') this.play.render();
+    else if (view === 'tables') this.tables.activate();
     else {
       $('clock-top').hidden = $('clock-bottom').hidden = true;
       this.analyse.activate();

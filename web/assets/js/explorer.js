@@ -4,14 +4,10 @@
 // a game into it.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { Builder } from './build.js';
+import { gamesCount as gamesText, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** `1 game`, `12 games`. */
-function gamesText(n) {
-  return n === 1 ? t('book.game') : t('book.games', { n: n.toLocaleString() });
-}
 
 /** A red-win / draw / black-win bar. */
 function wdlBar(red, draws, black) {
@@ -60,6 +56,7 @@ export class Explorer {
       this.update();
     });
     $('tb-line').addEventListener('click', () => this.analyse.playLine(this.tableLine));
+    this.builder = new Builder(this);
   }
 
   /** The move's name in the chosen notation. */
@@ -109,7 +106,7 @@ export class Explorer {
     box.replaceChildren();
     for (const book of answer.books) {
       const title = document.createElement('h4');
-      title.textContent = book.name;
+      title.textContent = book.kind === 'compiled' ? `${book.name} · ${t('book.compiled')}` : book.name;
       const table = document.createElement('table');
       table.className = 'book';
       const body = table.createTBody();
@@ -129,7 +126,8 @@ export class Explorer {
   }
 
   drawGames(answer) {
-    $('games-total').textContent = t('games.total', { n: answer.total.toLocaleString() });
+    $('games-total').textContent = answer.total === 1
+      ? t('games.total.one') : t('games.total', { n: answer.total.toLocaleString() });
     const moves = $('games-moves').tBodies[0];
     moves.replaceChildren();
     for (const m of answer.moves) {

@@ -36,6 +36,7 @@ export class Play {
     this.clockAt = 0;
     this.levels = [];
     this.loadLevels();
+    this.loadBooks();
     $('new-start').addEventListener('change', () => {
       $('new-fen').hidden = $('new-start').value !== 'fen';
     });
@@ -104,6 +105,27 @@ export class Play {
     this.translate();
   }
 
+  /** Fills the book choice from `GET /api/books`: the configured books (the engine's own
+   * choice) and every book compiled in the browser; `chosen` is selected when given. */
+  async loadBooks(chosen) {
+    let list;
+    try {
+      list = (await api.books()).books;
+    } catch (e) {
+      return;
+    }
+    const select = $('new-book');
+    const keep = chosen ?? select.value;
+    for (const option of [...select.options]) if (option.value) option.remove();
+    for (const b of list.filter((b) => b.kind === 'compiled')) {
+      const option = document.createElement('option');
+      option.value = b.name;
+      option.textContent = b.name;
+      select.append(option);
+    }
+    select.value = [...select.options].some((o) => o.value === keep) ? keep : '';
+  }
+
   /** Refreshes the words that depend on the language. */
   translate() {
     const last = this.levels.length;
@@ -123,6 +145,7 @@ export class Play {
       level: Number($('new-level').value),
     };
     localStorage.setItem('chariot.level', $('new-level').value);
+    if ($('new-book').value) setup.book = $('new-book').value;
     const start = $('new-start').value;
     if (start === 'fen') setup.fen = $('new-fen').value.trim();
     if (start === 'analysis') Object.assign(setup, this.app.analyse.here());

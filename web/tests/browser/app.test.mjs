@@ -26,8 +26,13 @@ let base;
 let browser;
 
 before(async () => {
-  // A cache of its own: the explorer's default game database is built on this first start.
-  const env = { ...process.env, XDG_CACHE_HOME: path.join(work, 'cache') };
+  // Data and cache directories of its own: the explorer's default game database is built on
+  // this first start, and the books compiled here are kept there.
+  const env = {
+    ...process.env,
+    XDG_CACHE_HOME: path.join(work, 'cache'),
+    XDG_DATA_HOME: path.join(work, 'data'),
+  };
   server = spawn(chariot, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   base = await new Promise((resolve, reject) => {
     let out = '';
@@ -343,11 +348,7 @@ test('the explorer: three book moves descended match book-builder probe', async 
 test('the explorer: a game from the database is opened and stepped through', async () => {
   const page = await open('en-US', '#analyse');
   // The default database is built from the shipped collections on the server's first start.
-  const probe = `${base}api/games?fen=${encodeURIComponent('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1')}&limit=1`;
-  for (let waited = 0; !(await fetch(probe)).ok; waited += 1) {
-    assert.ok(waited < 240, 'the default game database was not built in 2 minutes');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await databaseReady();
   await page.click('.subtab[data-pane="games"]');
   await page.fill('#f-player', '胡榮華');
   await page.selectOption('#f-color', 'red');
@@ -379,5 +380,126 @@ test('the explorer: a tablebase position and its line played to mate', async () 
   assert.ok((await page.locator('#tb-moves .badge.win').count()) > 0);
   await page.click('#tb-line');
   await page.waitForFunction(() => /Red wins: (checkmate|stalemate)/.test(document.querySelector("#position-status").textContent));
+  await page.context().close();
+});
+
+test('the tablebase pages: a table\'s counts and histogram, a longest mate analysed', async () => {
+  const page = await open();
+  await page.click('#tab-tables');
+  await page.click('#tables-groups button[data-material="KRKAABB"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  assert.ok(await page.isHidden('#board'), 'no board on the tables pages');
+  const data = await api(page, '/api/tablebases/KRKAABB');
+  // The counts shown are the API's, for each side to move.
+  for (const side of data.sides) {
+    for (const key of ['positions', 'wins', 'draws', 'losses']) {
+      const cell = page.locator(`#table-wdl tr[data-side="${side.to_move}"] td[data-count="${key}"]`);
+      assert.equal(Number(await cell.getAttribute('data-n')), side[key], `${side.to_move} ${key}`);
+      assert.ok((await cell.textContent()).startsWith(side[key].toLocaleString('en-US')), key);
+    }
+  }
+  // One bar per distance with positions, and the file's size.
+  const bars = data.sides.reduce((n, s) => n + s.histogram.wins.length + s.histogram.losses.length, 0);
+  assert.equal(await page.locator('#table-histogram rect.bar').count(), bars);
+  assert.match(await page.textContent('#table-facts'), new RegExp(`KRKAABB\\.egtb.*${data.bytes.toLocaleString('en-US')} bytes`));
+  await page.screenshot({ path: path.join(shots, 'tables.png'), fullPage: true });
+  // The strong side's longest mate opens in the analysis view with the tables' value.
+  const longest = data.sides[0].longest[0];
+  assert.equal(longest.plies, data.sides[0].longest_plies);
+  await page.locator(`#table-longest tr[data-fen="${longest.fen}"]`).first().click();
+  await page.waitForSelector('#view-analyse:not([hidden])');
+  await page.waitForFunction((fen) => document.querySelector('#fen').value === fen, longest.fen);
+  await page.waitForFunction(
+    (n) => document.querySelector('#tb-value').textContent === `win · mates in ${n} plies`,
+    longest.plies,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** `text` in GBK (the browser decodes GBK but cannot encode it: the table is built backwards). */
+function gbk(text) {
+  const decoder = new TextDecoder('gbk');
+  const table = new Map();
+  for (let lead = 0x81; lead <= 0xfe; lead += 1) {
+    for (let trail = 0x40; trail <= 0xfe; trail += 1) {
+      if (trail === 0x7f) continue;
+      const ch = decoder.decode(new Uint8Array([lead, trail]));
+      if (ch.length === 1 && ch !== '\ufffd' && !table.has(ch)) table.set(ch, [lead, trail]);
+    }
+  }
+  const bytes = [];
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) bytes.push(ch.charCodeAt(0));
+    else if (table.has(ch)) bytes.push(...table.get(ch));
+    else throw new Error(`${ch} is not in GBK`);
+  }
+  return Buffer.from(bytes);
+}
+
+/** Waits until the default game database has been built (on the server's first start). */
+async function databaseReady() {
+  const probe = `${base}api/games?fen=${encodeURIComponent('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1')}&limit=1`;
+  for (let waited = 0; !(await fetch(probe)).ok; waited += 1) {
+    assert.ok(waited < 240, 'the default game database was not built in 2 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+test('the explorer: a GBK game file is uploaded and counted, and a book built from it is played against', async () => {
+  const page = await open('en-US', '#analyse');
+  await databaseReady();
+  await page.click('.subtab[data-pane="games"]');
+  await page.fill('#f-player', '测试棋手甲');
+  await page.click('#games-filter button[type="submit"]');
+  await page.waitForFunction(() => /^0 games/.test(document.querySelector('#games-total').textContent));
+  // Two games in Chinese notation, GBK-encoded; the second has an illegal move at ply 2.
+  const games = [
+    '[Event "浏览器测试"]\n[Date "2025.01.02"]\n[Red "测试棋手甲"]\n[Black "测试棋手乙"]\n[Result "1-0"]\n\n'
+      + '1. 炮二平五 马8进7 2. 马二进三 车9平8 1-0\n',
+    '[Event "浏览器测试"]\n[Date "2025.01.03"]\n[Red "测试棋手甲"]\n[Black "测试棋手丙"]\n[Result "0-1"]\n\n'
+      + '1. 炮二平五 车9进5 0-1\n',
+  ].join('\n');
+  await page.setInputFiles('#upload-files', {
+    name: 'gbk-games.pgn', mimeType: 'application/octet-stream', buffer: gbk(games),
+  });
+  await page.waitForFunction(
+    () => /gbk-games\.pgn \(PGN, GB18030\): 2 read, 1 new, 0 already there, 1 rejected/
+      .test(document.querySelector('#upload-status').textContent),
+    null, { timeout: 30000 },
+  );
+  assert.match(await page.locator('#upload-rejections').textContent(), /game 2, line \d+, ply 2/);
+  // Counted in the explorer at once.
+  await page.waitForFunction(() => /^1 game reached/.test(document.querySelector('#games-total').textContent));
+  assert.match(await page.locator('#games-list tr').first().textContent(), /测试棋手甲 – 测试棋手乙/);
+  // The same file again adds nothing.
+  await page.setInputFiles('#upload-files', {
+    name: 'gbk-games.pgn', mimeType: 'application/octet-stream', buffer: gbk(games),
+  });
+  await page.waitForFunction(
+    () => /2 read, 0 new, 1 already there, 1 rejected/.test(document.querySelector('#upload-status').textContent),
+    null, { timeout: 30000 },
+  );
+  // A book from the filter: named after it, with the one game's four positions.
+  await page.click('#compile');
+  await page.waitForSelector('#compile-done:not([hidden])', { timeout: 30000 });
+  assert.match(await page.locator('#compile-status').textContent(), /Book “测试棋手甲”: 1 game, 4 positions/);
+  const href = await page.locator('#book-download').getAttribute('href');
+  const size = await page.evaluate(async (u) => (await (await fetch(u)).arrayBuffer()).byteLength, href);
+  assert.ok(size > 64, `the book downloads (${size} bytes)`);
+  await page.locator('#games-build').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'build.png') });
+  // In the book pane beside the built-in book.
+  await page.click('.subtab[data-pane="book"]');
+  await page.waitForFunction(() => [...document.querySelectorAll('#books h4')].some((h) => /测试棋手甲 · built here/.test(h.textContent)));
+  // Played against at once: as Black, the engine opens with the book's only move.
+  await page.click('.subtab[data-pane="games"]');
+  await page.click('#book-play');
+  await page.waitForSelector('#view-play:not([hidden])');
+  assert.equal(await page.locator('#new-book').inputValue(), '测试棋手甲');
+  await newGame(page, { side: 'black', level: '5' });
+  const engine = await page.evaluate(() => window.chariot.play.game.engine);
+  assert.deepEqual([engine.source, engine.move], ['book', 'h2e2']);
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });

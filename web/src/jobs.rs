@@ -1,0 +1,180 @@
+//! Long work started from the browser (importing a game file, compiling a book) runs as a job on
+//! a thread of its own; the request that starts it answers `202 Accepted` with the job's id at
+//! once, and `GET /api/jobs/{id}` says how far it is and, at the end, what it did or why it
+//! failed. The server keeps the last [`KEPT`] jobs.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// How many jobs the server remembers (the oldest finished one is forgotten first).
+pub const KEPT: usize = 64;
+
+/// Where a job stands.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Working.
+    Running,
+    /// Finished; `result` says what it did.
+    Done,
+    /// Stopped by an error; `error` says which.
+    Failed,
+}
+
+/// A job as `GET /api/jobs/{id}` shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobView {
+    /// Its id.
+    pub id: String,
+    /// `import` or `book`.
+    pub kind: &'static str,
+    /// What it works on (a file's name, a book's name).
+    pub subject: String,
+    /// `running`, `done` or `failed`.
+    pub state: Stage,
+    /// Units of work done so far.
+    pub done: u64,
+    /// Units of work in all, when known.
+    pub total: Option<u64>,
+    /// What the units are (`games`).
+    pub unit: &'static str,
+    /// Seconds since it started (until it ended, once it has).
+    pub seconds: f64,
+    /// What it did, once done.
+    pub result: Option<serde_json::Value>,
+    /// Why it failed, if it did.
+    pub error: Option<String>,
+}
+
+/// One job, shared by its thread and the server.
+pub struct Job {
+    started: Instant,
+    view: Mutex<JobView>,
+}
+
+impl Job {
+    fn update(&self, f: impl FnOnce(&mut JobView)) {
+        let mut v = self.view.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut v);
+    }
+
+    /// Reports progress: `done` units of `total`.
+    pub fn progress(&self, done: u64, total: Option<u64>) {
+        self.update(|v| {
+            v.done = done;
+            v.total = total.or(v.total);
+        });
+    }
+
+    /// Ends the job with what it did.
+    pub fn finish(&self, result: serde_json::Value) {
+        self.update(|v| {
+            v.seconds = self.started.elapsed().as_secs_f64();
+            v.state = Stage::Done;
+            v.result = Some(result);
+        });
+    }
+
+    /// Ends the job with an error.
+    pub fn fail(&self, error: impl Into<String>) {
+        self.update(|v| {
+            v.seconds = self.started.elapsed().as_secs_f64();
+            v.state = Stage::Failed;
+            v.error = Some(error.into());
+        });
+    }
+
+    /// The job as it stands.
+    #[must_use]
+    pub fn view(&self) -> JobView {
+        let mut v = self.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if matches!(v.state, Stage::Running) {
+            v.seconds = self.started.elapsed().as_secs_f64();
+        }
+        v
+    }
+
+    fn running(&self) -> bool {
+        matches!(
+            self.view.lock().unwrap_or_else(|e| e.into_inner()).state,
+            Stage::Running
+        )
+    }
+}
+
+/// The server's jobs, newest last.
+#[derive(Default)]
+pub struct Jobs {
+    list: Mutex<VecDeque<Arc<Job>>>,
+}
+
+impl Jobs {
+    /// Files a new running job and returns it.
+    pub fn add(
+        &self,
+        id: String,
+        kind: &'static str,
+        subject: String,
+        unit: &'static str,
+    ) -> Arc<Job> {
+        let job = Arc::new(Job {
+            started: Instant::now(),
+            view: Mutex::new(JobView {
+                id,
+                kind,
+                subject,
+                state: Stage::Running,
+                done: 0,
+                total: None,
+                unit,
+                seconds: 0.0,
+                result: None,
+                error: None,
+            }),
+        });
+        let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
+        while list.len() >= KEPT {
+            match list.iter().position(|j| !j.running()) {
+                Some(i) => {
+                    list.remove(i);
+                }
+                None => break,
+            }
+        }
+        list.push_back(Arc::clone(&job));
+        job
+    }
+
+    /// The job with this id.
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<Arc<Job>> {
+        self.list
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|j| j.view.lock().unwrap_or_else(|e| e.into_inner()).id == id)
+            .map(Arc::clone)
+    }
+}
+
+/// `GET /api/jobs/{id}`.
+pub(crate) async fn show(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<JobView>, ApiError> {
+    state.jobs.get(&id).map(|j| Json(j.view())).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no job {id:?} (never started, or long forgotten)"),
+        )
+    })
+}
