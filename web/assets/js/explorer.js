@@ -42,6 +42,10 @@ export class Explorer {
         this.update();
       });
     }
+    $('f-order').addEventListener('change', () => {
+      this.offset = 0;
+      this.update();
+    });
     $('games-filter').addEventListener('submit', (e) => {
       e.preventDefault();
       this.offset = 0;
@@ -75,7 +79,8 @@ export class Explorer {
         const answer = await api.book(fen, moves);
         if (this.asked === asked) this.drawBooks(answer);
       } else if (this.pane === 'games') {
-        const answer = await api.games(fen, moves, this.filters(), this.offset, this.limit);
+        const order = { order: $('f-order').value };
+        const answer = await api.games(fen, moves, { ...this.filters(), ...order }, this.offset, this.limit);
         if (this.asked === asked) this.drawGames(answer);
       } else {
         const answer = await api.tablebase(fen, moves).catch((e) => {
@@ -94,7 +99,7 @@ export class Explorer {
   filters() {
     const f = {};
     for (const [key, id] of [['player', 'f-player'], ['color', 'f-color'], ['event', 'f-event'],
-      ['since', 'f-since'], ['until', 'f-until'], ['result', 'f-result']]) {
+      ['since', 'f-since'], ['until', 'f-until'], ['result', 'f-result'], ['min_elo', 'f-min-elo']]) {
       const v = $(id).value.trim();
       if (v) f[key] = v;
     }

@@ -472,6 +472,13 @@ test('the explorer: a GBK game file is uploaded and counted, and a book built fr
   // Counted in the explorer at once.
   await page.waitForFunction(() => /^1 game reached/.test(document.querySelector('#games-total').textContent));
   assert.match(await page.locator('#games-list tr').first().textContent(), /测试棋手甲 – 测试棋手乙/);
+  // The file has no ratings: a minimum rating leaves no game; the order changes nothing else.
+  await page.fill('#f-min-elo', '2000');
+  await page.click('#games-filter button[type="submit"]');
+  await page.waitForFunction(() => /^0 games/.test(document.querySelector('#games-total').textContent));
+  await page.fill('#f-min-elo', '');
+  await page.selectOption('#f-order', 'rating');
+  await page.waitForFunction(() => /^1 game reached/.test(document.querySelector('#games-total').textContent));
   // The same file again adds nothing.
   await page.setInputFiles('#upload-files', {
     name: 'gbk-games.pgn', mimeType: 'application/octet-stream', buffer: gbk(games),
