@@ -40,8 +40,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/levels", get(levels))
         .route("/api/book", get(crate::explorer::book))
         .route("/api/tablebase", get(crate::explorer::tablebase))
-        .route("/api/tablebases", get(crate::tables::list))
-        .route("/api/tablebases/{material}", get(crate::tables::page))
+        .route("/api/tablebases", get(crate::explorer::tablebases))
+        .route(
+            "/api/tablebases/{material}",
+            get(crate::explorer::tablebase_page),
+        )
         .route(
             "/api/games",
             get(crate::explorer::games)
@@ -50,10 +53,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route(
             "/api/books",
-            get(crate::library::list).post(crate::library::compile_book),
+            get(crate::books::list).post(crate::books::compile_book),
         )
-        .route("/api/books/{name}", get(crate::library::download))
-        .route("/api/jobs/{id}", get(crate::jobs::show))
+        .route("/api/books/{name}", get(crate::books::download))
+        .route("/api/jobs/{id}", get(job))
         .route("/api/games/{id}", get(crate::explorer::game))
         .route("/api/position", get(crate::position::position))
         .route(
@@ -65,6 +68,19 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/assets/{*path}", get(crate::assets::file))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
+}
+
+/// `GET /api/jobs/{id}`: an import or a compilation, how far it is or how it ended.
+async fn job(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<crate::jobs::JobView>, ApiError> {
+    state.jobs.get(&id).map(|j| Json(j.view())).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no job {id:?} (never started, or long forgotten)"),
+        )
+    })
 }
 
 /// A playing level as `GET /api/levels` shows it.

@@ -222,6 +222,22 @@ pub(crate) fn no_unknown<V>(rest: &std::collections::BTreeMap<String, V>) -> Res
     }
 }
 
+/// `GET /api/tablebases`: every table the server has.
+pub(crate) async fn tablebases(
+    State(state): State<Arc<AppState>>,
+) -> Result<Json<crate::tables::TableList>, ApiError> {
+    crate::tables::list(&state.tables).map(Json)
+}
+
+/// `GET /api/tablebases/{material}`: a material's page (`crate::tables`).
+pub(crate) async fn tablebase_page(
+    State(state): State<Arc<AppState>>,
+    Path(material): Path<String>,
+) -> Result<Json<crate::tables::Page>, ApiError> {
+    let page = crate::tables::page(&state.tables, &state.table_pages, &material).await?;
+    Ok(Json(crate::tables::Page::clone(&page)))
+}
+
 /// `GET /api/games?fen=...` and its filters.
 #[derive(Debug, Deserialize)]
 pub(crate) struct GamesQuery {

@@ -1,19 +1,13 @@
 //! Long work started from the browser (importing a game file, compiling a book) runs as a job on
 //! a thread of its own; the request that starts it answers `202 Accepted` with the job's id at
-//! once, and `GET /api/jobs/{id}` says how far it is and, at the end, what it did or why it
-//! failed. The server keeps the last [`KEPT`] jobs.
+//! once, and `GET /api/jobs/{id}` (in `crate::api`) says how far it is and, at the end, what it
+//! did or why it failed. The server keeps the last [`KEPT`] jobs.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::Json;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use serde::Serialize;
-
-use crate::error::ApiError;
-use crate::state::AppState;
 
 /// How many jobs the server remembers (the oldest finished one is forgotten first).
 pub const KEPT: usize = 64;
@@ -164,17 +158,4 @@ impl Jobs {
             .find(|j| j.view.lock().unwrap_or_else(|e| e.into_inner()).id == id)
             .map(Arc::clone)
     }
-}
-
-/// `GET /api/jobs/{id}`.
-pub(crate) async fn show(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Json<JobView>, ApiError> {
-    state.jobs.get(&id).map(|j| Json(j.view())).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no job {id:?} (never started, or long forgotten)"),
-        )
-    })
 }

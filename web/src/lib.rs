@@ -10,14 +10,15 @@
 //! pages embedded in the binary (`web/assets/`, `docs/web-app.md`); [`archive`] keeps finished
 //! games in a game database; [`explorer`] answers the explorer's questions (books, tables,
 //! the games through a position) from [`gamesdb`], the explorer's game database, into which
-//! [`import`] brings uploaded game files; [`library`] compiles books from it; [`jobs`] runs
-//! such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
+//! [`import`] brings uploaded game files; [`books`] compiles books from it into the
+//! [`library`]; [`jobs`] runs such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
 //! the server has and each material's numbers.
 
 pub mod analysis;
 pub mod api;
 pub mod archive;
 pub mod assets;
+pub mod books;
 pub mod clock;
 pub mod error;
 pub mod explorer;

@@ -11,8 +11,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::Json;
-use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
 use chariot::egtb::{Signature, Tablebases};
@@ -21,7 +19,6 @@ use serde::Serialize;
 use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// How many of the longest mates a page lists per side to move.
 pub const LONGEST: usize = 10;
@@ -217,9 +214,8 @@ fn summary(tables: &Tablebases, sig: Signature) -> Result<Summary, ApiError> {
     Summary::of(file).map_err(internal)
 }
 
-/// `GET /api/tablebases`: every table the server has.
-pub(crate) async fn list(State(state): State<Arc<AppState>>) -> Result<Json<TableList>, ApiError> {
-    let tables = &state.tables;
+/// Every table of `tables` (`GET /api/tablebases`).
+pub(crate) fn list(tables: &Tablebases) -> Result<TableList, ApiError> {
     let mut out = Vec::new();
     for sig in tables.signatures() {
         let s = summary(tables, sig)?;
@@ -233,7 +229,7 @@ pub(crate) async fn list(State(state): State<Arc<AppState>>) -> Result<Json<Tabl
             sides: [0, 1].map(|i| SideView::new(sig, i, &s.sides[i])),
         });
     }
-    Ok(Json(TableList { tables: out }))
+    Ok(TableList { tables: out })
 }
 
 /// Computes a material's page (reads every entry; call on a blocking thread).
@@ -279,30 +275,31 @@ fn compute(tables: &Tablebases, sig: Signature) -> Result<Page, ApiError> {
     })
 }
 
-/// `GET /api/tablebases/{material}`: a material's page; 400 for a name that is no material, 404
-/// for one the server has no table of.
+/// A material's page (`GET /api/tablebases/{material}`), from `pages` or computed into it; 400
+/// for a name that is no material, 404 for one `tables` has no table of.
 pub(crate) async fn page(
-    State(state): State<Arc<AppState>>,
-    Path(material): Path<String>,
-) -> Result<Json<Page>, ApiError> {
+    tables: &Arc<Tablebases>,
+    pages: &Pages,
+    material: &str,
+) -> Result<Arc<Page>, ApiError> {
     let sig: Signature = material
         .parse()
         .map_err(|e: chariot::egtb::SignatureError| {
             ApiError::new(StatusCode::BAD_REQUEST, e.to_string())
         })?;
-    if state.tables.file(sig).is_none() {
+    if tables.file(sig).is_none() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             format!(
                 "no table of {sig} is loaded ({} tables are: GET /api/tablebases)",
-                state.tables.len()
+                tables.len()
             ),
         ));
     }
-    let cell = state.table_pages.cell(sig);
+    let cell = pages.cell(sig);
     let page = cell
         .get_or_try_init(|| {
-            let tables = Arc::clone(&state.tables);
+            let tables = Arc::clone(tables);
             async move {
                 tokio::task::spawn_blocking(move || compute(&tables, sig).map(Arc::new))
                     .await
@@ -310,5 +307,5 @@ pub(crate) async fn page(
             }
         })
         .await?;
-    Ok(Json(Page::clone(page)))
+    Ok(Arc::clone(page))
 }
