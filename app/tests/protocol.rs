@@ -845,3 +845,55 @@ fn analysis_searches_where_the_book_would_play() {
     assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn evalfile_loads_a_network_and_an_empty_value_restores_the_hand_written_evaluation() {
+    use chariot::nnue::Network;
+    use chariot::nnue::features::INPUTS;
+    // A network that says 125 centipawns for the side to move whatever the position, so every
+    // root move scores -125 (the quantisation's scale: QA 255 x QB 256 / 400).
+    let hidden = 4;
+    let flat = Network::from_parts(
+        vec![0; INPUTS * hidden],
+        vec![0; hidden],
+        vec![0; 2 * hidden],
+        125 * 255 * 256 / 400,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flat.nnue");
+    chariot::nnue::file::write(&path, &flat).unwrap();
+    let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    e.starts("info string evaluating with the network");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3") && l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    // A file that is not a network is refused and the network kept.
+    let bad = dir.path().join("bad.nnue");
+    std::fs::write(&bad, b"not a network").unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    e.starts("info string error: evalfile");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    // Empty: the hand-written evaluation again.
+    e.send("setoption name EvalFile value <empty>");
+    e.starts("info string evaluating with the hand-written evaluation");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        !lines.iter().any(|l| l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    e.quit();
+}

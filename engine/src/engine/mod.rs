@@ -175,6 +175,8 @@ pub struct Engine {
     use_egtb: bool,
     books: Arc<BookSet>,
     tables: Arc<Tablebases>,
+    /// The network the search evaluates with; `None` for the hand-written evaluation.
+    network: Option<Arc<crate::nnue::Network>>,
     searcher: Option<Searcher>,
     hash: HashView,
     worker: Option<Worker>,
@@ -219,6 +221,7 @@ impl Engine {
             use_egtb: true,
             books,
             tables,
+            network: None,
             searcher: Some(searcher),
             hash,
             worker: None,
@@ -329,8 +332,27 @@ impl Engine {
     fn fresh_searcher(&mut self) {
         let mut searcher = Searcher::new(self.options.clone());
         searcher.set_tablebases(self.use_egtb.then(|| Arc::clone(&self.tables)));
+        searcher.set_network(self.network.clone());
         self.hash = searcher.hash_view();
         self.searcher = Some(searcher);
+    }
+
+    /// Evaluates with `network` (a `.nnue` file's, `docs/formats/nnue.md`), or with the
+    /// hand-written evaluation (`None`), from the next search on. The hash table is cleared:
+    /// its scores came from the other evaluation.
+    pub fn set_network(&mut self, network: Option<Arc<crate::nnue::Network>>) {
+        self.join();
+        if let Some(s) = &mut self.searcher {
+            s.set_network(network.clone());
+        }
+        self.network = network;
+        self.clear_hash();
+    }
+
+    /// The network the engine evaluates with, if any.
+    #[must_use]
+    pub fn network(&self) -> Option<&crate::nnue::Network> {
+        self.network.as_deref()
     }
 
     fn share_tables(&mut self) {

@@ -91,35 +91,47 @@ impl Network {
 
     /// Adds `piece` on `sq` to the accumulator.
     pub fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        add_row(
-            &mut acc.red,
-            self.row(features::index(Color::Red, piece, sq)),
-        );
-        add_row(
-            &mut acc.black,
-            self.row(features::index(Color::Black, piece, sq)),
-        );
+        self.add_to(&mut acc.red, &mut acc.black, piece, sq);
     }
 
     /// Takes `piece` on `sq` off the accumulator.
     pub fn remove(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        sub_row(
-            &mut acc.red,
-            self.row(features::index(Color::Red, piece, sq)),
-        );
-        sub_row(
-            &mut acc.black,
-            self.row(features::index(Color::Black, piece, sq)),
-        );
+        self.remove_from(&mut acc.red, &mut acc.black, piece, sq);
+    }
+
+    /// The first-layer biases: the sums of an empty board, for each perspective.
+    #[must_use]
+    pub fn biases(&self) -> &[i16] {
+        &self.b1
+    }
+
+    /// Adds `piece` on `sq` to first-layer sums kept elsewhere (the search's stack of them):
+    /// `red` and `black` are the two perspectives', `hidden` long each.
+    pub fn add_to(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
+        add_row(red, self.row(features::index(Color::Red, piece, sq)));
+        add_row(black, self.row(features::index(Color::Black, piece, sq)));
+    }
+
+    /// Takes `piece` on `sq` off first-layer sums kept elsewhere (see [`Network::add_to`]).
+    pub fn remove_from(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
+        sub_row(red, self.row(features::index(Color::Red, piece, sq)));
+        sub_row(black, self.row(features::index(Color::Black, piece, sq)));
     }
 
     /// The evaluation in centipawns from the side to move's view.
     #[must_use]
     pub fn evaluate(&self, acc: &Accumulator, to_move: Color) -> i32 {
+        self.output(&acc.red, &acc.black, to_move)
+    }
+
+    /// The evaluation in centipawns from the side to move's view, of first-layer sums kept
+    /// elsewhere (see [`Network::add_to`]).
+    #[must_use]
+    pub fn output(&self, red: &[i16], black: &[i16], to_move: Color) -> i32 {
         let (us, them) = if to_move.is_red() {
-            (&acc.red, &acc.black)
+            (red, black)
         } else {
-            (&acc.black, &acc.red)
+            (black, red)
         };
         let (w_us, w_them) = self.w2.split_at(self.hidden);
         let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.b2;

@@ -47,6 +47,9 @@ pub enum OptionId {
     UseEgtb,
     /// `egtbpaths` / `EGTBPath`: `;`-separated table directories or files.
     EgtbPaths,
+    /// `evalfile` / `EvalFile`: a neural network (`.nnue`) to evaluate with; empty: the
+    /// hand-written evaluation.
+    EvalFile,
 }
 
 /// Which protocol an option is offered in.
@@ -168,6 +171,12 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         OptionId::EgtbPaths,
         Some("egtbpaths"),
         Some("EGTBPath"),
+        "type string default <empty>",
+    ),
+    (
+        OptionId::EvalFile,
+        Some("evalfile"),
+        Some("EvalFile"),
         "type string default <empty>",
     ),
 ];

@@ -445,6 +445,22 @@ impl Session {
                     count(found, "endgame table", "endgame tables")
                 ));
             }
+            OptionId::EvalFile => {
+                let path = value.unwrap_or("").trim();
+                let path = if path == "<empty>" { "" } else { path };
+                if path.is_empty() {
+                    self.engine.set_network(None);
+                    self.say("info string evaluating with the hand-written evaluation");
+                } else {
+                    let net = crate::nnue::file::read(std::path::Path::new(path))
+                        .map_err(|e| format!("evalfile: {e} (the previous evaluation is kept)"))?;
+                    let hidden = net.hidden();
+                    self.engine.set_network(Some(std::sync::Arc::new(net)));
+                    self.say(&format!(
+                        "info string evaluating with the network {path} ({hidden} neurons a side)"
+                    ));
+                }
+            }
             OptionId::NewGame => self.new_game(),
             OptionId::ClearHash => self.engine.clear_hash(),
         }

@@ -14,7 +14,6 @@ use super::score::{INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, to_tt};
 use super::thread::Worker;
 use super::tt::TtEntry;
 use super::{Bound, Info, Report};
-use crate::eval::Accumulator;
 use crate::rules::{Move, Position};
 
 /// The deepest iteration ever started (leaves room on the stack for extensions).
@@ -38,7 +37,7 @@ impl Worker<'_> {
         }
         let multipv = self.shared.config.multipv.min(self.root_moves.len());
         let main = self.id == 0;
-        self.data.accs[0] = Accumulator::new(pos);
+        self.enter_root(pos);
         let mut instability = 0.0f64;
         let mut last_best = Move::NONE;
 
@@ -201,7 +200,7 @@ impl Worker<'_> {
             }
             self.data.stack[0].current = m;
             self.data.stack[0].moved = super::ordering::moving_piece(pos, m);
-            self.data.accs[1] = self.data.accs[0].after_move(pos, m);
+            self.enter_move(pos, 0, m);
             pos.make_move(m);
             let mut v;
             if i == pv_idx {

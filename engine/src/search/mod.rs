@@ -37,6 +37,7 @@ pub mod score;
 
 mod draw;
 mod iterate;
+mod network_stack;
 mod ordering;
 mod pvs;
 mod root_move;
@@ -207,6 +208,9 @@ pub struct Searcher {
     tt: Arc<Tt>,
     threads: Vec<ThreadData>,
     tables: Option<Arc<Tablebases>>,
+    /// The neural network the search evaluates with, or `None` for the hand-written
+    /// evaluation.
+    network: Option<Arc<crate::nnue::Network>>,
 }
 
 impl Searcher {
@@ -217,6 +221,7 @@ impl Searcher {
             tt: Arc::new(Tt::new(options.hash_mb)),
             threads: Vec::new(),
             tables: None,
+            network: None,
             options,
         };
         searcher.resize_threads();
@@ -269,6 +274,19 @@ impl Searcher {
     /// searched; each such probe counts in `Info::tbhits`.
     pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
         self.tables = tables.filter(|t| !t.is_empty());
+    }
+
+    /// Evaluates with `network` from the next search on, or with the hand-written evaluation
+    /// (`None`). The knowledge level and style shape only the hand-written evaluation; noise
+    /// (randomness) applies to both.
+    pub fn set_network(&mut self, network: Option<Arc<crate::nnue::Network>>) {
+        self.network = network;
+    }
+
+    /// The network the search evaluates with, if any.
+    #[must_use]
+    pub fn network(&self) -> Option<&Arc<crate::nnue::Network>> {
+        self.network.as_ref()
     }
 
     /// What the table holds for `pos`.

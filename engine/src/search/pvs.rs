@@ -182,7 +182,7 @@ impl Worker<'_> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.data.stack[ply].current = Move::NONE;
                 self.data.stack[ply].moved = 0;
-                self.data.accs[ply + 1] = self.data.accs[ply];
+                self.enter_null(ply);
                 pos.make_null();
                 self.tt.prefetch(pos.key());
                 let v = -self.search::<false>(pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -302,7 +302,7 @@ impl Worker<'_> {
             }
             self.data.stack[ply].current = m;
             self.data.stack[ply].moved = moving_piece(pos, m);
-            self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
+            self.enter_move(pos, ply, m);
             pos.make_move(m);
             let new_depth = depth - 1;
             let mut v;
@@ -513,7 +513,7 @@ impl Worker<'_> {
             }
             self.data.stack[ply].current = m;
             self.data.stack[ply].moved = moving_piece(pos, m);
-            self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
+            self.enter_move(pos, ply, m);
             pos.make_move(m);
             let v = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
             pos.unmake_move();

@@ -67,6 +67,8 @@ pub(crate) struct ThreadData {
     pub buffers: Box<[MoveBuffer; MAX_PLY + 1]>,
     /// The evaluation's incremental sums of the position at each ply.
     pub accs: Box<[Accumulator; MAX_PLY + 4]>,
+    /// The network's first layer at each ply, when the search evaluates with one.
+    pub network: super::network_stack::NetworkStack,
 }
 
 impl ThreadData {
@@ -79,6 +81,7 @@ impl ThreadData {
             pv_len: boxed_array(|_| 0),
             buffers: boxed_array(|_| MoveBuffer::new()),
             accs: boxed_array(|_| start),
+            network: super::network_stack::NetworkStack::new(),
         }
     }
 
@@ -170,6 +173,8 @@ pub(crate) struct Shared<'a> {
     pub tables: Option<(&'a Tablebases, u32)>,
     /// Table probes that scored a node (all threads).
     pub tbhits: AtomicU64,
+    /// The network to evaluate with, if any.
+    pub network: Option<&'a crate::nnue::Network>,
 }
 
 impl Shared<'_> {
@@ -265,7 +270,10 @@ impl Worker<'_> {
     #[inline]
     pub fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let config = &self.shared.config;
-        let v = evaluate_incremental(pos, &config.eval, &self.data.accs[ply]);
+        let v = match self.shared.network {
+            Some(net) => self.data.network.evaluate(net, ply, pos),
+            None => evaluate_incremental(pos, &config.eval, &self.data.accs[ply]),
+        };
         if config.noise == 0 {
             return v;
         }
@@ -285,10 +293,37 @@ impl Worker<'_> {
     #[inline]
     pub fn evaluate_lazy(&self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
         let config = &self.shared.config;
-        if config.noise == 0 {
+        if config.noise == 0 && self.shared.network.is_none() {
             return evaluate_lazy(pos, &config.eval, &self.data.accs[ply], alpha, beta);
         }
         (self.evaluate(pos, ply), true)
+    }
+
+    /// Sets up the evaluation's incremental state for the root position `pos` (ply 0).
+    pub fn enter_root(&mut self, pos: &Position) {
+        self.data.accs[0] = Accumulator::new(pos);
+        if let Some(net) = self.shared.network {
+            self.data.network.refresh(net, 0, pos);
+        }
+    }
+
+    /// Derives the evaluation's incremental state at `ply + 1` from that at `ply`, for `m`
+    /// played in `pos` (call before making it).
+    #[inline]
+    pub fn enter_move(&mut self, pos: &Position, ply: usize, m: Move) {
+        self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
+        if let Some(net) = self.shared.network {
+            self.data.network.after_move(net, ply, pos, m);
+        }
+    }
+
+    /// As [`Worker::enter_move`] for a null move.
+    #[inline]
+    pub fn enter_null(&mut self, ply: usize) {
+        self.data.accs[ply + 1] = self.data.accs[ply];
+        if self.shared.network.is_some() {
+            self.data.network.after_null(ply);
+        }
     }
 
     /// The value of a draw for the side to move (contempt makes it unwelcome to the root side).
@@ -352,6 +387,7 @@ pub(crate) fn run(
         idle: searcher.options.idle,
         tables: searcher.tables.as_deref().map(|t| (t, t.max_pieces())),
         tbhits: AtomicU64::new(0),
+        network: searcher.network.as_deref(),
     };
     let tt = &searcher.tt;
     let time = TimeManager::new(limits, start);
