@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use chariot::egtb::stats::{Distances, Mate, SideDistances, Summary};
+use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
 use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
@@ -16,13 +16,9 @@ use serde::Serialize;
 struct SideInfo {
     /// `strong` (Red in the table) or `weak`.
     to_move: &'static str,
-    positions: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    rule_wins: u64,
-    rule_losses: u64,
-    unused_indices: u64,
+    /// The header's counts (and the longest distance to mate with this side to move).
+    #[serde(flatten)]
+    counts: SideCounts,
     /// With `--distances`: positions per distance to mate, wins and losses apart.
     #[serde(skip_serializing_if = "Option::is_none")]
     histogram: Option<Histogram>,
@@ -85,13 +81,7 @@ fn table_info(path: &Path, longest: Option<usize>) -> anyhow::Result<TableInfo> 
             let d = distances.as_ref().map(|d| &d.sides[i]);
             SideInfo {
                 to_move: if i == 0 { "strong" } else { "weak" },
-                positions: c.positions,
-                wins: c.wins,
-                draws: c.draws,
-                losses: c.losses,
-                rule_wins: c.rule_wins,
-                rule_losses: c.rule_losses,
-                unused_indices: c.unused,
+                counts: *c,
                 histogram: d.map(|d| Histogram {
                     wins: SideDistances::bars(&d.wins).collect(),
                     losses: SideDistances::bars(&d.losses).collect(),
@@ -152,16 +142,17 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
             format!("{} (weak, Black in the table) to move", sig.weak),
         ]) {
             writeln!(out, "  {name}")?;
+            let c = &side.counts;
             writeln!(
                 out,
                 "    positions {:>12}   wins {:>12}   draws {:>12}   losses {:>12}   unused indices {:>12}",
-                side.positions, side.wins, side.draws, side.losses, side.unused_indices
+                c.positions, c.wins, c.draws, c.losses, c.unused
             )?;
-            if side.rule_wins + side.rule_losses > 0 {
+            if c.rule_wins + c.rule_losses > 0 {
                 writeln!(
                     out,
                     "    by the perpetual-check rule:  wins {:>12}                       losses {:>12}",
-                    side.rule_wins, side.rule_losses
+                    c.rule_wins, c.rule_losses
                 )?;
             }
         }
@@ -184,7 +175,11 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
         )?;
         let rule = match i.perpetual_check_rule {
             "decides" => {
-                let decided: u64 = i.sides.iter().map(|s| s.rule_wins + s.rule_losses).sum();
+                let decided: u64 = i
+                    .sides
+                    .iter()
+                    .map(|s| s.counts.rule_wins + s.counts.rule_losses)
+                    .sum();
                 format!(
                     "judged; decides {} in {} (format version {})",
                     chariot_cli::count(decided, "position", "positions"),

@@ -46,20 +46,11 @@ struct SideView {
     turn: &'static str,
     /// Its pieces, e.g. `KR`.
     material: String,
-    positions: u64,
-    /// Won by the side to move (by mate or by the perpetual-check rule).
-    wins: u64,
-    draws: u64,
-    /// Lost by the side to move (by mate or by the rule).
-    losses: u64,
-    /// Of `wins`, won by the perpetual-check rule.
-    rule_wins: u64,
-    /// Of `losses`, lost by the perpetual-check rule.
-    rule_losses: u64,
-    /// Indices of the table that are no legal position.
-    unused_indices: u64,
-    /// The longest distance to mate in plies with this side to move, 0 when none.
-    longest_plies: u32,
+    /// Positions, wins, draws and losses for the side to move (by mate or by the
+    /// perpetual-check rule; `rule_wins` and `rule_losses` of them by the rule), indices that
+    /// are no legal position, and the longest distance to mate in plies (0 when none).
+    #[serde(flatten)]
+    counts: SideCounts,
 }
 
 impl SideView {
@@ -73,14 +64,7 @@ impl SideView {
             to_move,
             turn,
             material: material.to_string(),
-            positions: c.positions,
-            wins: c.wins,
-            draws: c.draws,
-            losses: c.losses,
-            rule_wins: c.rule_wins,
-            rule_losses: c.rule_losses,
-            unused_indices: c.unused,
-            longest_plies: c.longest_plies,
+            counts: *c,
         }
     }
 }

@@ -57,8 +57,9 @@ impl RuleJudgement {
     }
 }
 
-/// One side to move's counts, from the header.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One side to move's counts, from the header (serialised as `egtb-gen info --json` and the
+/// web API show them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SideCounts {
     /// Legal positions with this side to move.
     pub positions: u64,
@@ -73,6 +74,7 @@ pub struct SideCounts {
     /// Of `losses`, those lost by the perpetual-check rule.
     pub rule_losses: u64,
     /// Indices that are no legal position.
+    #[serde(rename = "unused_indices")]
     pub unused: u64,
     /// The longest distance to mate in plies with this side to move (won or lost), 0 when none.
     pub longest_plies: u32,
