@@ -123,6 +123,24 @@ enum Command {
     },
     /// List the named sets.
     Sets,
+    /// Write the generation of tables as a workflow for `make -j` (one machine) or Snakemake
+    /// (a cluster): one `egtb-gen gen SIG` job per table, each after the tables it needs.
+    Plan {
+        /// Table names, e.g. KRKAABB.
+        signatures: Vec<String>,
+        /// A named set (see `egtb-gen sets`).
+        #[arg(long)]
+        set: Option<String>,
+        /// The tables' directory written into the plan [default: as for `gen`].
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// `make` (a Makefile) or `snakemake` (a Snakefile).
+        #[arg(long, default_value = "make", value_parser = ["make", "snakemake"])]
+        format: String,
+        /// Write the plan here instead of to standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Runs the command line; errors are printed with their causes.
@@ -184,6 +202,19 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             depth,
         } => crosscheck(&files, samples, depth),
         Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
+        Command::Plan {
+            signatures,
+            set,
+            dir,
+            format,
+            out,
+        } => crate::generation::plan_command(
+            &signatures,
+            set.as_deref(),
+            &dir.unwrap_or_else(chariot::data::user_table_dir),
+            format == "snakemake",
+            out.as_deref(),
+        ),
         Command::Sets => {
             let mut out = std::io::stdout().lock();
             for (name, what) in egtb_gen::sets::SETS {

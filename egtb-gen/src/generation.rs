@@ -42,20 +42,8 @@ pub struct Options {
     pub keep_going: bool,
 }
 
-/// `egtb-gen gen`. Returns `false` when some table failed (with `keep_going`).
-pub fn gen_command(
-    names: &[String],
-    set: Option<&str>,
-    dir: &Path,
-    opts: &Options,
-) -> anyhow::Result<bool> {
-    let Options {
-        level,
-        block_entries,
-        max_memory_gib,
-        force,
-        keep_going,
-    } = *opts;
+/// The tables named and those of the named set, or a usage error.
+fn wanted_tables(names: &[String], set: Option<&str>) -> anyhow::Result<Vec<Signature>> {
     let mut wanted: Vec<Signature> = Vec::new();
     for n in names {
         let sig: Signature = n
@@ -79,6 +67,56 @@ pub fn gen_command(
             "nothing to generate: give table names or --set NAME",
         ));
     }
+    Ok(wanted)
+}
+
+/// `egtb-gen plan`: the tables' dependency graph as a Makefile or a Snakemake file, on
+/// standard output or into `out` (written through a temporary file).
+pub fn plan_command(
+    names: &[String],
+    set: Option<&str>,
+    dir: &Path,
+    snakemake: bool,
+    out: Option<&Path>,
+) -> anyhow::Result<bool> {
+    let wanted = wanted_tables(names, set)?;
+    let plan = egtb_gen::plan::Plan::new(&wanted)?;
+    let origin = std::env::args().collect::<Vec<_>>().join(" ");
+    let text = if snakemake {
+        plan.snakefile(dir, &origin)
+    } else {
+        plan.makefile(dir, &origin)
+    };
+    match out {
+        Some(path) => {
+            chariot::atomic::write(path, text.as_bytes())?;
+            eprintln!(
+                "{}: {} tables, {} asked for",
+                path.display(),
+                plan.jobs.len(),
+                plan.wanted.len()
+            );
+        }
+        None => print!("{text}"),
+    }
+    Ok(true)
+}
+
+/// `egtb-gen gen`. Returns `false` when some table failed (with `keep_going`).
+pub fn gen_command(
+    names: &[String],
+    set: Option<&str>,
+    dir: &Path,
+    opts: &Options,
+) -> anyhow::Result<bool> {
+    let Options {
+        level,
+        block_entries,
+        max_memory_gib,
+        force,
+        keep_going,
+    } = *opts;
+    let wanted = wanted_tables(names, set)?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut order: Vec<Signature> = Vec::new();
     for s in &wanted {

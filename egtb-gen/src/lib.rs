@@ -5,7 +5,8 @@
 //! [`perpetual`] builds the table's game for [`game`], which solves it), [`run`] (subtables
 //! [`loaded`] into memory, compression and atomic writes), [`verify`] (an independent re-check,
 //! the rule's game included, reading tables only through the library's reader) and
-//! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables.
+//! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables and
+//! [`plan`] writes a set's dependency graph for `make` or Snakemake.
 //! Errors are typed ([`error::TableError`]); progress is reported through
 //! [`generate::Progress`]. The commands (argument parsing, progress bars, output, exit codes)
 //! are the binary's. The file format, the index and the prober live in `chariot::egtb`.
@@ -16,6 +17,7 @@ pub mod game;
 pub mod generate;
 pub mod loaded;
 pub mod perpetual;
+pub mod plan;
 pub mod retro;
 pub mod run;
 pub mod sets;

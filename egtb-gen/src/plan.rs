@@ -1,0 +1,218 @@
+//! Generation plans for existing workflow engines (`egtb-gen plan`): the tables of a set form a
+//! dependency graph (a table needs the tables its captures lead to), and each table is one
+//! `egtb-gen gen SIG` job. Written as a Makefile, `make -j N` runs the graph on one machine; as
+//! a Snakemake file, Snakemake runs the same jobs on a cluster through its executors (SLURM,
+//! Kubernetes, ...), each job asking for the memory its table needs. No scheduler of our own.
+//!
+//! A job finds its dependencies already written (the workflow engine ran them first) and writes
+//! its one table through a temporary file renamed into place, so jobs of one plan never write
+//! the same file, and a job cut short leaves no half table that would count as done.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use chariot::egtb::Signature;
+
+use crate::error::TableError;
+use crate::run::{memory_estimate, table_path};
+
+/// One job: a table, the tables it needs, and its estimated peak memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The table.
+    pub table: Signature,
+    /// The tables its captures lead to.
+    pub needs: Vec<Signature>,
+    /// Estimated peak memory of generating it, bytes.
+    pub memory: u64,
+}
+
+/// Every job needed for some tables, dependencies first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The tables asked for.
+    pub wanted: Vec<Signature>,
+    /// Every table to generate (those asked for and their dependencies), smallest first.
+    pub jobs: Vec<Job>,
+}
+
+impl Plan {
+    /// The plan for `wanted` and everything they depend on.
+    ///
+    /// # Errors
+    /// When a table cannot be indexed (its memory cannot be estimated).
+    pub fn new(wanted: &[Signature]) -> Result<Plan, TableError> {
+        let mut tables: Vec<Signature> = Vec::new();
+        for s in wanted {
+            for d in s.closure() {
+                if !tables.contains(&d) {
+                    tables.push(d);
+                }
+            }
+        }
+        tables.sort_by_key(|s| (s.piece_count(), s.to_string()));
+        let jobs = tables
+            .into_iter()
+            .map(|table| {
+                Ok(Job {
+                    needs: table.captures(),
+                    memory: memory_estimate(table)?,
+                    table,
+                })
+            })
+            .collect::<Result<Vec<_>, TableError>>()?;
+        let mut asked = Vec::new();
+        for s in wanted {
+            if !asked.contains(s) {
+                asked.push(*s);
+            }
+        }
+        Ok(Plan {
+            wanted: asked,
+            jobs,
+        })
+    }
+
+    /// The plan as a Makefile: `make -j N -f FILE` generates every table into `dir` (override
+    /// with `make DIR=...`), with `EGTB_GEN` the program (default `egtb-gen`) and `GEN_FLAGS`
+    /// more options for every `gen` (e.g. `--level 19`). `origin` is the command that wrote it.
+    #[must_use]
+    pub fn makefile(&self, dir: &Path, origin: &str) -> String {
+        let file = |s: &Signature| {
+            table_path(Path::new("$(DIR)"), *s)
+                .to_string_lossy()
+                .into_owned()
+        };
+        let mut out = String::new();
+        let _ = writeln!(out, "# Written by `{origin}`.");
+        let _ = writeln!(
+            out,
+            "# {} tables: `make -j N -f THIS_FILE` generates them, each table after the tables it",
+            self.jobs.len()
+        );
+        let _ = writeln!(
+            out,
+            "# needs; a table already generated is not made again. Peak memory per job is in"
+        );
+        let _ = writeln!(out, "# the comment above its rule.");
+        let _ = writeln!(out, "EGTB_GEN ?= egtb-gen");
+        let _ = writeln!(out, "DIR ?= {}", dir.display());
+        let _ = writeln!(out, "GEN_FLAGS ?=");
+        let _ = writeln!(out);
+        let _ = writeln!(out, ".PHONY: all");
+        let wanted: Vec<String> = self.wanted.iter().map(file).collect();
+        let _ = writeln!(out, "all: {}", wanted.join(" "));
+        for job in &self.jobs {
+            let needs: Vec<String> = job.needs.iter().map(file).collect();
+            let _ = writeln!(out);
+            let _ = writeln!(out, "# {}: about {} MiB", job.table, mib(job.memory));
+            let rule = format!("{}: {}", file(&job.table), needs.join(" "));
+            let _ = writeln!(out, "{}", rule.trim_end());
+            let _ = writeln!(
+                out,
+                "\t$(EGTB_GEN) gen {} --dir $(DIR) $(GEN_FLAGS)",
+                job.table
+            );
+        }
+        out
+    }
+
+    /// The plan as a Snakemake file: `snakemake --cores N` (or `--executor slurm ...`) runs
+    /// the same jobs, each with `resources: mem_mb`. `--config dir=... egtb_gen=... flags=...`
+    /// override the directory, the program and the options.
+    #[must_use]
+    pub fn snakefile(&self, dir: &Path, origin: &str) -> String {
+        let name = |s: &Signature| format!("\"{s}\"");
+        let mut out = String::new();
+        let _ = writeln!(out, "# Written by `{origin}`.");
+        let _ = writeln!(
+            out,
+            "# {} tables: `snakemake -s THIS_FILE --cores N` generates them, each table after",
+            self.jobs.len()
+        );
+        let _ = writeln!(
+            out,
+            "# the tables it needs; on a cluster, add Snakemake's executor options."
+        );
+        let _ = writeln!(out, "EGTB_GEN = config.get(\"egtb_gen\", \"egtb-gen\")");
+        let _ = writeln!(
+            out,
+            "DIR = config.get(\"dir\", {:?})",
+            dir.display().to_string()
+        );
+        let _ = writeln!(out, "FLAGS = config.get(\"flags\", \"\")");
+        let _ = writeln!(out);
+        let _ = writeln!(out, "# Each table: the tables it needs.");
+        let _ = writeln!(out, "NEEDS = {{");
+        for job in &self.jobs {
+            let needs: Vec<String> = job.needs.iter().map(name).collect();
+            let _ = writeln!(out, "    \"{}\": [{}],", job.table, needs.join(", "));
+        }
+        let _ = writeln!(out, "}}");
+        let _ = writeln!(out);
+        let _ = writeln!(out, "# Each table: its estimated peak memory, MiB.");
+        let _ = writeln!(out, "MEMORY = {{");
+        for job in &self.jobs {
+            let _ = writeln!(out, "    \"{}\": {},", job.table, mib(job.memory));
+        }
+        let _ = writeln!(out, "}}");
+        let _ = writeln!(out);
+        let wanted: Vec<String> = self.wanted.iter().map(name).collect();
+        let _ = writeln!(out, "rule all:");
+        let _ = writeln!(
+            out,
+            "    input: [f\"{{DIR}}/{{t}}.egtb\" for t in [{}]]",
+            wanted.join(", ")
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(out, "rule table:");
+        let _ = writeln!(
+            out,
+            "    input: lambda w: [f\"{{DIR}}/{{t}}.egtb\" for t in NEEDS[w.table]]"
+        );
+        let _ = writeln!(out, "    output: DIR + \"/{{table}}.egtb\"");
+        let _ = writeln!(out, "    wildcard_constraints: table = \"|\".join(NEEDS)");
+        let _ = writeln!(out, "    resources: mem_mb = lambda w: MEMORY[w.table]");
+        let _ = writeln!(
+            out,
+            "    shell: \"{{EGTB_GEN}} gen {{wildcards.table}} --dir {{DIR}} {{FLAGS}}\""
+        );
+        out
+    }
+}
+
+/// Bytes as whole MiB, rounded up (at least 1).
+fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_comes_after_what_it_needs() {
+        let wanted: Vec<Signature> = ["KRKA", "KCKAB"].map(|s| s.parse().unwrap()).to_vec();
+        let plan = Plan::new(&wanted).unwrap();
+        for (i, job) in plan.jobs.iter().enumerate() {
+            for need in &job.needs {
+                let at = plan.jobs.iter().position(|j| j.table == *need).unwrap();
+                assert!(at < i, "{} needs {need}, planned later", job.table);
+            }
+        }
+        assert!(plan.jobs.iter().any(|j| j.table.to_string() == "KRK"));
+        let make = plan.makefile(Path::new("/t"), "egtb-gen plan KRKA KCKAB");
+        assert!(
+            make.contains("all: $(DIR)/KRKA.egtb $(DIR)/KCKAB.egtb\n"),
+            "{make}"
+        );
+        assert!(make.contains("\t$(EGTB_GEN) gen KRKA --dir $(DIR) $(GEN_FLAGS)\n"));
+        let snake = plan.snakefile(Path::new("/t"), "egtb-gen plan KRKA KCKAB");
+        let krka = snake
+            .lines()
+            .find(|l| l.starts_with("    \"KRKA\": ["))
+            .unwrap();
+        assert!(krka.contains("\"KRK\""), "{krka}");
+        assert!(snake.contains("rule table:"));
+    }
+}
