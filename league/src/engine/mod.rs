@@ -129,8 +129,7 @@ impl EngineConfig {
             name: None,
             launch: Launch {
                 command: command.into(),
-                args: Vec::new(),
-                dir: None,
+                ..Launch::default()
             },
             protocol: ProtocolChoice::Auto,
             variant: VariantChoice::Auto,

@@ -45,7 +45,7 @@ pub enum RecvError {
     Disconnected,
 }
 
-/// How to start an engine.
+/// How to start an engine (or any program that speaks in lines: the chess contest's agents).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Launch {
     /// The program.
@@ -54,6 +54,12 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Its working directory (the runner's when `None`).
     pub dir: Option<PathBuf>,
+    /// Copy its standard error to ours, each line prefixed with `[LABEL]` (the last lines are
+    /// kept either way, [`Process::stderr_tail`]).
+    pub echo_stderr: Option<String>,
+    /// Do not write `quit` when done with it (a program for which `quit` means nothing); its
+    /// standard input is closed either way.
+    pub no_quit: bool,
 }
 
 /// A running engine process.
@@ -68,6 +74,8 @@ pub struct Process {
     eof: bool,
     /// A label for debug output (`--debug`), `None` for none.
     trace: Option<String>,
+    /// Write `quit` when dropped.
+    quit: bool,
 }
 
 impl Process {
@@ -85,7 +93,12 @@ impl Process {
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn()?;
+        let mut child = cmd.spawn().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot start {}: {e}", launch.command.display()),
+            )
+        })?;
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::channel();
         if let Some(out) = child.stdout.take() {
@@ -96,11 +109,15 @@ impl Process {
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         if let Some(err) = child.stderr.take() {
             let tail = Arc::clone(&stderr);
+            let echo = launch.echo_stderr.clone();
             thread::Builder::new()
                 .name("engine-stderr".into())
                 .spawn(move || {
                     read_lines(err, |event| {
                         if let Event::Line(line, _) = event {
+                            if let Some(label) = &echo {
+                                eprintln!("[{label}] {line}");
+                            }
                             let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
                             if tail.len() == STDERR_LINES {
                                 tail.pop_front();
@@ -118,6 +135,7 @@ impl Process {
             stderr,
             eof: false,
             trace,
+            quit: !launch.no_quit,
         })
     }
 
@@ -126,15 +144,26 @@ impl Process {
     /// # Errors
     /// A broken pipe when the engine has exited.
     pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.send_bytes(line.as_bytes())
+    }
+
+    /// Writes one line of bytes (in whatever encoding the program reads; a newline is added)
+    /// and flushes it, in one write.
+    ///
+    /// # Errors
+    /// A broken pipe when the program has exited or closed its input.
+    pub fn send_bytes(&mut self, line: &[u8]) -> io::Result<()> {
         if let Some(label) = &self.trace {
-            eprintln!("{label} < {line}");
+            eprintln!("{label} < {}", String::from_utf8_lossy(line));
         }
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "standard input closed"))?;
-        stdin.write_all(line.as_bytes())?;
-        stdin.write_all(b"\n")?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line);
+        bytes.push(b'\n');
+        stdin.write_all(&bytes)?;
         stdin.flush()
     }
 
@@ -163,14 +192,18 @@ impl Process {
         }
     }
 
-    /// Throws away the lines already read but not yet received (between games, so that a late
-    /// answer to the previous game cannot be taken for an answer in this one).
-    pub fn drain(&mut self) {
+    /// Takes the lines already read but not yet received (between games, so that a late
+    /// answer to the previous game cannot be taken for an answer in this one; output written
+    /// when none was asked for).
+    pub fn drain(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
         while let Ok(event) = self.lines.try_recv() {
-            if let Event::Eof = event {
-                self.eof = true;
+            match event {
+                Event::Line(line, _) => out.push(line),
+                Event::Eof => self.eof = true,
             }
         }
+        out
     }
 
     /// How the process ended, if it has: `exit code N`, `signal N`, or `None` while it runs.
@@ -178,6 +211,18 @@ impl Process {
         match self.child.try_wait() {
             Ok(Some(status)) => Some(describe_status(status)),
             _ => None,
+        }
+    }
+
+    /// As [`Process::exit_status`], waiting up to `wait` for the process to end.
+    pub fn exit_status_within(&mut self, wait: Duration) -> Option<String> {
+        let until = Instant::now() + wait;
+        loop {
+            match self.exit_status() {
+                Some(status) => return Some(status),
+                None if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                None => return None,
+            }
         }
     }
 
@@ -195,7 +240,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if !self.eof {
+        if !self.eof && self.quit {
             let _ = self.send("quit");
         }
         // Closing standard input tells engines that read to end-of-file to leave.

@@ -1,0 +1,15 @@
+//! `chess-board`: the referee ("The Chess Board") of the 2018 AI chess contest
+//! (`../shared/reference/chess-agent-contest-2018.zh.txt`, described in `docs/chess-board.md`).
+//!
+//! It starts two agent programs ([`agent`]), tells each its colour and passes moves between
+//! them in the contest's modified SAN ([`words`] for the Board's own words), judges the game by
+//! the contest rules with shakmaty's move generation and the agent crate's tolerant SAN reader
+//! ([`game`]), writes it as PGN ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`],
+//! pairing with `chariot-league`'s engine). [`cli`] is the command line.
+
+pub mod agent;
+pub mod cli;
+pub mod game;
+pub mod pgn;
+pub mod swiss;
+pub mod words;
