@@ -140,7 +140,8 @@ pub(crate) async fn compile_book(
     };
     let job = state
         .jobs
-        .add(state.new_id(), "book", name.clone(), "games");
+        .add(state.new_id(), "book", name.clone(), "games")
+        .ok_or_else(crate::error::too_many_jobs)?;
     let view = job.view();
     let worker = Arc::clone(&job);
     let shared = Arc::clone(&state);

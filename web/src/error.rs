@@ -64,6 +64,17 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A 503 for a request that would start more jobs than the server runs at once.
+pub(crate) fn too_many_jobs() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "{} imports and compilations are under way, the server's limit; try again when one has ended",
+            crate::jobs::MAX_RUNNING
+        ),
+    )
+}
+
 /// The query string, or a 400 saying what is wrong with it.
 pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(t)| t)

@@ -167,7 +167,8 @@ pub(crate) async fn import(
     drop(body);
     let job = state
         .jobs
-        .add(state.new_id(), "import", name.clone(), "games");
+        .add(state.new_id(), "import", name.clone(), "games")
+        .ok_or_else(crate::error::too_many_jobs)?;
     let view = job.view();
     let worker = Arc::clone(&job);
     std::thread::Builder::new()

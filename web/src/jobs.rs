@@ -12,6 +12,10 @@ use serde::Serialize;
 /// How many jobs the server remembers (the oldest finished one is forgotten first).
 pub const KEPT: usize = 64;
 
+/// How many jobs may run (or wait for their turn) at once; more are refused, so that uploads
+/// cannot pile up threads and temporary files without bound.
+pub const MAX_RUNNING: usize = 8;
+
 /// Where a job stands.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -112,14 +116,14 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    /// Files a new running job and returns it.
+    /// Files a new running job and returns it, or `None` when [`MAX_RUNNING`] jobs are running.
     pub fn add(
         &self,
         id: String,
         kind: &'static str,
         subject: String,
         unit: &'static str,
-    ) -> Arc<Job> {
+    ) -> Option<Arc<Job>> {
         let job = Arc::new(Job {
             started: Instant::now(),
             view: Mutex::new(JobView {
@@ -136,6 +140,9 @@ impl Jobs {
             }),
         });
         let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
+        if list.iter().filter(|j| j.running()).count() >= MAX_RUNNING {
+            return None;
+        }
         while list.len() >= KEPT {
             match list.iter().position(|j| !j.running()) {
                 Some(i) => {
@@ -145,7 +152,7 @@ impl Jobs {
             }
         }
         list.push_back(Arc::clone(&job));
-        job
+        Some(job)
     }
 
     /// The job with this id.
@@ -157,5 +164,50 @@ impl Jobs {
             .iter()
             .find(|j| j.view.lock().unwrap_or_else(|e| e.into_inner()).id == id)
             .map(Arc::clone)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_jobs_are_bounded_and_finished_ones_forgotten_first() {
+        let jobs = Jobs::default();
+        let running: Vec<Arc<Job>> = (0..MAX_RUNNING)
+            .map(|i| {
+                jobs.add(format!("r{i}"), "import", "f".into(), "games")
+                    .unwrap()
+            })
+            .collect();
+        assert!(
+            jobs.add("one more".into(), "import", "f".into(), "games")
+                .is_none()
+        );
+        running[0].finish(serde_json::json!({}));
+        let next = jobs
+            .add("next".into(), "book", "b".into(), "games")
+            .unwrap();
+        assert!(matches!(
+            jobs.get("next").unwrap().view().state,
+            Stage::Running
+        ));
+        next.fail("no");
+        assert_eq!(
+            jobs.get("next").unwrap().view().error.as_deref(),
+            Some("no")
+        );
+        // Past KEPT, the finished ones go first; the running ones stay.
+        for r in &running[1..] {
+            r.finish(serde_json::json!({}));
+        }
+        for i in 0..KEPT {
+            let j = jobs
+                .add(format!("k{i}"), "import", "f".into(), "games")
+                .unwrap();
+            j.finish(serde_json::json!({}));
+        }
+        assert!(jobs.get("r0").is_none());
+        assert!(jobs.get(&format!("k{}", KEPT - 1)).is_some());
     }
 }
