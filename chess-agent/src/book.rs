@@ -210,15 +210,8 @@ pub fn write(path: &Path, entries: &[Entry]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::game::test_position as pos;
 
     /// Source: the Polyglot book format description (`book_format.html`, H.G. Muller's copy of
     /// Michel Van den Bergh's page), "Test keys".

@@ -102,6 +102,12 @@ impl Game {
     }
 }
 
+/// The position of `fen`, for tests (panics on a bad FEN).
+#[cfg(test)]
+pub(crate) fn test_position(fen: &str) -> Chess {
+    Game::from_fen(fen).expect("a valid FEN").position().clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -273,15 +273,8 @@ pub fn format_move(pos: &Chess, m: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::game::test_position as pos;
 
     #[test]
     fn reads_every_form_of_one_move() {

@@ -3,19 +3,13 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 use super::score::MATE;
 use super::{Limits, Searcher};
 use crate::san::format_move;
 
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use crate::game::test_position as pos;
 
 fn best(fen: &str, depth: i32) -> (String, i32) {
     let p = pos(fen);

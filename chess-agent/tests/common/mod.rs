@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 /// What the agent wrote.
 pub struct Transcript {
@@ -52,10 +52,10 @@ pub fn run(args: &[&str], input: &str) -> Transcript {
 }
 
 pub fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
+    chess_agent::game::Game::from_fen(fen)
         .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+        .position()
+        .clone()
 }
 
 /// Checks one line of the agent's output against the contest's output rules and returns the
