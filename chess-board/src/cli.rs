@@ -1,8 +1,15 @@
-//! The command line: `chess-board game` plays one game, `chess-board swiss` a tournament.
+//! The command line: `chess-board game` plays one game, `chess-board swiss` a tournament (both
+//! under the contest's rules, with contest agents), `chess-board match` an engine match between
+//! two UCI chess engines under FIDE's rules ([`crate::matches`]).
 //!
-//! Exit codes: 0 when the game or tournament was played (whatever its result), 1 when it could
-//! not be (an unreadable `--fen`, a PGN file that cannot be written), 2 for a mistake on the
-//! command line (clap's code).
+//! `match` takes its engines as cutechess-cli and `chariot-league` do, a group of `KEY=VALUE`
+//! words per `--engine` (`--engine cmd=stockfish name=sf option.Hash=16`), with `--each` for
+//! settings shared by both; the words are checked here, before any engine is started.
+//!
+//! Exit codes: 0 when the game, tournament or match was played (whatever its result), 1 when it
+//! could not be (an unreadable `--fen` or openings file, an engine that does not start or
+//! answer `uci`, a PGN file that cannot be written), 2 for a mistake on the command line
+//! (clap's code, and `match`'s own checks of the `KEY=VALUE` words).
 
 use std::fs::OpenOptions;
 use std::io::Write as _;
@@ -10,11 +17,15 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use clap::{Args, Parser, Subcommand};
+use chariot_league::clock::TimeControl;
+use chariot_league::stats::{Sprt, SprtDecision};
+use clap::{ArgAction, Args, Parser, Subcommand};
 
 use crate::game::{self, GameConfig, GameRecord};
+use crate::matches::{self, MatchSettings};
 use crate::pgn::{self, Tags};
 use crate::swiss::{self, Swiss};
+use crate::uci::EngineConfig;
 use crate::words::{Encoding, Protocol, Words};
 
 /// The Board of the 2018 AI chess contest: referees agents that play over standard input and
@@ -34,6 +45,9 @@ pub enum Command {
     Game(GameArgs),
     /// Play a Swiss tournament of agents.
     Swiss(SwissArgs),
+    /// Play a match between two UCI chess engines (FIDE rules, clocks with increment, openings
+    /// played with both colours, Elo and SPRT at the end).
+    Match(MatchArgs),
 }
 
 /// Options for every game.
@@ -111,6 +125,92 @@ pub struct SwissArgs {
     pub common: Common,
 }
 
+/// The words of each `--engine` option, one group per occurrence. clap's derive collects
+/// `Vec<Vec<String>>` only with its unstable-v5 feature, so this reads the occurrences itself
+/// ([`clap::ArgMatches::get_occurrences`]).
+#[derive(Clone, Debug, Default)]
+pub struct EngineGroups(pub Vec<Vec<String>>);
+
+impl clap::FromArgMatches for EngineGroups {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|o| o.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineGroups(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for EngineGroups {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .value_name("KEY=VALUE")
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .required(true)
+                .help(
+                    "An engine (give two): cmd=PATH (required), name=NAME, dir=DIR, arg=ARG \
+                     (repeatable), option.NAME=VALUE (a UCI option), timemargin=MS (grace after \
+                     the flag, default 200), handshake=SECONDS (time for uciok/readyok, \
+                     default 10)",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// `chess-board match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The engines' `--engine` groups.
+    #[command(flatten)]
+    pub engines: EngineGroups,
+    /// Settings for both engines, as for `--engine` (an engine's own settings win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub each: Vec<String>,
+    /// Time control: `BASE+INCREMENT` in seconds (`10+0.1`), `MOVES/BASE`, or `BASE`.
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// Games to play (each opening twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games played at once (each with its own two engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings: SAN lines from the start position, or FEN/EPD lines (default: the built-in
+    /// list, `chess-board/data/openings.txt`).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed (default: in file order).
+    #[arg(long)]
+    pub srand: Option<u64>,
+    /// Append every game to this PGN file.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Stop when the SPRT decides: `elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub sprt: Option<Vec<String>>,
+    /// The PGN `Event` tag.
+    #[arg(long, default_value = "chess-board match")]
+    pub event: String,
+    /// The PGN `Site` tag.
+    #[arg(long, default_value = "?")]
+    pub site: String,
+    /// Print every line to and from the engines on standard error.
+    #[arg(long)]
+    pub debug: bool,
+}
+
 impl Common {
     fn config(&self, white: &str, black: &str) -> Result<GameConfig> {
         if !(self.time.is_finite() && self.time > 0.0) {
@@ -158,6 +258,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Game(args) => game_command(&args),
         Command::Swiss(args) => swiss_command(&args),
+        Command::Match(args) => match_command(&args),
     }
 }
 
@@ -269,5 +370,281 @@ fn swiss_command(args: &SwissArgs) -> Result<i32> {
     }
     println!("\nFinal standings (points: win 2, draw 1, bye 2; Opp = opponents' points)");
     print!("{}", swiss::table(&names, &swiss));
+    Ok(0)
+}
+
+/// A mistake in `match`'s words: said on standard error, exit code 2 like clap's own.
+fn usage(e: &anyhow::Error) -> i32 {
+    eprintln!("chess-board match: {e:#}\n(see chess-board match --help)");
+    2
+}
+
+/// `KEY=VALUE` words of `--OPT`.
+fn key_values(opt: &str, words: &[String]) -> Result<Vec<(String, String)>> {
+    words
+        .iter()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
+            _ => bail!("--{opt}: {w:?} is not KEY=VALUE"),
+        })
+        .collect()
+}
+
+/// An engine's configuration from `--each` and its own words (its own win; `arg=` words of
+/// its own replace those of `--each`).
+fn engine_config(
+    index: usize,
+    each: &[(String, String)],
+    own: &[(String, String)],
+    tc: TimeControl,
+) -> Result<EngineConfig> {
+    let ctx = format!("--engine #{}", index + 1);
+    let mut c = EngineConfig::new("", tc);
+    let (mut cmd, mut args_each, mut args_own) = (None, Vec::new(), Vec::new());
+    for (from_each, (k, v)) in each
+        .iter()
+        .map(|p| (true, p))
+        .chain(own.iter().map(|p| (false, p)))
+    {
+        match k.as_str() {
+            "cmd" => cmd = Some(v.clone()),
+            "name" => c.name = Some(v.clone()),
+            "dir" => c.launch.dir = Some(PathBuf::from(v)),
+            "arg" if from_each => args_each.push(v.clone()),
+            "arg" => args_own.push(v.clone()),
+            "timemargin" => {
+                let ms: u64 = v
+                    .parse()
+                    .map_err(|_| anyhow::anyhow!("{ctx}: timemargin={v:?} is not milliseconds"))?;
+                c.grace = Duration::from_millis(ms);
+            }
+            "handshake" => {
+                let s: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{ctx}: handshake={v:?} is not a positive number of seconds"
+                        )
+                    })?;
+                c.handshake = Duration::from_secs_f64(s.min(3600.0));
+            }
+            _ => match k.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    c.options.retain(|(n, _)| n != name);
+                    c.options.push((name.to_owned(), v.clone()));
+                }
+                _ => bail!(
+                    "{ctx}: unknown setting {k:?} (cmd, name, dir, arg, option.NAME, timemargin, handshake)"
+                ),
+            },
+        }
+    }
+    let cmd = cmd
+        .filter(|c| !c.trim().is_empty())
+        .ok_or_else(|| anyhow::anyhow!("{ctx}: cmd= is missing"))?;
+    c.launch.command =
+        chariot_league::engine::process::resolve_command(&cmd, c.launch.dir.as_deref());
+    c.launch.args = if args_own.is_empty() {
+        args_each
+    } else {
+        args_own
+    };
+    Ok(c)
+}
+
+fn sprt_args(words: &[String]) -> Result<Sprt> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for (k, v) in key_values("sprt", words)? {
+        let x: f64 = v
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .ok_or_else(|| anyhow::anyhow!("--sprt: {k}={v:?} is not a number"))?;
+        match k.as_str() {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            _ => bail!("--sprt: unknown setting {k:?} (elo0, elo1, alpha, beta)"),
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        bail!("--sprt needs elo0= and elo1=");
+    };
+    if elo1 <= elo0 {
+        bail!("--sprt: elo1 must be greater than elo0");
+    }
+    for (name, p) in [("alpha", alpha), ("beta", beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            bail!("--sprt: {name} must be between 0 and 0.5");
+        }
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+/// The match's settings from the command line, before anything is started or read.
+struct MatchPlan {
+    engines: [EngineConfig; 2],
+    tc: TimeControl,
+    sprt: Option<Sprt>,
+}
+
+fn match_plan(args: &MatchArgs) -> Result<MatchPlan> {
+    if args.engines.0.len() != 2 {
+        bail!(
+            "a match needs exactly two --engine, got {}",
+            args.engines.0.len()
+        );
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    let tc: TimeControl = args.tc.parse().context("--tc")?;
+    let each = key_values("each", &args.each)?;
+    let mut engines = Vec::new();
+    for (i, words) in args.engines.0.iter().enumerate() {
+        let own = key_values("engine", words)?;
+        engines.push(engine_config(i, &each, &own, tc)?);
+    }
+    let sprt = args.sprt.as_deref().map(sprt_args).transpose()?;
+    let [a, b]: [EngineConfig; 2] = engines
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("two engines"))?;
+    Ok(MatchPlan {
+        engines: [a, b],
+        tc,
+        sprt,
+    })
+}
+
+fn match_command(args: &MatchArgs) -> Result<i32> {
+    let plan = match match_plan(args) {
+        Ok(plan) => plan,
+        Err(e) => return Ok(usage(&e)),
+    };
+    let (source, text) = match &args.openings {
+        Some(path) => (
+            path.display().to_string(),
+            std::fs::read_to_string(path)
+                .with_context(|| format!("--openings: cannot read {}", path.display()))?,
+        ),
+        None => (
+            "the built-in list (chess-board/data/openings.txt)".to_owned(),
+            matches::DEFAULT_OPENINGS.to_owned(),
+        ),
+    };
+    let mut openings =
+        matches::parse_openings(&text).with_context(|| format!("--openings {source}"))?;
+    if let Some(seed) = args.srand {
+        chariot_league::openings::shuffle(&mut openings, seed);
+    }
+    let names = matches::check_engines(&plan.engines, args.debug).map_err(anyhow::Error::msg)?;
+    let mut pgn_file = match &args.pgn {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open --pgn {}", path.display()))?,
+        ),
+        None => None,
+    };
+    for (i, (name, c)) in names.iter().zip(&plan.engines).enumerate() {
+        let mut line = format!("Engine {}: {name} ({}", i + 1, c.launch.command.display());
+        for a in &c.launch.args {
+            line.push_str(&format!(" {a}"));
+        }
+        for (k, v) in &c.options {
+            line.push_str(&format!(", {k}={v}"));
+        }
+        println!("{line})");
+    }
+    println!(
+        "Match: {} vs {}, {} game{} at {}, concurrency {}; {} opening{} from {}{}",
+        names[0],
+        names[1],
+        args.games,
+        if args.games == 1 { "" } else { "s" },
+        plan.tc,
+        args.concurrency,
+        openings.len(),
+        if openings.len() == 1 { "" } else { "s" },
+        source,
+        args.srand
+            .map_or(String::new(), |s| format!(", shuffled with seed {s}"))
+    );
+    let settings = MatchSettings {
+        engines: plan.engines,
+        names,
+        games: args.games,
+        concurrency: args.concurrency,
+        openings,
+        sprt: plan.sprt,
+        debug: args.debug,
+    };
+    let tally = matches::run(&settings, |game, tally| -> Result<()> {
+        println!("{}", matches::game_line(game, &settings, tally));
+        if let Some(file) = pgn_file.as_mut() {
+            file.write_all(matches::pgn(game, &settings, &args.event, &args.site).as_bytes())
+                .and_then(|()| file.flush())
+                .context("cannot write the PGN file")?;
+        }
+        Ok(())
+    })?;
+    let names = settings.names.to_vec();
+    let w = tally.wdl;
+    println!(
+        "\nScore of {} vs {}: +{} ={} -{} (W-D-L), {}/{} [{:.3}]",
+        names[0],
+        names[1],
+        w.wins,
+        w.draws,
+        w.losses,
+        w.points(),
+        w.games(),
+        w.score().unwrap_or(0.5)
+    );
+    // The league's report prints the Elo, LOS and SPRT lines from its standings (pentanomial
+    // when every game is in a complete pair, as here).
+    let mut standings = chariot_league::tournament::Standings::default();
+    standings.first = w;
+    standings.pairs = if tally.all_paired() {
+        tally.pairs
+    } else {
+        chariot_league::stats::Pentanomial::default()
+    };
+    standings.finished = tally.finished;
+    let report = chariot_league::report::match_elo(&names, &standings, settings.sprt.as_ref());
+    if !report.is_empty() {
+        println!("{report}");
+    }
+    let early = settings
+        .sprt
+        .as_ref()
+        .map(|t| tally.sprt(t).decision)
+        .filter(|&d| d != SprtDecision::Continue && tally.finished < settings.games);
+    match early {
+        Some(d) => println!(
+            "Finished match: the SPRT accepted {} after {} of {} games",
+            if d == SprtDecision::AcceptH1 {
+                "H1"
+            } else {
+                "H0"
+            },
+            tally.finished,
+            settings.games
+        ),
+        None => println!("Finished match"),
+    }
     Ok(0)
 }

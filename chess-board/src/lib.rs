@@ -6,10 +6,15 @@
 //! the contest rules with shakmaty's move generation and the agent crate's tolerant SAN reader
 //! ([`game`]), writes it as PGN ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`],
 //! pairing with `chariot-league`'s engine). [`cli`] is the command line.
+//!
+//! It also measures UCI chess engines against each other (`chess-board match`): [`uci`] is the
+//! client, [`matches`] the referee under FIDE's rules and the match runner.
 
 pub mod agent;
 pub mod cli;
 pub mod game;
+pub mod matches;
 pub mod pgn;
 pub mod swiss;
+pub mod uci;
 pub mod words;

@@ -6,11 +6,14 @@
 //! `time forfeit`, `rules infraction`, `abandoned`), `PlyCount`. Rejected tries appear as
 //! comments after the move that followed them, and the reason of the ending as a comment before
 //! the result. Lines are wrapped before 80 characters.
+//!
+//! [`write_game`] is the writer underneath, from a tag list and annotated SAN moves; engine
+//! matches ([`crate::matches`]) write their games through it too.
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use crate::game::GameRecord;
 
@@ -75,53 +78,93 @@ fn comment(text: &str) -> String {
 /// Writes the game as PGN, ending with an empty line.
 #[must_use]
 pub fn write(game: &GameRecord, tags: &Tags) -> String {
-    let result = game.ending.result();
+    let mut list: Vec<(&str, String)> = vec![
+        ("Event", tags.event.clone()),
+        ("Site", tags.site.clone()),
+        ("Date", tags.date.clone()),
+        ("Round", tags.round.clone()),
+        ("White", tags.white.clone()),
+        ("Black", tags.black.clone()),
+        ("Result", game.ending.result().to_owned()),
+    ];
+    if let Some(fen) = &game.fen {
+        list.push(("SetUp", "1".to_owned()));
+        list.push(("FEN", fen.trim().to_owned()));
+    }
+    list.push(("TimeControl", tags.seconds.to_string()));
+    list.push(("Termination", game.ending.reason.termination().to_owned()));
+    list.push(("PlyCount", game.moves.len().to_string()));
+    let moves: Vec<Annotated> = game
+        .moves
+        .iter()
+        .map(|m| Annotated {
+            san: m.san.to_string(),
+            comments: if m.rejected.is_empty() {
+                Vec::new()
+            } else {
+                vec![rejected_comment(&m.rejected)]
+            },
+        })
+        .collect();
+    let mut last = Vec::new();
+    if !game.final_rejected.is_empty() {
+        last.push(rejected_comment(&game.final_rejected));
+    }
+    last.push(game.ending.detail.clone());
+    write_game(&list, &game.start, &moves, &last, game.ending.result())
+}
+
+/// A move of the movetext: its SAN and the comments that follow it (without braces).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotated {
+    /// The move in SAN, check marks included.
+    pub san: String,
+    /// Comments after it, each written as `{...}`.
+    pub comments: Vec<String>,
+}
+
+/// Writes a game as PGN from its tags (in the order given; values are escaped), its start
+/// position (for the move numbers), its moves, the comments before the result (the reason of
+/// the ending) and the result token, ending with an empty line. Every PGN this crate writes
+/// goes through here: the contest's games ([`write`]) and engine matches
+/// ([`crate::matches`]).
+#[must_use]
+pub fn write_game(
+    tags: &[(&str, String)],
+    start: &Chess,
+    moves: &[Annotated],
+    final_comments: &[String],
+    result: &str,
+) -> String {
     let mut out = String::new();
-    for (key, value) in [
-        ("Event", tags.event.as_str()),
-        ("Site", tags.site.as_str()),
-        ("Date", tags.date.as_str()),
-        ("Round", tags.round.as_str()),
-        ("White", tags.white.as_str()),
-        ("Black", tags.black.as_str()),
-        ("Result", result),
-    ] {
+    for (key, value) in tags {
         let _ = writeln!(out, "[{key} \"{}\"]", quote(value));
     }
-    if let Some(fen) = &game.fen {
-        let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{}\"]", quote(fen.trim()));
-    }
-    let _ = writeln!(out, "[TimeControl \"{}\"]", tags.seconds);
-    let _ = writeln!(
-        out,
-        "[Termination \"{}\"]",
-        game.ending.reason.termination()
-    );
-    let _ = writeln!(out, "[PlyCount \"{}\"]\n", game.moves.len());
-
+    out.push('\n');
     let mut tokens = Vec::new();
-    let mut number = game.start.fullmoves().get();
-    let mut turn = game.start.turn();
-    for (i, m) in game.moves.iter().enumerate() {
+    let mut number = start.fullmoves().get();
+    let mut turn = start.turn();
+    for (i, m) in moves.iter().enumerate() {
         if turn == Color::White {
             tokens.push(format!("{number}."));
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(m.san.to_string());
-        if !m.rejected.is_empty() {
-            tokens.push(rejected_comment(&m.rejected));
+        tokens.push(m.san.clone());
+        for c in &m.comments {
+            tokens.push(format!("{{{}}}", comment(c)));
         }
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
-    if !game.final_rejected.is_empty() {
-        tokens.push(rejected_comment(&game.final_rejected));
+    for c in final_comments {
+        tokens.push(format!("{{{}}}", comment(c)));
     }
-    tokens.push(format!("{{{}}}", comment(&game.ending.detail)));
     tokens.push(result.to_owned());
+    // Tokens are joined with spaces and wrapped before 80 characters; a comment is one token
+    // (a long one may exceed the width rather than be broken).
     let mut line = String::new();
     for token in tokens {
         if !line.is_empty() && line.len() + 1 + token.len() > 79 {
@@ -145,7 +188,7 @@ fn rejected_comment(tries: &[String]) -> String {
         .map(|t| format!("\"{}\"", comment(t)))
         .collect::<Vec<_>>()
         .join(", ");
-    format!("{{rejected: {list}}}")
+    format!("rejected: {list}")
 }
 
 #[cfg(test)]

@@ -517,7 +517,8 @@ fn engine_config(index: usize, each: &EngineArgs, own: &EngineArgs) -> Result<En
     }
     let cmd = cmd.ok_or_else(|| anyhow!("{}: cmd= is missing", ctx()))?;
     c.tc = tc.ok_or_else(|| anyhow!("{}: no time control (use --tc or tc=)", ctx()))?;
-    c.launch.command = resolve_command(&cmd, c.launch.dir.as_deref());
+    c.launch.command =
+        chariot_league::engine::process::resolve_command(&cmd, c.launch.dir.as_deref());
     c.launch.args = if args_own.is_empty() {
         args_each
     } else {
@@ -534,23 +535,6 @@ fn engine_config(index: usize, each: &EngineArgs, own: &EngineArgs) -> Result<En
             .collect();
     }
     Ok(c)
-}
-
-/// A relative command with a directory part is looked up in the engine's directory first,
-/// then in the current directory; a bare name is left to the PATH search.
-fn resolve_command(cmd: &str, dir: Option<&Path>) -> PathBuf {
-    let path = PathBuf::from(cmd);
-    if path.is_absolute() || path.components().count() == 1 {
-        return path;
-    }
-    let cwd = std::env::current_dir().unwrap_or_default();
-    if let Some(dir) = dir {
-        let in_dir = cwd.join(dir).join(&path);
-        if in_dir.exists() {
-            return in_dir;
-        }
-    }
-    cwd.join(path)
 }
 
 /// The openings of `--book`: enough distinct lines for every game pair of the tournament.

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -321,6 +321,25 @@ fn describe_status(status: std::process::ExitStatus) -> String {
         }
     }
     "unknown exit status".to_owned()
+}
+
+/// The program of an engine command `cmd` run from directory `dir`: a relative command with a
+/// directory part (`./engine`, `bin/engine`) is looked up in `dir` first, then in the current
+/// directory; an absolute path, or a bare name left to the `PATH` search, is kept as it is.
+#[must_use]
+pub fn resolve_command(cmd: &str, dir: Option<&Path>) -> PathBuf {
+    let path = PathBuf::from(cmd);
+    if path.is_absolute() || path.components().count() == 1 {
+        return path;
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    if let Some(dir) = dir {
+        let in_dir = cwd.join(dir).join(&path);
+        if in_dir.exists() {
+            return in_dir;
+        }
+    }
+    cwd.join(path)
 }
 
 #[cfg(test)]

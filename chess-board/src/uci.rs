@@ -1,0 +1,380 @@
+//! A UCI client for international-chess engines: one engine's side of a `chess-board match`
+//! game.
+//!
+//! `chariot-league` has a UCI client, but it is typed to Xiangqi moves; this one speaks the same
+//! protocol over the same child process ([`chariot_league::engine::process::Process`]: a reader
+//! thread per engine, every wait a channel wait with a deadline, never a read on a pipe) and
+//! leaves the moves as text. Reading a move is the referee's business: it parses the text with
+//! shakmaty's [`UciMove`](shakmaty::uci::UciMove) and then checks it against the position
+//! (`to_move`), so a malformed or illegal `bestmove` is judged there, with the position at hand.
+//!
+//! The conversation: `uci` → `id name ...`, `option ...`, `uciok`; `setoption name N value V`
+//! for each `option.N=V`; `isready` → `readyok`. Each game: `ucinewgame`, `isready` →
+//! `readyok`; each move: `position startpos|fen F moves m1 m2 ...`, `go wtime W btime B winc I
+//! binc I [movestogo N]`, `info ... score cp|mate ...` lines (the last is kept for the PGN
+//! comment), `bestmove M`. Dropping the engine writes `quit`, waits a moment and kills it.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use chariot_league::clock::{Clock, TimeControl};
+use chariot_league::engine::process::{Launch, Process, RecvError};
+
+/// Grace after a clock runs out before the loss on time, by default (the league's 0.2 s).
+pub const DEFAULT_GRACE: Duration = Duration::from_millis(200);
+
+/// Time an engine gets for `uci` → `uciok` and `isready` → `readyok`, by default.
+pub const DEFAULT_HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// How to start and set up one engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The name in the output and the PGN; the engine's `id name` when `None`.
+    pub name: Option<String>,
+    /// Program, arguments, working directory.
+    pub launch: Launch,
+    /// `setoption name N value V` after the handshake, in this order.
+    pub options: Vec<(String, String)>,
+    /// The time control.
+    pub tc: TimeControl,
+    /// Grace after the clock runs out before the loss on time.
+    pub grace: Duration,
+    /// Time allowed for `uciok` and for each `readyok`.
+    pub handshake: Duration,
+}
+
+impl EngineConfig {
+    /// A configuration for `command` with no options and the default grace and handshake time.
+    #[must_use]
+    pub fn new(command: impl Into<PathBuf>, tc: TimeControl) -> EngineConfig {
+        EngineConfig {
+            name: None,
+            launch: Launch {
+                command: command.into(),
+                ..Launch::default()
+            },
+            options: Vec::new(),
+            tc,
+            grace: DEFAULT_GRACE,
+            handshake: DEFAULT_HANDSHAKE,
+        }
+    }
+}
+
+/// Why an engine failed; each one loses the game for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The program could not be started.
+    Spawn(String),
+    /// No `uciok` or `readyok` in time.
+    Handshake(String),
+    /// The engine exited or closed its output.
+    Disconnected {
+        /// `exit code N` or `signal N` when known.
+        status: Option<String>,
+        /// The last lines of its standard error.
+        stderr: String,
+    },
+    /// No `bestmove` within the time left plus the grace.
+    Timeout,
+    /// A `bestmove` line without a move.
+    Garbage(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Spawn(e) => write!(f, "could not be started: {e}"),
+            Failure::Handshake(e) => write!(f, "failed the handshake: {e}"),
+            Failure::Disconnected { status, stderr } => {
+                f.write_str("crashed or exited")?;
+                if let Some(s) = status {
+                    write!(f, " ({s})")?;
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; stderr: {stderr}")?;
+                }
+                Ok(())
+            }
+            Failure::Timeout => f.write_str("lost on time"),
+            Failure::Garbage(line) => write!(f, "sent a malformed answer {line:?}"),
+        }
+    }
+}
+
+/// An evaluation from an `info` line, from the engine's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the engine is mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    /// `+0.28`, `-1.50`, `+M5`, `-M3` (cutechess's PGN comments).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let a = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Mate(n) if n < 0 => write!(f, "-M{}", -n),
+            Score::Mate(n) => write!(f, "+M{n}"),
+        }
+    }
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move as written after `bestmove` (not yet read nor checked).
+    pub text: String,
+    /// Time from `go` to the `bestmove` line.
+    pub elapsed: Duration,
+    /// The last score the engine reported.
+    pub score: Option<Score>,
+    /// The last depth the engine reported.
+    pub depth: Option<u32>,
+}
+
+/// The position to think about: a start and the moves after it, in UCI notation.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionLine<'a> {
+    /// The start position's FEN; `None` for the standard start (`position startpos`).
+    pub fen: Option<&'a str>,
+    /// The moves from it (`e2e4`, `e1g1`, `e7e8q`).
+    pub moves: &'a [String],
+}
+
+/// A started engine, past its handshake.
+pub struct UciEngine {
+    process: Process,
+    id_name: Option<String>,
+    handshake: Duration,
+}
+
+impl UciEngine {
+    /// Starts the engine, runs the handshake and sends its options.
+    ///
+    /// `trace` labels its traffic on standard error (`--debug`).
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Spawn`], [`Failure::Handshake`] or [`Failure::Disconnected`].
+    pub fn start(config: &EngineConfig, trace: Option<String>) -> Result<UciEngine, Failure> {
+        let process = Process::spawn(&config.launch, trace)
+            .map_err(|e| Failure::Spawn(format!("{}: {e}", config.launch.command.display())))?;
+        let mut engine = UciEngine {
+            process,
+            id_name: None,
+            handshake: config.handshake,
+        };
+        engine.send("uci")?;
+        let deadline = Instant::now() + config.handshake;
+        loop {
+            let line = engine.recv(deadline, "no uciok")?;
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("uciok"), _) => break,
+                (Some("id"), Some("name")) => {
+                    let name = line.trim_start()["id".len()..].trim_start()["name".len()..].trim();
+                    if !name.is_empty() {
+                        engine.id_name = Some(name.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (name, value) in &config.options {
+            let line = if value.is_empty() {
+                format!("setoption name {name}")
+            } else {
+                format!("setoption name {name} value {value}")
+            };
+            engine.send(&line)?;
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    /// The engine's `id name`, if it gave one.
+    #[must_use]
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// Tells the engine a new game starts (`ucinewgame`) and waits for it to be ready.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Handshake`] without `readyok` in time, [`Failure::Disconnected`].
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    /// `isready` → `readyok`.
+    fn ready(&mut self) -> Result<(), Failure> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.handshake;
+        loop {
+            if self.recv(deadline, "no readyok")?.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sends the position and `go` with both clocks, and waits for `bestmove` until the mover's
+    /// time left plus `grace` has passed since `go` was written. `own` is the mover's clock.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Timeout`], [`Failure::Disconnected`], or [`Failure::Garbage`] for a
+    /// `bestmove` without a move.
+    pub fn think(
+        &mut self,
+        line: PositionLine<'_>,
+        white_to_move: bool,
+        own: &Clock,
+        opp: &Clock,
+        grace: Duration,
+    ) -> Result<Reply, Failure> {
+        // Whatever the engine wrote when nobody asked (a late `info`) is not an answer.
+        self.process.drain();
+        let mut position = match line.fen {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_owned(),
+        };
+        if !line.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&line.moves.join(" "));
+        }
+        self.send(&position)?;
+        let (white, black) = if white_to_move {
+            (own, opp)
+        } else {
+            (opp, own)
+        };
+        let mut go = format!(
+            "go wtime {} btime {} winc {} binc {}",
+            white.shown_ms(),
+            black.shown_ms(),
+            white.increment_ms(),
+            black.increment_ms()
+        );
+        if let Some(n) = own.moves_to_go() {
+            go.push_str(&format!(" movestogo {n}"));
+        }
+        let grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
+        self.send(&go)?;
+        let sent = Instant::now();
+        let deadline = sent + Duration::from_millis(own.budget_ms(grace_ms));
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let (text, at) = match self.process.recv_until(deadline) {
+                Ok(got) => got,
+                Err(RecvError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvError::Disconnected) => return Err(self.disconnected()),
+            };
+            let mut words = text.split_whitespace();
+            match words.next() {
+                Some("info") => read_info(words, &mut score, &mut depth),
+                Some("bestmove") => {
+                    let Some(mv) = words.next() else {
+                        return Err(Failure::Garbage(text));
+                    };
+                    return Ok(Reply {
+                        text: mv.to_owned(),
+                        elapsed: at.saturating_duration_since(sent),
+                        score,
+                        depth,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        // A write error means the engine is gone; say how it ended.
+        self.process.send(line).map_err(|_| self.disconnected())
+    }
+
+    fn recv(&mut self, deadline: Instant, missing: &str) -> Result<String, Failure> {
+        match self.process.recv_until(deadline) {
+            Ok((line, _)) => Ok(line),
+            Err(RecvError::Timeout) => Err(Failure::Handshake(format!(
+                "{missing} within {:.1} s",
+                self.handshake.as_secs_f64()
+            ))),
+            Err(RecvError::Disconnected) => Err(self.disconnected()),
+        }
+    }
+
+    fn disconnected(&mut self) -> Failure {
+        Failure::Disconnected {
+            status: self.process.exit_status_within(Duration::from_millis(500)),
+            stderr: self.process.stderr_tail(),
+        }
+    }
+}
+
+/// Takes `score cp N`, `score mate N` and `depth N` from the words after `info` (a
+/// `lowerbound`/`upperbound` score still counts: it is what the engine last said).
+fn read_info<'a>(
+    mut words: impl Iterator<Item = &'a str>,
+    score: &mut Option<Score>,
+    depth: &mut Option<u32>,
+) {
+    while let Some(w) = words.next() {
+        match w {
+            "depth" => {
+                if let Some(d) = words.next().and_then(|d| d.parse().ok()) {
+                    *depth = Some(d);
+                }
+            }
+            "score" => match (words.next(), words.next().and_then(|n| n.parse().ok())) {
+                (Some("cp"), Some(n)) => *score = Some(Score::Cp(n)),
+                (Some("mate"), Some(n)) => *score = Some(Score::Mate(n)),
+                _ => {}
+            },
+            // The rest of the line is free text.
+            "string" => return,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_score_and_depth() {
+        let (mut score, mut depth) = (None, None);
+        read_info(
+            "depth 12 seldepth 18 multipv 1 score cp -35 nodes 1000 pv e2e4".split_whitespace(),
+            &mut score,
+            &mut depth,
+        );
+        assert_eq!((score, depth), (Some(Score::Cp(-35)), Some(12)));
+        read_info(
+            "depth 20 score mate 3 lowerbound".split_whitespace(),
+            &mut score,
+            &mut depth,
+        );
+        assert_eq!((score, depth), (Some(Score::Mate(3)), Some(20)));
+        read_info(
+            "string depth 99 score cp 5".split_whitespace(),
+            &mut score,
+            &mut depth,
+        );
+        assert_eq!(depth, Some(20));
+        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
+        assert_eq!(Score::Cp(7).to_string(), "+0.07");
+        assert_eq!(Score::Mate(-2).to_string(), "-M2");
+    }
+}
