@@ -1,16 +1,20 @@
-//! Polyglot opening books (`.bin`): the reader the agent uses and the writer tests use.
+//! Polyglot opening books (`.bin`): the reader the agent uses, the writer `chess-book` uses, and
+//! the small book that ships inside the agent ([`Book::embedded`], `chess-agent/data/book.bin`).
 //!
 //! A book is a sequence of 16-byte big-endian entries sorted by key: `key: u64` (the position's
 //! Polyglot Zobrist key, which is shakmaty's [`Zobrist64`] with [`EnPassantMode::Legal`]),
 //! `move: u16` (see [`crate::packed_move`]), `weight: u16`, `learn: u32` (ignored). A position's
-//! moves are the entries sharing its key.
+//! moves are the entries sharing its key; the writer puts the heaviest first, as Polyglot does.
 //!
 //! The file is untrusted (lesson 7): a length that is not a multiple of 16 or keys out of order
 //! are a typed [`BookError::Corrupted`], and an entry whose move is not legal in the position is
-//! skipped, never played.
+//! skipped, never played. The writer goes through a temporary file in the book's directory that
+//! is renamed into place, so a crash never leaves a half-written book under the real name.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use shakmaty::zobrist::{Zobrist64, ZobristHash};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
@@ -78,6 +82,69 @@ pub fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// The bytes of the book that ships with the agent (see `chess-agent/data/README.md` for how it
+/// was made).
+pub const EMBEDDED: &[u8] = include_bytes!("../data/book.bin");
+
+impl Entry {
+    /// The entry for move `m` (legal in `pos`) with `weight`, learn 0.
+    #[must_use]
+    pub fn new(pos: &Chess, m: Move, weight: u16) -> Entry {
+        Entry {
+            key: key(pos),
+            packed: packed_move::pack(m),
+            weight,
+            learn: 0,
+        }
+    }
+}
+
+/// Turns move scores into book entries, as Polyglot's `make-book` does: a move whose score is 0
+/// is dropped (it only lost), and the moves of a position whose best score does not fit in a
+/// `u16` are scaled together by `65535 / best`, rounding down but never below 1, so no move
+/// changes places with another and none disappears. `scores` holds `(key, packed move, score)`;
+/// a repeated `(key, move)` has its scores added. The result is sorted as [`write`] writes it.
+#[must_use]
+pub fn compile(scores: impl IntoIterator<Item = (u64, u16, u64)>) -> Vec<Entry> {
+    let mut merged: BTreeMap<(u64, u16), u64> = BTreeMap::new();
+    for (key, packed, score) in scores {
+        let s = merged.entry((key, packed)).or_default();
+        *s = s.saturating_add(score);
+    }
+    let mut best: BTreeMap<u64, u64> = BTreeMap::new();
+    for (&(key, _), &score) in &merged {
+        let b = best.entry(key).or_default();
+        *b = (*b).max(score);
+    }
+    let mut entries: Vec<Entry> = merged
+        .into_iter()
+        .filter(|&(_, score)| score > 0)
+        .map(|((key, packed), score)| {
+            let top = best[&key];
+            let weight = if top <= u64::from(u16::MAX) {
+                score
+            } else {
+                // u128: score * 65535 cannot overflow.
+                (u128::from(score) * u128::from(u16::MAX) / u128::from(top)).max(1) as u64
+            };
+            Entry {
+                key,
+                packed,
+                weight: u16::try_from(weight).expect("scaled to fit"),
+                learn: 0,
+            }
+        })
+        .collect();
+    sort(&mut entries);
+    entries
+}
+
+/// The order of a written book: by key, then heaviest first, then by move (so equal weights
+/// come out the same way every time).
+fn sort(entries: &mut [Entry]) {
+    entries.sort_by_key(|e| (e.key, std::cmp::Reverse(e.weight), e.packed));
+}
+
 impl Book {
     /// Reads and checks a book file.
     ///
@@ -121,6 +188,23 @@ impl Book {
             return Err(format!("keys out of order at entry {}", i + 1));
         }
         Ok(Book { entries })
+    }
+
+    /// The book that ships with the agent ([`EMBEDDED`]), parsed on first use.
+    ///
+    /// # Panics
+    ///
+    /// If the shipped file is not a well-formed book (a unit test reads it).
+    #[must_use]
+    pub fn embedded() -> &'static Book {
+        static BOOK: OnceLock<Book> = OnceLock::new();
+        BOOK.get_or_init(|| Book::from_bytes(EMBEDDED).expect("the shipped book is well formed"))
+    }
+
+    /// The entries in file order.
+    #[must_use]
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// The number of entries.
@@ -185,16 +269,20 @@ impl Book {
     }
 }
 
-/// Writes `entries` as a Polyglot book, sorted by key, to a temporary file renamed into place.
+/// Writes `entries` as a Polyglot book, sorted by key and then heaviest first, to a temporary
+/// file in the same directory (`<name>.tmp`) that is then renamed to `path`. A book that cannot
+/// be written completely leaves `path` as it was and removes the temporary file.
 ///
 /// # Errors
 ///
-/// Any I/O error.
+/// Any I/O error creating, writing, syncing or renaming the file.
 pub fn write(path: &Path, entries: &[Entry]) -> std::io::Result<()> {
     let mut sorted = entries.to_vec();
-    sorted.sort_by_key(|e| (e.key, std::cmp::Reverse(e.weight)));
-    let tmp = path.with_extension("bin.tmp");
-    {
+    sort(&mut sorted);
+    let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = path.with_file_name(tmp_name);
+    let written = (|| {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
         for e in &sorted {
             file.write_all(&e.key.to_be_bytes())?;
@@ -202,9 +290,15 @@ pub fn write(path: &Path, entries: &[Entry]) -> std::io::Result<()> {
             file.write_all(&e.weight.to_be_bytes())?;
             file.write_all(&e.learn.to_be_bytes())?;
         }
-        file.flush()?;
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })();
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    std::fs::rename(&tmp, path)
 }
 
 #[cfg(test)]
@@ -292,6 +386,123 @@ mod tests {
         assert_eq!(book.pick(&start, Choice::Weighted, 3, &[]), Some(d4));
         assert_eq!(book.pick(&start, Choice::Weighted, 2, &[]), Some(e4));
         assert!(book.moves(&pos("8/8/8/8/8/8/8/K6k w - - 0 1")).is_empty());
+    }
+
+    /// Plays `san` moves from the start (or `fen`) and returns the position before the last
+    /// move and that move.
+    fn before_last(fen: Option<&str>, sans: &[&str]) -> (Chess, Move) {
+        let mut p = fen.map_or_else(Chess::default, pos);
+        let (last, first) = sans.split_last().unwrap();
+        for san in first {
+            let m = crate::san::parse_move(&p, san).unwrap();
+            p.play_unchecked(m);
+        }
+        let m = crate::san::parse_move(&p, last).unwrap();
+        (p, m)
+    }
+
+    #[test]
+    fn special_moves_round_trip_through_a_file() {
+        let cases = [
+            // White and Black castle both ways: written as king takes rook (e1h1, e8a8, ...).
+            before_last(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), &["O-O"]),
+            before_last(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), &["O-O-O"]),
+            before_last(Some("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"), &["O-O"]),
+            before_last(Some("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"), &["O-O-O"]),
+            // Promotions to each piece, one with a capture.
+            before_last(Some("1n5k/P7/8/8/8/8/8/K7 w - - 0 1"), &["a8=Q"]),
+            before_last(Some("1n5k/P7/8/8/8/8/8/K7 w - - 0 1"), &["a8=N"]),
+            before_last(Some("1n5k/P7/8/8/8/8/8/K7 w - - 0 1"), &["axb8=R"]),
+            before_last(Some("1n5k/P7/8/8/8/8/8/K7 w - - 0 1"), &["axb8=B"]),
+            before_last(Some("k7/8/8/8/8/8/6p1/K6N b - - 0 1"), &["gxh1=Q"]),
+            // En passant, for both sides (the key of the position before it has the e.p. file).
+            before_last(None, &["e4", "a6", "e5", "d5", "exd6"]),
+            before_last(None, &["a3", "e5", "a4", "e4", "d4", "exd3"]),
+        ];
+        let entries: Vec<Entry> = cases
+            .iter()
+            .enumerate()
+            .map(|(i, (p, m))| Entry::new(p, *m, 100 + i as u16))
+            .collect();
+        assert_eq!(
+            packed_move::pack(cases[0].1),
+            7 | (4 << 6),
+            "castling is e1h1"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("special.bin");
+        write(&path, &entries).unwrap();
+        let book = Book::open(&path).unwrap();
+        assert_eq!(book.len(), cases.len());
+        for (i, (p, m)) in cases.iter().enumerate() {
+            let moves = book.moves(p);
+            assert!(moves.contains(&(*m, 100 + i as u16)), "case {i}: {moves:?}");
+        }
+        // Nothing but the book is left in the directory.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn compile_drops_losses_and_scales_without_reordering() {
+        let start = Chess::default();
+        let legal = start.legal_moves();
+        let packed: Vec<u16> = legal.iter().map(|&m| packed_move::pack(m)).collect();
+        let k = key(&start);
+        let entries = compile([
+            (k, packed[0], 200_000),
+            (k, packed[1], 100_000),
+            (k, packed[2], 100_000),
+            (k, packed[3], 10),
+            (k, packed[4], 0),
+            (k, packed[5], 3),
+            (k, packed[5], 4),
+            (k, packed[6], 1),
+            (7, packed[0], 5),
+            (7, packed[1], 9),
+        ]);
+        let weights: Vec<(u64, u16, u16)> = entries
+            .iter()
+            .map(|e| (e.key, e.packed, e.weight))
+            .collect();
+        // Key 7 sorts first; its weights fit and are kept as they are.
+        assert_eq!(weights[0], (7, packed[1], 9));
+        assert_eq!(weights[1], (7, packed[0], 5));
+        let start_weights: Vec<u16> = weights[2..].iter().map(|w| w.2).collect();
+        // x 65535 / 200000, rounded down: 200000 -> 65535, 100000 -> 32767 (twice), 10 -> 3,
+        // 3 + 4 = 7 -> 2, and 1 -> 1 rather than 0; the 0 is gone.
+        assert_eq!(start_weights, [65535, 32767, 32767, 3, 2, 1]);
+        assert!(!weights.iter().any(|w| w.1 == packed[4]));
+        // The written and re-read book gives the same moves in the same order.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scaled.bin");
+        write(&path, &entries).unwrap();
+        let book = Book::open(&path).unwrap();
+        assert_eq!(book.entries(), &entries[..]);
+        let read: Vec<u16> = book.moves(&start).iter().map(|&(_, w)| w).collect();
+        assert_eq!(read, start_weights);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_book() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.bin");
+        std::fs::write(&path, [0u8; 16]).unwrap();
+        // The temporary file's name is taken by a directory, so the write fails early.
+        std::fs::create_dir(dir.path().join("book.bin.tmp")).unwrap();
+        assert!(write(&path, &[]).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), [0u8; 16]);
+    }
+
+    #[test]
+    fn the_shipped_book_is_well_formed_and_knows_the_start() {
+        let book = Book::embedded();
+        assert!(!book.is_empty());
+        assert!(EMBEDDED.len() < 200 * 1024);
+        let moves = book.moves(&Chess::default());
+        assert!(moves.len() >= 3, "{moves:?}");
+        assert!(moves.iter().all(|&(_, w)| w > 0));
+        // Every entry's move is legal in some position: at least the start's are.
+        assert!(book.entries().iter().all(|e| e.weight > 0));
     }
 
     #[test]

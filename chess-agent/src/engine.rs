@@ -48,6 +48,7 @@ pub struct Engine {
     running: Option<JoinHandle<(Searcher, Outcome)>>,
     stop: Arc<AtomicBool>,
     book: Option<Book>,
+    own_book: bool,
     book_choice: Choice,
     rng: u64,
     hash_mb: usize,
@@ -67,6 +68,7 @@ impl Engine {
             running: None,
             stop: Arc::new(AtomicBool::new(false)),
             book,
+            own_book: true,
             book_choice: options.book_choice,
             rng: seed | 1,
             hash_mb: options.hash_mb,
@@ -90,9 +92,15 @@ impl Engine {
         }
     }
 
-    /// A book move for the game's position that is not in `excluded`, if the book has one.
+    /// Turns the book on or off (UCI's `OwnBook`); it is on when the engine starts.
+    pub fn set_own_book(&mut self, on: bool) {
+        self.own_book = on;
+    }
+
+    /// A book move for the game's position that is not in `excluded`, if the book is on and has
+    /// one.
     pub fn book_move(&mut self, game: &Game, excluded: &[Move]) -> Option<Move> {
-        let book = self.book.as_ref()?;
+        let book = self.book.as_ref().filter(|_| self.own_book)?;
         // xorshift64*: plenty for choosing among a handful of book moves.
         self.rng ^= self.rng >> 12;
         self.rng ^= self.rng << 25;

@@ -20,8 +20,9 @@ struct Args {
     /// The whole game's thinking time in seconds (contest protocol).
     #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
     time: f64,
-    /// A Polyglot opening book (.bin).
-    #[arg(long, value_name = "FILE")]
+    /// A Polyglot opening book (.bin), or `none` for no book. Without it the agent uses the
+    /// small book built into it (chess-agent/data/book.bin, see its README.md).
+    #[arg(long, value_name = "FILE|none")]
     book: Option<PathBuf>,
     /// How to choose among book moves.
     #[arg(long, value_enum, default_value_t = BookChoice::Weighted)]
@@ -86,12 +87,12 @@ fn run() -> anyhow::Result<()> {
         Some(fen) => Game::from_fen(fen).map_err(anyhow::Error::msg)?,
         None => Game::new(),
     };
-    let book = args
-        .book
-        .as_deref()
-        .map(Book::open)
-        .transpose()
-        .context("opening the book")?;
+    // `--book none` turns books off; a file called `none` is still reachable as `./none`.
+    let book = match args.book.as_deref() {
+        None => Some(Book::embedded().clone()),
+        Some(path) if path.as_os_str() == "none" => None,
+        Some(path) => Some(Book::open(path).context("opening the book")?),
+    };
     let options = Options {
         hash_mb: args.hash.clamp(1, 4096),
         book_choice: match args.book_choice {

@@ -174,8 +174,10 @@ fn illegal_and_unreadable_opponent_moves_are_reported_and_skipped() {
 #[test]
 fn retry_signal_gives_a_different_move_each_time() {
     for signal in ["重走", "redo", "RETRY", "重走\r"] {
+        // No book, so the search's root exclusion answers the retries (tests/book.rs covers
+        // retries of book moves).
         let t = run(
-            &["--time", "2"],
+            &["--time", "2", "--book", "none"],
             &format!("white\n{signal}\n{signal}\n{signal}\n"),
         );
         let lines = t.lines();
@@ -194,7 +196,7 @@ fn retry_signal_gives_a_different_move_each_time() {
 
 #[test]
 fn retry_after_a_reply_takes_back_only_our_move() {
-    let t = run(&["--time", "2"], "black\ne4\n重走\n");
+    let t = run(&["--time", "2", "--book", "none"], "black\ne4\n重走\n");
     let lines = t.lines();
     assert_eq!(lines.len(), 2, "{:?}", t.stdout);
     assert_ne!(lines[0], lines[1]);

@@ -39,12 +39,16 @@ fn finds_mate_and_reports_it() {
 
 #[test]
 fn clock_and_movetime_and_nodes() {
+    // No book: from the start position the built-in one would answer without searching.
     let t = run(
-        &[],
+        &["--book", "none"],
         "uci\nposition startpos\ngo wtime 2000 btime 2000 winc 10 binc 10\n",
     );
     assert!(t.stdout.contains("bestmove "), "{}", t.stdout);
-    let t = run(&[], "uci\nposition startpos\ngo movetime 200\n");
+    let t = run(
+        &["--book", "none"],
+        "uci\nposition startpos\ngo movetime 200\n",
+    );
     assert!(t.stdout.contains("bestmove "), "{}", t.stdout);
     let t = run(&[], "uci\nposition startpos\ngo nodes 5000\n");
     assert!(t.stdout.contains("bestmove "), "{}", t.stdout);

@@ -1,5 +1,5 @@
 //! UCI, so the agent plays in chess GUIs and engine matches: `uci`, `isready`, `ucinewgame`,
-//! `setoption name Hash`, `position startpos|fen ... [moves ...]`, `go` with `wtime btime winc
+//! `setoption name Hash|OwnBook`, `position startpos|fen ... [moves ...]`, `go` with `wtime btime winc
 //! binc movestogo movetime depth nodes infinite`, `stop`, `quit`. The search runs on its own
 //! thread, so `stop`, `isready` and `quit` are answered while it thinks; `info` lines report
 //! each completed iteration and `bestmove` ends every `go`. `quit` stops at once; the end of
@@ -56,11 +56,11 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
                 engine.new_game();
                 game = Game::new();
             }
-            "setoption" => {
-                if let Some(mb) = hash_option(args) {
-                    engine.set_hash(mb);
-                }
-            }
+            "setoption" => match set_option(args) {
+                Ok(SetOption::Hash(mb)) => engine.set_hash(mb),
+                Ok(SetOption::OwnBook(on)) => engine.set_own_book(on),
+                Err(e) => say(&out, &format!("info string {e}"))?,
+            },
             "position" => {
                 engine.stop();
                 engine.wait();
@@ -101,20 +101,39 @@ fn identify(out: &Out) -> std::io::Result<()> {
     )?;
     say(out, "id author Chariot developers")?;
     say(out, "option name Hash type spin default 64 min 1 max 4096")?;
+    // Whether `go` with a clock plays book moves (the `--book` file or the built-in book).
+    say(out, "option name OwnBook type check default true")?;
     say(out, "uciok")
 }
 
-fn hash_option(args: &[&str]) -> Option<usize> {
-    let name = args.iter().position(|w| w.eq_ignore_ascii_case("name"))?;
-    let value = args.iter().position(|w| w.eq_ignore_ascii_case("value"))?;
-    let option = args.get(name + 1..value)?.join(" ");
-    if !option.eq_ignore_ascii_case("hash") {
-        return None;
+/// A `setoption` the agent understands.
+#[derive(Debug, PartialEq, Eq)]
+enum SetOption {
+    Hash(usize),
+    OwnBook(bool),
+}
+
+/// `name <id> value <x>`; option names are case-insensitive, as UCI says.
+fn set_option(args: &[&str]) -> Result<SetOption, String> {
+    let at = |word: &str| args.iter().position(|w| w.eq_ignore_ascii_case(word));
+    let name = at("name").ok_or("setoption needs a name")?;
+    let value = at("value").unwrap_or(args.len());
+    let option = args.get(name + 1..value).unwrap_or_default().join(" ");
+    let text = args.get(value + 1..).unwrap_or_default().join(" ");
+    if option.eq_ignore_ascii_case("hash") {
+        let mb: usize = text
+            .parse()
+            .map_err(|_| format!("Hash needs a number, not {text:?}"))?;
+        Ok(SetOption::Hash(mb.clamp(1, 4096)))
+    } else if option.eq_ignore_ascii_case("ownbook") {
+        match text.to_ascii_lowercase().as_str() {
+            "true" => Ok(SetOption::OwnBook(true)),
+            "false" => Ok(SetOption::OwnBook(false)),
+            _ => Err(format!("OwnBook needs true or false, not {text:?}")),
+        }
+    } else {
+        Err(format!("unknown option {option:?}"))
     }
-    args.get(value + 1)?
-        .parse()
-        .ok()
-        .map(|mb: usize| mb.clamp(1, 4096))
 }
 
 /// `startpos|fen <fen> [moves <uci>...]`.
@@ -242,6 +261,19 @@ mod tests {
         .unwrap();
         assert_eq!(g.moves().len(), 1);
         assert!(position(&["startpos", "moves", "e2e5"]).is_err());
-        assert_eq!(hash_option(&["name", "Hash", "value", "16"]), Some(16));
+        assert_eq!(
+            set_option(&["name", "Hash", "value", "16"]),
+            Ok(SetOption::Hash(16))
+        );
+        assert_eq!(
+            set_option(&["name", "OwnBook", "value", "false"]),
+            Ok(SetOption::OwnBook(false))
+        );
+        assert_eq!(
+            set_option(&["name", "ownbook", "value", "TRUE"]),
+            Ok(SetOption::OwnBook(true))
+        );
+        assert!(set_option(&["name", "OwnBook", "value", "maybe"]).is_err());
+        assert!(set_option(&["name", "Threads", "value", "2"]).is_err());
     }
 }
