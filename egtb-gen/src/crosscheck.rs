@@ -76,7 +76,7 @@ pub fn crosscheck_table(
         source,
     };
     let t = TableFile::open(path).map_err(file_error)?;
-    let ix = Indexer::new(t.header().signature)?;
+    let ix = Indexer::with_scheme(t.header().signature, t.header().key_scheme)?;
     let codes = t.all_codes().map_err(file_error)?;
     let coding = t.header().coding;
     let size = ix.size();

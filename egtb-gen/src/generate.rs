@@ -350,7 +350,13 @@ pub fn generate(
         .collect();
     let rule = crate::perpetual::judge(&work.ix, &state, &work.check, &degrees)
         .map_err(|source| GenError::Game { table: sig, source })?;
-    let (codes, stats, coding) = finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
+    let (codes, stats, mut coding) =
+        finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
+    if coding.has_rule_values() {
+        coding.chase_stages = rule
+            .chase_stages()
+            .map_err(|source| GenError::Game { table: sig, source })?;
+    }
     let flags = if coding.has_rule_values() {
         FLAG_RULE_JUDGED | FLAG_RULE_DECIDES
     } else {

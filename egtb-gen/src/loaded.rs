@@ -36,7 +36,7 @@ impl Loaded {
     /// When the file is corrupt.
     pub fn from_file(file: &TableFile) -> Result<Loaded, LoadError> {
         Ok(Loaded {
-            indexer: Indexer::new(file.header().signature)?,
+            indexer: Indexer::with_scheme(file.header().signature, file.header().key_scheme)?,
             codes: file.all_codes()?,
             coding: file.header().coding,
         })

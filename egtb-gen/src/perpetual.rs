@@ -1,15 +1,18 @@
-//! The perpetual-check rule for one table: the positions the retrograde passes left undecided
-//! form the region of the game of [`crate::game`], solved once with Red and once with Black as
-//! the side that may win by the rule (the other being the one that would have to check
-//! forever). The two winning regions are disjoint; the rest of the region is drawn.
+//! The perpetual-check and perpetual-chase rules for one table: the positions the retrograde
+//! passes left undecided form the region of the game of [`crate::game`], solved once with Red and
+//! once with Black as the side that may win by the rule (the other being the one that would have
+//! to check or chase forever). The two winning regions are disjoint; the rest of the region is
+//! drawn. Chases are judged where both sides have attacking pieces ([`chase_targets`]).
 //!
 //! A side without attacking pieces never gives check (`docs/egtb.md`), so it never loses by
 //! the rule, and its opponent's game is skipped: it would find nothing.
 
 use chariot::egtb::{Indexer, RuleRank, Value};
+use chariot::rules::chase::chased;
+use chariot::rules::{Kind, Piece};
 use chariot::{Color, Position};
 
-use crate::game::{self, Degrees, Exit, GameError, GameGraph, Solution};
+use crate::game::{self, CoreKind, Degrees, Exit, GameError, GameGraph, Solution};
 use crate::retro;
 use crate::state;
 
@@ -89,6 +92,97 @@ impl GameGraph for TableGraph<'_> {
             f(base + q);
         });
     }
+
+    fn chase_targets(&self, winner: Color) -> Vec<u8> {
+        chase_targets(self.ix, winner)
+    }
+
+    fn has_move_not_chasing(&self, v: u64, t: u8, into: impl Fn(u64) -> bool) -> bool {
+        let turn = self.turn(v);
+        let p = self.ix.decode(v % self.size);
+        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
+            return false;
+        };
+        let Some(kind) = Kind::ALL.into_iter().find(|&k| k as u8 == t) else {
+            return true;
+        };
+        let Some(target) = pos.pieces(Piece::new(turn.opponent(), kind)).first() else {
+            return true;
+        };
+        for &m in pos.legal_move_list().iter() {
+            if pos.is_capture(m) {
+                continue;
+            }
+            pos.make_move(m);
+            let w = self.node_of(&pos);
+            // No attack on the target after the move: certainly no chase of it.
+            let attacked = !pos.attackers(target, turn).is_empty();
+            pos.unmake_move();
+            if w.is_some_and(&into) && (!attacked || !chased(&pos, m).contains(target)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn has_idle_move(&self, v: u64, into: impl Fn(u64) -> bool) -> bool {
+        let turn = self.turn(v);
+        let p = self.ix.decode(v % self.size);
+        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
+            return false;
+        };
+        for &m in pos.legal_move_list().iter() {
+            if pos.is_capture(m) {
+                continue;
+            }
+            pos.make_move(m);
+            let w = self.node_of(&pos);
+            let check = pos.in_check();
+            // Attacks nothing but the general: certainly no chase.
+            let king = pos.king(turn.opponent());
+            let attacks = (pos.occupied_by(turn.opponent()))
+                .into_iter()
+                .any(|sq| sq != king && !pos.attackers(sq, turn).is_empty());
+            pos.unmake_move();
+            if w.is_some_and(&into) && !check && (!attacks || chased(&pos, m).is_empty()) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl TableGraph<'_> {
+    /// The node of a position of this table.
+    fn node_of(&self, pos: &Position) -> Option<u64> {
+        let (t, i) = self.ix.index_of(pos).ok()?;
+        Some(t.index() as u64 * self.size + i)
+    }
+}
+
+/// The kinds of the winner's pieces whose perpetual chase the table's game judges: those the
+/// winner has exactly one of (so "the same piece" is the piece of that kind), when both sides
+/// have attacking pieces. A side with only advisors and elephants can chase (an elephant
+/// attacking a chariot) but is never made to: see `docs/egtb.md`.
+#[must_use]
+pub fn chase_targets(ix: &Indexer, winner: Color) -> Vec<u8> {
+    let sig = ix.signature();
+    if !sig.side(Color::Red).has_attackers() || !sig.side(Color::Black).has_attackers() {
+        return Vec::new();
+    }
+    let own = sig.side(winner);
+    [
+        Kind::Chariot,
+        Kind::Horse,
+        Kind::Cannon,
+        Kind::Soldier,
+        Kind::Advisor,
+        Kind::Elephant,
+    ]
+    .into_iter()
+    .filter(|&k| own.count(k) == 1)
+    .map(|k| k as u8)
+    .collect()
 }
 
 /// The positions of a table the rule decides: the two games' solutions.
@@ -115,6 +209,29 @@ impl RuleValues {
             }
         }
         None
+    }
+
+    /// Per winner (Red, Black, in the table's frame), the stages that are chase cores: bit `s`
+    /// for stage `s`. What the file header keeps, so that the prober plays a chase core's win
+    /// with moves that neither check nor chase.
+    ///
+    /// # Errors
+    /// [`GameError::TooDeep`] when a chase core's stage is 128 or more (the header has 128
+    /// bits per winner).
+    pub fn chase_stages(&self) -> Result<[u128; 2], GameError> {
+        let mut bits = [0u128; 2];
+        for s in &self.solutions {
+            for (level, k) in s.kinds.iter().enumerate() {
+                if matches!(k, CoreKind::Chase(_)) {
+                    let stage = 2 * level + 1;
+                    if stage >= 128 {
+                        return Err(GameError::TooDeep);
+                    }
+                    bits[s.winner.index()] |= 1 << stage;
+                }
+            }
+        }
+        Ok(bits)
     }
 
     /// The number of positions won by the rule by each colour (as the winner), Red first.

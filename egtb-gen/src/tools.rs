@@ -61,6 +61,8 @@ struct TableInfo {
     /// `not judged`, `judged` (no position decided by it) or `decides` (some are).
     perpetual_check_rule: &'static str,
     rule_stages: u32,
+    /// Per winner (strong side first): the stages that are cores of the perpetual-chase rule.
+    chase_core_stages: [Vec<u32>; 2],
     format_version: u32,
 }
 
@@ -113,6 +115,11 @@ fn table_info(path: &Path, longest: Option<usize>) -> anyhow::Result<TableInfo> 
         block_entries: s.block_entries,
         perpetual_check_rule: s.rule.name(),
         rule_stages: s.rule_stages,
+        chase_core_stages: t
+            .header()
+            .coding
+            .chase_stages
+            .map(|bits| (0..128).filter(|&st| bits >> st & 1 == 1).collect()),
         format_version: u32::from(s.format_version),
     })
 }
@@ -180,8 +187,17 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
                     .iter()
                     .map(|s| s.counts.rule_wins + s.counts.rule_losses)
                     .sum();
+                let chase = i.chase_core_stages.iter().map(Vec::len).sum::<usize>();
+                let chase = if chase == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        ", {} of perpetual chase",
+                        chariot_cli::count(chase as u64, "core", "cores")
+                    )
+                };
                 format!(
-                    "judged; decides {} in {} (format version {})",
+                    "judged; decides {} in {}{chase} (format version {})",
                     chariot_cli::count(decided, "position", "positions"),
                     chariot_cli::count(u64::from(i.rule_stages), "stage", "stages"),
                     i.format_version
@@ -433,7 +449,7 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
     use std::time::{Duration, Instant};
     let t = TableFile::open(path).with_context(|| format!("opening {}", path.display()))?;
     let sig = t.header().signature;
-    let ix = Indexer::new(sig)?;
+    let ix = Indexer::with_scheme(sig, t.header().key_scheme)?;
     let tb = Tablebases::open(&[path])?;
     let size = ix.size();
     let mut rng = chariot::random::Rng::seeded(1);

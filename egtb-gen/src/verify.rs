@@ -28,11 +28,13 @@ use std::sync::Arc;
 
 use chariot::egtb::{Indexer, RuleRank, Signature, TableFile, Value};
 use chariot::rules::Waivers;
+use chariot::rules::chase::chased;
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
 use crate::error::TableError;
 use crate::loaded::Loaded;
+use crate::perpetual::chase_targets;
 use crate::run::table_path;
 
 /// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
@@ -51,6 +53,9 @@ struct Region {
     /// Successors of node `i`: `succ[start[i]..start[i + 1]]`.
     start: Vec<u32>,
     succ: Vec<u32>,
+    /// Per edge (as `succ`): the move chases something, and the kinds of the pieces it chases
+    /// (bit per [`chariot::Kind`] index); only filled when the table judges chases.
+    marks: Vec<(bool, u8)>,
     /// Predecessors, the same way (the successor lists turned round).
     pred_start: Vec<u32>,
     pred: Vec<u32>,
@@ -66,6 +71,11 @@ impl Region {
 
     fn successors(&self, v: usize) -> &[u32] {
         &self.succ[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    /// What the moves of node `v` chase, in the order of [`Region::successors`].
+    fn marks(&self, v: usize) -> &[(bool, u8)] {
+        &self.marks[self.start[v] as usize..self.start[v + 1] as usize]
     }
 
     fn predecessors(&self, v: usize) -> &[u32] {
@@ -163,9 +173,12 @@ impl Region {
         }
     }
 
-    /// Solves the game for winner `p` by sweeps.
-    fn solve(&self, p: Color) -> Ranks {
+    /// Solves the game for winner `p` by sweeps: each level's core is a check core if there
+    /// is one, else a chase core of the first target in `targets` that has one. Returns the
+    /// ranks and, per level, whether its core is a chase core.
+    fn solve(&self, p: Color, targets: &[u8]) -> (Ranks, Vec<bool>) {
         let n = self.len();
+        let mut chase_levels = Vec::new();
         let mut won: Ranks = vec![None; n];
         let all = vec![true; n];
         // Stage 0: winning exits.
@@ -180,7 +193,7 @@ impl Region {
             let eff =
                 |won: &Ranks, w: usize| won[w].map(|_| if self.mover[w] == p { -1 } else { 0 });
             // The core: Z without Q's escapes, then Z := T until it holds.
-            let mut z: Vec<bool> = (0..n)
+            let z: Vec<bool> = (0..n)
                 .map(|v| {
                     won[v].is_none()
                         && (self.mover[v] == p
@@ -191,29 +204,32 @@ impl Region {
                                     .all(|&w| won[w as usize].is_some() || self.check[w as usize])))
                 })
                 .collect();
-            let core = loop {
-                let zz = z.clone();
-                let w0 = &won;
-                let t = self.sweep_attractor(
-                    p,
-                    &z,
-                    &|w| eff(w0, w),
-                    &|v| {
-                        self.successors(v)
-                            .iter()
-                            .any(|&w| zz[w as usize] && !self.check[w as usize])
-                    },
-                    &|_| true,
-                );
-                let kept: Vec<bool> = t.iter().map(Option::is_some).collect();
-                if kept == z {
-                    break t;
+            let mut core = self.core_by_sweeps(p, &won, z, None);
+            let mut chase = false;
+            for &t in targets {
+                if core.iter().any(Option::is_some) {
+                    break;
                 }
-                z = kept;
-            };
-            if core.iter().all(Option::is_none) {
-                return won;
+                // Q's escapes: a move out of W that does not chase the target.
+                let z: Vec<bool> = (0..n)
+                    .map(|v| {
+                        won[v].is_none()
+                            && (self.mover[v] == p
+                                || (self.exit[v] == 0
+                                    && self.successors(v).iter().zip(self.marks(v)).all(
+                                        |(&w, &(_, kinds))| {
+                                            won[w as usize].is_some() || kinds >> t & 1 == 1
+                                        },
+                                    )))
+                    })
+                    .collect();
+                core = self.core_by_sweeps(p, &won, z, Some(t));
+                chase = true;
             }
+            if core.iter().all(Option::is_none) {
+                return (won, chase_levels);
+            }
+            chase_levels.push(chase);
             settle(&mut won, &core, stage);
             let arena: Vec<bool> = won.iter().map(Option::is_none).collect();
             let w0 = &won;
@@ -223,6 +239,54 @@ impl Region {
             settle(&mut won, &attracted, stage + 1);
             stage += 2;
         }
+    }
+
+    /// The core within `z` (the region outside W without Q's escapes): `Z := T` until it holds,
+    /// T being P's attractor within Z to its scoring moves into Z (no check; for a chase core
+    /// of `target`, no chase either).
+    fn core_by_sweeps(
+        &self,
+        p: Color,
+        won: &Ranks,
+        mut z: Vec<bool>,
+        target: Option<u8>,
+    ) -> Vec<Option<i32>> {
+        let eff = |w: usize| won[w].map(|_| if self.mover[w] == p { -1 } else { 0 });
+        loop {
+            let zz = z.clone();
+            let t = self.sweep_attractor(
+                p,
+                &z,
+                &eff,
+                &|v| {
+                    self.successors(v)
+                        .iter()
+                        .zip(self.marks_or_none(v))
+                        .any(|(&w, (chase, _))| {
+                            zz[w as usize]
+                                && !self.check[w as usize]
+                                && !(target.is_some() && chase)
+                        })
+                },
+                &|_| true,
+            );
+            let kept: Vec<bool> = t.iter().map(Option::is_some).collect();
+            if kept == z {
+                return t;
+            }
+            z = kept;
+        }
+    }
+
+    /// [`Region::marks`], or no chase on every move when the table judges none.
+    fn marks_or_none(&self, v: usize) -> impl Iterator<Item = (bool, u8)> + '_ {
+        let n = self.successors(v).len();
+        let marks = if self.marks.is_empty() {
+            &[][..]
+        } else {
+            self.marks(v)
+        };
+        (0..n).map(move |i| marks.get(i).copied().unwrap_or((false, 0)))
     }
 }
 
@@ -248,6 +312,7 @@ struct Chunk {
     exit: Vec<u8>,
     degree: Vec<u32>,
     succ: Vec<u32>,
+    marks: Vec<(bool, u8)>,
 }
 
 /// Re-checks one table (see the module notes); `Ok(None)` when it is consistent.
@@ -262,7 +327,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     })?;
     let h = t.header().clone();
     let dir = path.parent().unwrap_or(Path::new("."));
-    let ix = Indexer::new(h.signature)?;
+    let ix = Indexer::with_scheme(h.signature, h.key_scheme)?;
     let own = Arc::new(Loaded::from_file(&t).map_err(|source| TableError::Load {
         path: path.to_owned(),
         source,
@@ -305,15 +370,31 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
             .ok()
     };
     const CHUNK: u64 = 1 << 14;
+    // The chase targets of each winner's game (none when the table judges no chase).
+    let targets = [
+        chase_targets(&ix, Color::Red),
+        chase_targets(&ix, Color::Black),
+    ];
+    let judge_chase = targets.iter().any(|t| !t.is_empty());
     // Every move of a legal position, valued: the best value (`None` when some successor cannot
     // be read), the best capture for the game (0 loses, 1 draws, 2 wins) and the quiet moves
     // into the game's region (successors stored as draws or rule values), with whether they
-    // check.
-    let explore = |pos: &mut Position, region: &mut Vec<(u64, bool)>| -> (Option<Value>, u8) {
+    // check and (when the table judges chases) what they chase.
+    type Edge = (u64, bool, (bool, u8));
+    let explore = |pos: &mut Position, region: &mut Vec<Edge>| -> (Option<Value>, u8) {
         region.clear();
         let (mut best, mut exit) = (None::<Value>, 0u8);
         for &m in pos.legal_move_list().iter() {
             let capture = pos.is_capture(m);
+            let mut marks = (false, 0u8);
+            if judge_chase && !capture {
+                for sq in chased(pos, m) {
+                    marks.0 = true;
+                    if let Some(piece) = pos.piece_at(sq) {
+                        marks.1 |= 1 << piece.kind() as u8;
+                    }
+                }
+            }
             pos.make_move(m);
             // A quiet move stays in this table; a capture leads to a smaller one.
             let child = if capture {
@@ -324,7 +405,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                     let entry = tt.index() as u64 * size + i;
                     let v = own.coding.decode(own.codes[entry as usize]).ok()?;
                     if v.dtm().is_none() {
-                        region.push((entry, pos.in_check()));
+                        region.push((entry, pos.in_check(), marks));
                     }
                     Some(v)
                 })
@@ -394,7 +475,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                     if exit == 2 {
                         out.possible[mover] = true;
                     }
-                    if exit == 0 && region.iter().all(|&(_, check)| check) {
+                    if exit == 0 && region.iter().all(|&(_, check, _)| check) {
                         out.possible[1 - mover] = true;
                     }
                 }
@@ -435,6 +516,10 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                 ),
             });
         }
+    }
+    // A chase core needs no check: with chase targets the games are always solved.
+    if judge_chase {
+        possible = [true, true];
     }
     if !possible[0] && !possible[1] {
         // The game decides nothing: no rule value may be stored.
@@ -480,7 +565,10 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                 out.exit.push(exit);
                 out.degree.push(region.len() as u32);
                 out.succ
-                    .extend(region.iter().map(|&(w, _)| node_of[w as usize]));
+                    .extend(region.iter().map(|&(w, _, _)| node_of[w as usize]));
+                if judge_chase {
+                    out.marks.extend(region.iter().map(|&(_, _, m)| m));
+                }
             }
             out
         })
@@ -493,6 +581,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
         start: Vec::with_capacity(nodes as usize + 1),
         // Sized exactly: the edges are most of the memory verify needs.
         succ: Vec::with_capacity(chunks.iter().map(|c| c.succ.len()).sum()),
+        marks: Vec::new(),
         pred_start: Vec::new(),
         pred: Vec::new(),
     };
@@ -507,10 +596,34 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
             region.start.push(last + d);
         }
         region.succ.extend(c.succ);
+        region.marks.extend(c.marks);
     }
     drop(node_of);
     region.turn_round();
-    let solutions: Vec<(Color, Ranks)> = Color::ALL.iter().map(|&p| (p, region.solve(p))).collect();
+    let mut solutions: Vec<(Color, Ranks)> = Vec::new();
+    for p in Color::ALL {
+        let (ranks, chase_levels) = region.solve(p, &targets[p.index()]);
+        let mut bits = 0u128;
+        for (level, &chase) in chase_levels.iter().enumerate() {
+            if chase {
+                bits |= 1 << (2 * level + 1);
+            }
+        }
+        // A level whose core holds no position of the table is not a stage of the file.
+        let used = ranks.iter().flatten().map(|r| r.0 + 1).max().unwrap_or(0);
+        let keep = if used >= 128 { !0 } else { (1u128 << used) - 1 };
+        if bits & keep != h.coding.chase_stages[p.index()] {
+            return Err(TableError::Header {
+                path: path.to_owned(),
+                reason: format!(
+                    "chase stages {:#x} of {p:?}'s game in the header, {:#x} solved again",
+                    h.coding.chase_stages[p.index()],
+                    bits & keep
+                ),
+            });
+        }
+        solutions.push((p, ranks));
+    }
     let bad = (0..region.len()).into_par_iter().find_map_first(|v| {
         let e = region.entries[v];
         let stored = own.coding.decode(own.codes[e as usize]).ok()?;

@@ -208,11 +208,14 @@ fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
 /// Plays the tables' plan (`Tablebases::best_move`) for the winner from positions won by the
 /// rule, against every reply of the loser, and checks the outcome: every line ends in a position
 /// the winner wins by mate, or in a capture into a smaller table's win, or runs into a cycle in
-/// which the loser checked on every move and the winner did not. Returns the positions visited.
+/// which the loser checked on every move and the winner did not, or (chase rule) in which the
+/// loser checked or chased on every move and the winner made a move that did neither. Returns
+/// the positions visited.
 fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usize {
     let winner = starts[0].turn();
-    // Per position (by key): its moves inside the plan, as (child, check, by the winner).
-    let mut graph: HashMap<u64, Vec<(u64, bool, bool)>> = HashMap::new();
+    // Per position (by key): its moves inside the plan, as (child, check, by the winner,
+    // chases something).
+    let mut graph: HashMap<u64, Vec<(u64, bool, bool, bool)>> = HashMap::new();
     let mut stack = starts;
     while let Some(pos) = stack.pop() {
         if graph.contains_key(&pos.key()) {
@@ -236,19 +239,21 @@ fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usiz
             for m in moves {
                 let mut p = pos.clone();
                 let capture = p.is_capture(m);
+                let chases = !chariot::rules::chase::chased(&pos, m).is_empty();
                 p.make_move(m);
                 if capture {
                     let after = tb.probe(&p).unwrap().unwrap();
                     assert_eq!(after.wdl(), if ours { Wdl::Loss } else { Wdl::Win });
                     continue;
                 }
-                edges.push((p.key(), p.in_check(), ours));
+                edges.push((p.key(), p.in_check(), ours, chases));
                 stack.push(p);
             }
         }
         graph.insert(pos.key(), edges);
     }
-    let reaches = |from: u64, to: u64, allowed: &dyn Fn(&(u64, bool, bool)) -> bool| {
+    type Edge = (u64, bool, bool, bool);
+    let reaches = |from: u64, to: u64, allowed: &dyn Fn(&Edge) -> bool| {
         let mut seen = std::collections::HashSet::from([from]);
         let mut todo = vec![from];
         while let Some(u) = todo.pop() {
@@ -272,11 +277,19 @@ fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usiz
     );
     for (&u, edges) in &graph {
         for e in edges {
-            // No cycle through a move of the loser that gives no check.
-            if !e.2 && !e.1 {
+            // No cycle through a move of the loser that neither checks nor chases.
+            if !e.2 && !e.1 && !e.3 {
                 assert!(
                     !reaches(e.0, u, &|_| true),
-                    "the loser escapes by a quiet move"
+                    "the loser escapes by an idle move"
+                );
+            }
+            // A cycle through a move of the loser that gives no check must be a chase cycle:
+            // the winner makes an idle move in it, so it does not check or chase forever.
+            if !e.2 && !e.1 {
+                assert!(
+                    !reaches(e.0, u, &|x| !x.2 || x.1 || x.3),
+                    "the loser neither checks forever nor faces a winner that stays idle"
                 );
             }
             // No cycle in which the winner checks on every move.

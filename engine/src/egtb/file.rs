@@ -49,8 +49,9 @@ pub const HEADER_LEN_V2: usize = 256;
 pub const FLAG_RULE_JUDGED: u8 = 1;
 /// Header flag: the perpetual-check rule decides some positions (version 2 only).
 pub const FLAG_RULE_DECIDES: u8 = 2;
-/// The key scheme of [`super::index`]: 45 king pairs with the mirror, groups in name order.
-pub const KEY_SCHEME: u8 = 1;
+/// The key scheme new files are written in ([`super::index`]'s layout); files of key scheme 1
+/// are read too.
+pub use super::index::KEY_SCHEME;
 /// The metric: win/draw/loss with distance to mate in plies.
 pub const METRIC_DTM: u8 = 1;
 /// Default number of entries per block.
@@ -249,6 +250,8 @@ impl Header {
             h[164..166].copy_from_slice(&self.coding.rule_base.to_le_bytes());
             h[166..168].copy_from_slice(&self.coding.rule_stride.to_le_bytes());
             h[168..170].copy_from_slice(&self.coding.rule_stages.to_le_bytes());
+            h[208..224].copy_from_slice(&self.coding.chase_stages[0].to_le_bytes());
+            h[224..240].copy_from_slice(&self.coding.chase_stages[1].to_le_bytes());
             for (i, s) in self.stats.iter().enumerate() {
                 let o = 176 + 16 * i;
                 h[o..o + 8].copy_from_slice(&s.rule_wins.to_le_bytes());
@@ -315,6 +318,10 @@ impl Header {
                     rule_base: u16_at(164),
                     rule_stride: u16_at(166),
                     rule_stages: u16_at(168),
+                    chase_stages: [
+                        u128::from_le_bytes(h[208..224].try_into().expect("16 bytes")),
+                        u128::from_le_bytes(h[224..240].try_into().expect("16 bytes")),
+                    ],
                 }
             } else {
                 Coding::PLAIN
@@ -344,7 +351,7 @@ impl Header {
                 }
             }),
         };
-        if header.key_scheme != KEY_SCHEME {
+        if !(1..=KEY_SCHEME).contains(&header.key_scheme) {
             return bad(format!("unknown key scheme {}", header.key_scheme));
         }
         if header.metric != METRIC_DTM {
@@ -365,10 +372,21 @@ impl Header {
                 ));
             }
         }
+        let c = header.coding;
+        for (side, bits) in c.chase_stages.iter().enumerate() {
+            let odd = 0xAAAA_AAAA_AAAA_AAAA_AAAA_AAAA_AAAA_AAAAu128;
+            let stages = u32::from(c.rule_stages);
+            let beyond = if stages >= 128 { 0 } else { !0u128 << stages };
+            if bits & !odd != 0 || bits & beyond != 0 {
+                return bad(format!(
+                    "chase stages {bits:#x} of side {side} (only odd stages below {stages})"
+                ));
+            }
+        }
         if !matches!(header.value_width, 1 | 2) {
             return bad(format!("value width {}", header.value_width));
         }
-        let size = Indexer::new(signature)
+        let size = Indexer::with_scheme(signature, header.key_scheme)
             .map_err(|e| FileError::BadHeader(e.to_string()))?
             .size();
         if header.entries_per_half != size {
@@ -785,10 +803,14 @@ mod tests {
         assert_eq!(t.header().signature, sig);
         assert_eq!(t.header().value_width, 1);
         assert_eq!(t.all_codes().unwrap(), codes);
-        for e in [0u64, 1, 4049, 4050, 8099] {
+        let half = t.header().entries_per_half;
+        for e in [0u64, 1, half - 1, half, 2 * half - 1] {
             assert_eq!(t.code(e).unwrap(), codes[e as usize]);
         }
-        assert!(matches!(t.code(8100), Err(FileError::OutOfRange { .. })));
+        assert!(matches!(
+            t.code(2 * half),
+            Err(FileError::OutOfRange { .. })
+        ));
     }
 
     #[test]
@@ -848,6 +870,27 @@ mod tests {
         let plain = TableFile::from_bytes(bytes_of(sig, &sample().1)).unwrap();
         assert_eq!(plain.header().version(), 1);
         assert_eq!(plain.header().coding, Coding::PLAIN);
+    }
+
+    #[test]
+    fn chase_stages_round_trip_and_are_checked() {
+        let (sig, codes, mut coding) = sample_v2();
+        // Three stages: stage 1 is the only core; a chase core in the weak side's game.
+        coding.chase_stages = [0, 1 << 1];
+        let t = TableFile::from_bytes(bytes_with(sig, &codes, coding)).unwrap();
+        assert_eq!(t.header().coding, coding);
+        assert!(t.header().coding.is_chase_core(Color::Black, 1));
+        assert!(!t.header().coding.is_chase_core(Color::Red, 1));
+        // An even stage, or one past the last, cannot be a core.
+        for bad in [[1u128 << 2, 0], [0, 1 << 3]] {
+            let mut bytes = bytes_with(sig, &codes, coding);
+            bytes[208..224].copy_from_slice(&bad[0].to_le_bytes());
+            bytes[224..240].copy_from_slice(&bad[1].to_le_bytes());
+            let crc = crc32fast::hash(&bytes[..252]);
+            bytes[252..256].copy_from_slice(&crc.to_le_bytes());
+            let err = TableFile::from_bytes(bytes).err().unwrap();
+            assert!(err.to_string().contains("chase stages"), "{err}");
+        }
     }
 
     #[test]

@@ -6,22 +6,29 @@
 //! the colours and flipping the board top to bottom (rank r -> 9 - r), which the rules of
 //! Xiangqi do not notice. Symmetric material (`KRKR`) is never flipped.
 //!
-//! # Layout
+//! # Layout (key scheme 2, [`KEY_SCHEME`])
 //! Every table has two halves of [`Indexer::size`] entries, Red (strong side) to move first.
-//! Within a half the index is a mixed-radix number, most significant digit first:
+//! Within a half the index is a mixed-radix number (`docs/formats/egtb.md` has every detail):
 //!
-//! 1. the two generals, one of 45 pairs: each general has 9 palace squares, and the left-right
-//!    mirror is used to bring the strong general onto files d or e, and when it stands on the
-//!    e-file, the weak general onto files d or e too (9 x 9 = 81 pairs, 45 after the mirror);
-//! 2. each group of like pieces in the order of the name, strong side first (`R N C P A B`),
-//!    each piece only on the squares it can ever reach (advisor 5, elephant 7, soldier 55,
-//!    others 90); a group of `k` like pieces is one digit `C(n, k)` wide (colex rank of the
-//!    sorted square ordinals), so like pieces are counted once.
+//! 1. each side's defence (its general, advisors and elephants) is one number over the
+//!    placements in which none of them share a square, and the two defences one *pair* digit
+//!    over the pairs the left-right mirror keeps (the strong general on files d or e, and when
+//!    it stands on the e-file, the weak general on files d or e too);
+//! 2. chariots, horses and cannons, strong side first, each group over the squares the
+//!    generals, defenders and earlier groups leave free (like pieces one digit `C(free, k)`);
+//! 3. soldiers over their 55 reachable squares (they may share a square: an unused index).
 //!
-//! Indices whose pieces share a square, whose generals face each other, or whose side not to
+//! The pair digit is the least significant, the free groups the most: neighbouring entries then
+//! differ in the defenders, where values change least, so blocks compress well.
+//!
+//! Indices whose soldiers share a square, whose generals face each other, or whose side not to
 //! move is in check are unused (the generator marks them, the file stores a don't-care value).
 //! When both generals stand on the e-file the mirror does not decide; such a position and its
 //! mirror image both have an index (a small, deliberate waste that keeps the mapping simple).
+//!
+//! Key scheme 1, the first tables' layout, is still read ([`Indexer::with_scheme`]): the 45
+//! general pairs, then one digit per group of like pieces in name order over its reachable
+//! squares, pieces sharing squares included.
 
 use super::signature::{Material, NAME_ORDER, Signature};
 use crate::rules::{Color, Kind, Piece, Position, Setup, Square};
@@ -56,7 +63,13 @@ pub enum IndexError {
     /// The table would be too large to index.
     #[error("table {0} is too large to index")]
     TooLarge(Signature),
+    /// A file names a key scheme this program does not know.
+    #[error("unknown key scheme {0} (this program reads 1 and 2)")]
+    UnknownScheme(u8),
 }
+
+/// The key scheme new tables are written in (see the module notes).
+pub const KEY_SCHEME: u8 = 2;
 
 /// Binomial coefficients C(n, k) for n <= 90, k <= 5.
 const BINOMIAL: [[u64; 6]; 91] = {
@@ -193,14 +206,29 @@ pub struct Indexer {
     kk_index: [[i8; 9]; 9],
     red_king_ord: [u8; 90],
     black_king_ord: [u8; 90],
+    /// Key scheme 2's layout; `None` for key scheme 1.
+    compact: Option<Compact>,
 }
 
 impl Indexer {
-    /// The indexer of a table.
+    /// The indexer of a table in the current key scheme ([`KEY_SCHEME`]).
     ///
     /// # Errors
     /// [`IndexError::TooLarge`] when a half would exceed 2^40 entries or 32 pieces.
     pub fn new(signature: Signature) -> Result<Indexer, IndexError> {
+        Indexer::with_scheme(signature, KEY_SCHEME)
+    }
+
+    /// The indexer of a table in key scheme `scheme` (1 or 2, see the module notes), for
+    /// reading files written in an earlier scheme.
+    ///
+    /// # Errors
+    /// [`IndexError::TooLarge`] when a half would exceed 2^40 entries or 32 pieces,
+    /// [`IndexError::UnknownScheme`] for a scheme other than 1 and 2.
+    pub fn with_scheme(signature: Signature, scheme: u8) -> Result<Indexer, IndexError> {
+        if !(1..=KEY_SCHEME).contains(&scheme) {
+            return Err(IndexError::UnknownScheme(scheme));
+        }
         let kp = king_pairs();
         let mut groups = Vec::new();
         let mut slot_pieces = vec![
@@ -255,6 +283,12 @@ impl Indexer {
         for (i, &s) in kp.black.iter().enumerate() {
             black_king_ord[s as usize] = i as u8;
         }
+        let compact = if scheme == 2 {
+            Some(Compact::new(signature, &groups, &kp.red, &kp.black)?)
+        } else {
+            None
+        };
+        let size = compact.as_ref().map_or(size, |c| c.size);
         Ok(Indexer {
             signature,
             groups,
@@ -267,7 +301,14 @@ impl Indexer {
             kk_index: kp.index,
             red_king_ord,
             black_king_ord,
+            compact,
         })
+    }
+
+    /// The key scheme of this indexer: 1 or 2.
+    #[must_use]
+    pub fn scheme(&self) -> u8 {
+        if self.compact.is_some() { 2 } else { 1 }
     }
 
     /// The table's signature.
@@ -293,6 +334,9 @@ impl Indexer {
     #[inline]
     #[must_use]
     pub fn encode(&self, p: &Placement) -> Option<u64> {
+        if let Some(c) = &self.compact {
+            return c.encode(&self.groups, p);
+        }
         let s = p.slots();
         let mirror = needs_mirror(s[0], s[1]);
         let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
@@ -345,6 +389,10 @@ impl Indexer {
             squares: [0; MAX_PIECES],
             len: self.slot_pieces.len() as u8,
         };
+        if let Some(c) = &self.compact {
+            c.decode(&self.groups, idx, &mut p);
+            return p;
+        }
         let (r, b) = self.kk_pairs[(idx / self.kk_stride) as usize];
         p.squares[0] = r;
         p.squares[1] = b;
@@ -477,6 +525,394 @@ pub fn mirror_square(sq: u8) -> u8 {
     mirror_sq(sq)
 }
 
+/// Key scheme 2: each side's defenders (general, advisors, elephants) as one digit over their
+/// placements without shared squares, the two sides' digits as one pair digit over the pairs the
+/// mirror keeps, then the chariots, horses and cannons over the squares still free, and the
+/// soldiers over their 55 squares.
+#[derive(Clone, Debug)]
+struct Compact {
+    /// The defender placements of each side (strong, weak), in digit order.
+    sides: [Defence; 2],
+    /// Strong placements with the general on the d-file: they pair with every weak one.
+    strong_d: u64,
+    /// Weak placements with the general on the d- or e-file: those an e-file strong general
+    /// pairs with (the mirror takes the others).
+    weak_left: u64,
+    /// The pair digit's weight.
+    pair_stride: u64,
+    /// The pair digit's base.
+    pairs: u64,
+    /// Chariot, horse and cannon groups (indices into the indexer's groups) in digit order,
+    /// with their digit's weight and the number of squares still free for them.
+    free_groups: Vec<(usize, u64, usize)>,
+    /// Soldier groups with their digit's weight.
+    soldier_groups: Vec<(usize, u64)>,
+    /// The first slot of each group.
+    group_slot: Vec<usize>,
+    size: u64,
+}
+
+/// One side's defender placements.
+#[derive(Clone, Debug)]
+struct Defence {
+    /// Groups (indices into the indexer's groups) of the side's advisors and elephants.
+    groups: Vec<usize>,
+    /// Per placement: the general's square, then the defenders' squares by group.
+    placements: Vec<[u8; 5]>,
+    /// `(general ordinal, advisor digit, elephant digit)` flattened -> placement, or `u16::MAX`.
+    ordinal: Vec<u16>,
+    /// Digit bases of the advisor and elephant groups (1 when absent).
+    bases: [u64; 2],
+    /// Square -> the general's palace ordinal, or `u8::MAX`.
+    king_ord: [u8; 90],
+}
+
+/// The colex digit of `k` sorted ordinals.
+#[inline]
+fn colex(ords: &[u8]) -> u64 {
+    ords.iter()
+        .enumerate()
+        .map(|(i, &o)| BINOMIAL[o as usize][i + 1])
+        .sum()
+}
+
+/// The `k` sorted ordinals of a colex digit, written into `out`.
+#[inline]
+fn uncolex(mut digit: u64, out: &mut [u8]) {
+    for i in (0..out.len()).rev() {
+        let mut o = i;
+        while BINOMIAL[o + 1][i + 1] <= digit {
+            o += 1;
+        }
+        digit -= BINOMIAL[o][i + 1];
+        out[i] = o as u8;
+    }
+}
+
+/// The square that is the `rank`-th free one (from 0) of a board whose occupied squares are
+/// `occupied`.
+#[inline]
+fn nth_free(occupied: u128, rank: u8) -> u8 {
+    let mut sq = u32::from(rank);
+    let mut occ = occupied;
+    while occ != 0 {
+        let o = occ.trailing_zeros();
+        if o > sq {
+            break;
+        }
+        sq += 1;
+        occ &= occ - 1;
+    }
+    sq as u8
+}
+
+/// The rank of free square `sq` among the free squares (`sq` must be free).
+#[inline]
+fn free_rank(occupied: u128, sq: u8) -> u8 {
+    sq - (occupied & ((1u128 << sq) - 1)).count_ones() as u8
+}
+
+impl Defence {
+    /// The placements of one side: `kings` its general's squares, `strong` whether the mirror
+    /// keeps only the d- and e-files for it.
+    fn new(groups: &[Group], color: Color, kings: &[u8], strong: bool) -> Defence {
+        let side: Vec<usize> = [Kind::Advisor, Kind::Elephant]
+            .iter()
+            .filter_map(|&k| groups.iter().position(|g| g.piece == Piece::new(color, k)))
+            .collect();
+        let base = |kind: Kind| {
+            groups
+                .iter()
+                .find(|g| g.piece == Piece::new(color, kind))
+                .map_or(1, |g| g.base)
+        };
+        let bases = [base(Kind::Advisor), base(Kind::Elephant)];
+        // Digit order: by the general's file class (strong: d, then e; weak: d or e, then f),
+        // then by general ordinal, advisor digit, elephant digit.
+        let class = |king: u8| -> u8 {
+            let file = king % 9;
+            if strong { file - 3 } else { u8::from(file > 4) }
+        };
+        let mut found: Vec<(u8, usize, [u8; 5])> = Vec::new();
+        for (ko, &king) in kings.iter().enumerate() {
+            if strong && king % 9 > 4 {
+                continue;
+            }
+            for a in 0..bases[0] {
+                for b in 0..bases[1] {
+                    let mut sq = [u8::MAX; 5];
+                    sq[0] = king;
+                    let mut n = 1;
+                    let mut seen = 1u128 << king;
+                    let mut clash = false;
+                    for (&gi, digit) in side.iter().zip(Self::digits(groups, &side, a, b)) {
+                        let g = &groups[gi];
+                        let mut ords = [0u8; 5];
+                        uncolex(digit, &mut ords[..g.count]);
+                        for &o in &ords[..g.count] {
+                            let s = g.squares[o as usize];
+                            clash |= seen >> s & 1 != 0;
+                            seen |= 1 << s;
+                            sq[n] = s;
+                            n += 1;
+                        }
+                    }
+                    if !clash {
+                        let flat = (ko as u64 * bases[0] + a) * bases[1] + b;
+                        found.push((class(king), flat as usize, sq));
+                    }
+                }
+            }
+        }
+        found.sort_by_key(|f| (f.0, f.1));
+        let mut ordinal = vec![u16::MAX; kings.len() * (bases[0] * bases[1]) as usize];
+        for (i, f) in found.iter().enumerate() {
+            ordinal[f.1] = i as u16;
+        }
+        let mut king_ord = [u8::MAX; 90];
+        for (i, &k) in kings.iter().enumerate() {
+            king_ord[k as usize] = i as u8;
+        }
+        Defence {
+            groups: side,
+            placements: found.iter().map(|f| f.2).collect(),
+            ordinal,
+            bases,
+            king_ord,
+        }
+    }
+
+    /// The digits of the side's groups for the flattened advisor and elephant digits.
+    fn digits(groups: &[Group], side: &[usize], a: u64, b: u64) -> Vec<u64> {
+        side.iter()
+            .map(|&gi| {
+                if groups[gi].piece.kind() == Kind::Advisor {
+                    a
+                } else {
+                    b
+                }
+            })
+            .collect()
+    }
+}
+
+impl Compact {
+    fn new(
+        signature: Signature,
+        groups: &[Group],
+        red_kings: &[u8],
+        black_kings: &[u8],
+    ) -> Result<Compact, IndexError> {
+        let too_large = || IndexError::TooLarge(signature);
+        let strong = Defence::new(groups, Color::Red, red_kings, true);
+        let weak = Defence::new(groups, Color::Black, black_kings, false);
+        let strong_d = strong.placements.iter().filter(|p| p[0] % 9 == 3).count() as u64;
+        let strong_e = strong.placements.len() as u64 - strong_d;
+        let weak_all = weak.placements.len() as u64;
+        let weak_left = weak.placements.iter().filter(|p| p[0] % 9 <= 4).count() as u64;
+        let pairs = strong_d * weak_all + strong_e * weak_left;
+        let mut group_slot = Vec::with_capacity(groups.len());
+        let mut slot = 2;
+        for g in groups {
+            group_slot.push(slot);
+            slot += g.count;
+        }
+        // Pieces placed before the free groups: both generals and every defender.
+        let mut placed = 2 + groups
+            .iter()
+            .filter(|g| matches!(g.piece.kind(), Kind::Advisor | Kind::Elephant))
+            .map(|g| g.count)
+            .sum::<usize>();
+        let mut free_groups = Vec::new();
+        let mut soldier_groups = Vec::new();
+        for (gi, g) in groups.iter().enumerate() {
+            match g.piece.kind() {
+                Kind::Chariot | Kind::Horse | Kind::Cannon => {
+                    free_groups.push((gi, 0, 90 - placed));
+                    placed += g.count;
+                }
+                Kind::Soldier => soldier_groups.push((gi, 0)),
+                _ => {}
+            }
+        }
+        // Weights: the pair least significant (neighbouring entries differ in the weak side's
+        // elephants, advisors, general, then the strong side's: values change least there,
+        // which is what keeps blocks compressible), then the soldiers, then the free groups.
+        let mut stride = 1u64;
+        let grow = |stride: &mut u64, base: u64| -> Result<u64, IndexError> {
+            let w = *stride;
+            *stride = stride
+                .checked_mul(base)
+                .filter(|&s| s <= MAX_SIZE)
+                .ok_or_else(too_large)?;
+            Ok(w)
+        };
+        let pair_stride = grow(&mut stride, pairs)?;
+        for (gi, w) in soldier_groups.iter_mut().rev() {
+            *w = grow(&mut stride, groups[*gi].base)?;
+        }
+        for (gi, w, free) in free_groups.iter_mut().rev() {
+            *w = grow(&mut stride, BINOMIAL[*free][groups[*gi].count])?;
+        }
+        Ok(Compact {
+            sides: [strong, weak],
+            strong_d,
+            weak_left,
+            pair_stride,
+            pairs,
+            free_groups,
+            soldier_groups,
+            group_slot,
+            size: stride,
+        })
+    }
+
+    /// The ordinal of one side's defender placement (squares already mirrored).
+    fn defence(
+        &self,
+        groups: &[Group],
+        side: usize,
+        m: impl Fn(u8) -> u8,
+        s: &[u8],
+    ) -> Option<u64> {
+        let d = &self.sides[side];
+        let king_ord = d.king_ord[m(s[side]) as usize];
+        if king_ord == u8::MAX {
+            return None;
+        }
+        let mut digit = [0u64; 2];
+        for &gi in &d.groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ords = [0u8; 5];
+            for (i, o) in ords[..g.count].iter_mut().enumerate() {
+                *o = g.ordinal[m(s[at + i]) as usize];
+                if *o == u8::MAX {
+                    return None;
+                }
+            }
+            ords[..g.count].sort_unstable();
+            digit[usize::from(g.piece.kind() == Kind::Elephant)] = colex(&ords[..g.count]);
+        }
+        let flat = (u64::from(king_ord) * d.bases[0] + digit[0]) * d.bases[1] + digit[1];
+        let o = d.ordinal[flat as usize];
+        (o != u16::MAX).then_some(u64::from(o))
+    }
+
+    fn encode(&self, groups: &[Group], p: &Placement) -> Option<u64> {
+        let s = p.slots();
+        let mirror = needs_mirror(s[0], s[1]);
+        let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
+        let strong = self.defence(groups, 0, m, s)?;
+        let weak = self.defence(groups, 1, m, s)?;
+        let pair = if strong < self.strong_d {
+            strong * self.sides[1].placements.len() as u64 + weak
+        } else {
+            if weak >= self.weak_left {
+                return None;
+            }
+            self.strong_d * self.sides[1].placements.len() as u64
+                + (strong - self.strong_d) * self.weak_left
+                + weak
+        };
+        let mut idx = pair * self.pair_stride;
+        let mut occupied = 0u128;
+        for (side, d) in self.sides.iter().enumerate() {
+            occupied |= 1 << m(s[side]);
+            for &gi in &d.groups {
+                let at = self.group_slot[gi];
+                for &sq in &s[at..at + groups[gi].count] {
+                    occupied |= 1 << m(sq);
+                }
+            }
+        }
+        for &(gi, weight, _) in &self.free_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ranks = [0u8; 5];
+            let mut mine = 0u128;
+            for (i, r) in ranks[..g.count].iter_mut().enumerate() {
+                let sq = m(s[at + i]);
+                if occupied >> sq & 1 != 0 || mine >> sq & 1 != 0 {
+                    return None;
+                }
+                mine |= 1 << sq;
+                *r = free_rank(occupied, sq);
+            }
+            ranks[..g.count].sort_unstable();
+            idx += colex(&ranks[..g.count]) * weight;
+            occupied |= mine;
+        }
+        for &(gi, weight) in &self.soldier_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ords = [0u8; 5];
+            for (i, o) in ords[..g.count].iter_mut().enumerate() {
+                *o = g.ordinal[m(s[at + i]) as usize];
+                if *o == u8::MAX {
+                    return None;
+                }
+            }
+            ords[..g.count].sort_unstable();
+            idx += colex(&ords[..g.count]) * weight;
+        }
+        Some(idx)
+    }
+
+    fn decode(&self, groups: &[Group], idx: u64, p: &mut Placement) {
+        let pair = idx / self.pair_stride % self.pairs;
+        let weak_all = self.sides[1].placements.len() as u64;
+        let (strong, weak) = if pair < self.strong_d * weak_all {
+            (pair / weak_all, pair % weak_all)
+        } else {
+            let r = pair - self.strong_d * weak_all;
+            (self.strong_d + r / self.weak_left, r % self.weak_left)
+        };
+        let mut occupied = 0u128;
+        for (side, ord) in [(0, strong), (1, weak)] {
+            let d = &self.sides[side];
+            let sq = &d.placements[ord as usize];
+            p.squares[side] = sq[0];
+            occupied |= 1 << sq[0];
+            let mut n = 1;
+            for &gi in &d.groups {
+                let at = self.group_slot[gi];
+                for i in 0..groups[gi].count {
+                    p.squares[at + i] = sq[n];
+                    occupied |= 1 << sq[n];
+                    n += 1;
+                }
+            }
+        }
+        // The free groups, each over the squares left by the earlier ones.
+        for &(gi, weight, free) in &self.free_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ranks = [0u8; 5];
+            uncolex(
+                idx / weight % BINOMIAL[free][g.count],
+                &mut ranks[..g.count],
+            );
+            let mut mine = 0u128;
+            for (j, &r) in ranks[..g.count].iter().enumerate() {
+                let sq = nth_free(occupied, r);
+                p.squares[at + j] = sq;
+                mine |= 1 << sq;
+            }
+            occupied |= mine;
+        }
+        for &(gi, weight) in &self.soldier_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ords = [0u8; 5];
+            uncolex(idx / weight % g.base, &mut ords[..g.count]);
+            for (j, &o) in ords[..g.count].iter().enumerate() {
+                p.squares[at + j] = g.squares[o as usize];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,26 +922,82 @@ mod tests {
         Indexer::new(s.parse().unwrap()).unwrap()
     }
 
+    fn scheme1(s: &str) -> Indexer {
+        Indexer::with_scheme(s.parse().unwrap(), 1).unwrap()
+    }
+
     #[test]
-    fn sizes_count_reachable_squares_once_per_like_group() {
-        assert_eq!(indexer("KRK").size(), 45 * 90);
+    fn scheme_1_sizes_count_reachable_squares_once_per_like_group() {
+        assert_eq!(scheme1("KRK").size(), 45 * 90);
+        assert_eq!(scheme1("KPK").size(), 45 * 55);
+        assert_eq!(scheme1("KRKAABB").size(), 45 * 90 * 10 * 21);
+        assert_eq!(scheme1("KAK").size(), 45 * 5);
+        assert_eq!(scheme1("KRRKA").size(), 45 * 4005 * 5);
+        assert!(Indexer::with_scheme("KRK".parse().unwrap(), 3).is_err());
+    }
+
+    #[test]
+    fn scheme_2_sizes_leave_out_shared_squares_of_defenders_and_pieces() {
+        // Strong general on d0-d2 (3 of its 15 advisor placements share a square with it...):
+        // 13 placements on the d-file pair with all 9 weak generals, 14 on the e-file with the
+        // 6 on the d- or e-file.
+        assert_eq!(indexer("KAK").size(), 13 * 9 + 14 * 6);
+        assert_eq!(indexer("KRK").size(), 45 * 88);
         assert_eq!(indexer("KPK").size(), 45 * 55);
-        assert_eq!(indexer("KRKAABB").size(), 45 * 90 * 10 * 21);
-        assert_eq!(indexer("KAK").size(), 45 * 5);
-        assert_eq!(indexer("KRRKA").size(), 45 * 4005 * 5);
+        // Weak general and advisor: 40 placements, 27 with the general on the d- or e-file.
+        assert_eq!(indexer("KRRKA").size(), (3 * 40 + 3 * 27) * (87 * 86 / 2));
+        // A side's general, two advisors, two elephants: 9 * 10 * 21 = 1,890 digits, 1,410 of
+        // them without a shared square (the general on an advisor's square in 5 * 4 * 21 of
+        // them, on the elephants' middle square in 10 * 6); 948 with the general on the d- or
+        // e-file.
+        let weak = 9 * 10 * 21 - 5 * 4 * 21 - 10 * 6;
+        let weak_left = 6 * 10 * 21 - 3 * 4 * 21 - 10 * 6;
+        assert_eq!((weak, weak_left), (1_410, 948));
+        assert_eq!(indexer("KRKAABB").size(), (3 * weak + 3 * weak_left) * 84);
+        assert_eq!(scheme1("KRKAABB").size(), 850_500);
+        assert_eq!(indexer("KRKAABB").size(), 594_216);
     }
 
     #[test]
     fn decode_then_encode_is_identity() {
-        for name in ["KRK", "KRKAABB", "KPPKA", "KNCKB", "KAABBKAB"] {
-            let ix = indexer(name);
-            let step = (ix.size() / 5000).max(1);
-            let mut i = 0;
-            while i < ix.size() {
-                let p = ix.decode(i);
-                assert_eq!(ix.encode(&p), Some(i), "{name} index {i}");
-                i += step;
+        for name in [
+            "KRK", "KRKAABB", "KPPKA", "KNCKB", "KAABBKAB", "KRNKRAB", "KRRKCC",
+        ] {
+            for ix in [indexer(name), scheme1(name)] {
+                let step = (ix.size() / 5000).max(1);
+                let mut i = 0;
+                while i < ix.size() {
+                    let p = ix.decode(i);
+                    assert_eq!(ix.encode(&p), Some(i), "{name} index {i}");
+                    i += step;
+                }
             }
+        }
+    }
+
+    /// Every legal position of small tables has exactly one index per mirror class in each
+    /// scheme: both schemes hold the same positions.
+    #[test]
+    fn both_schemes_hold_the_same_legal_positions() {
+        for name in ["KRKA", "KNKAB", "KPKB", "KCAKA"] {
+            let count = |ix: &Indexer| {
+                let mut legal = std::collections::HashSet::new();
+                for i in 0..ix.size() {
+                    let p = ix.decode(i);
+                    if p.has_overlap() {
+                        continue;
+                    }
+                    let setup = ix.setup(&p, Color::Red);
+                    if let Ok(pos) = Position::from_setup(&setup, Waivers::NONE) {
+                        assert_eq!(ix.index_of(&pos).unwrap(), (Color::Red, i), "{name}");
+                        legal.insert(pos.key().min(pos.mirror().key()));
+                    }
+                }
+                legal
+            };
+            let (two, one) = (count(&indexer(name)), count(&scheme1(name)));
+            assert!(!two.is_empty());
+            assert_eq!(two, one, "{name}");
         }
     }
 

@@ -275,6 +275,10 @@ pub struct Coding {
     pub rule_stride: u16,
     /// The number of stages.
     pub rule_stages: u16,
+    /// Per winner in the table's frame (strong side first): bit `s` set when stage `s` is a
+    /// core of the perpetual *chase* rule (the loser chases on every move; the winner plays
+    /// its win with moves that neither check nor chase). Other odd stages are check cores.
+    pub chase_stages: [u128; 2],
 }
 
 impl Coding {
@@ -283,6 +287,7 @@ impl Coding {
         rule_base: 0,
         rule_stride: 0,
         rule_stages: 0,
+        chase_stages: [0; 2],
     };
 
     /// The coding for a table whose longest distance to mate is `max_dtm`, whose rule values
@@ -300,7 +305,15 @@ impl Coding {
             rule_base: base as u16,
             rule_stride: stride as u16,
             rule_stages: stages as u16,
+            chase_stages: [0; 2],
         })
+    }
+
+    /// `true` when stage `stage` of the game won by `winner` (in the table's frame: Red is the
+    /// strong side) is a chase core.
+    #[must_use]
+    pub fn is_chase_core(self, winner: crate::rules::Color, stage: u32) -> bool {
+        stage < 128 && self.chase_stages[winner.index()] >> stage & 1 == 1
     }
 
     /// `true` when the table has rule values.

@@ -111,7 +111,8 @@ impl Tablebases {
         };
         let file = TableFile::open(path).map_err(err)?;
         let sig = file.header().signature;
-        let indexer = Indexer::new(sig).map_err(|e| err(FileError::BadHeader(e.to_string())))?;
+        let indexer = Indexer::with_scheme(sig, file.header().key_scheme)
+            .map_err(|e| err(FileError::BadHeader(e.to_string())))?;
         self.tables.insert(
             sig,
             Table {
@@ -282,6 +283,10 @@ impl Tablebases {
             // successors): keep the plain order.
             return Ok(best);
         };
+        // In a chase core the winner must not chase either (both chasing is a draw): its free
+        // moves are those that neither check nor chase; in a check core, those that give no
+        // check.
+        let chase_core = own.is_core() && self.is_chase_core(pos, own.stage)?;
         let key = |&(m, v): &(Move, Value)| -> Option<(i64, i64)> {
             let Value::RuleWin(r) = v else {
                 return None;
@@ -290,7 +295,11 @@ impl Tablebases {
                 return Some((-1, i64::from(r.plies)));
             }
             let (stage, plies) = (i64::from(r.stage), i64::from(r.plies));
-            if r.stage == own.stage && own.is_core() && !pos.gives_check(m) {
+            if r.stage == own.stage
+                && own.is_core()
+                && !pos.gives_check(m)
+                && (!chase_core || crate::rules::chase::chased(pos, m).is_empty())
+            {
                 return Some((stage, -1));
             }
             Some((stage, plies))
@@ -306,6 +315,15 @@ impl Tablebases {
                 },
             )
             .map(|(_, mv)| mv))
+    }
+
+    /// `true` when `stage` of the rule game the side to move wins in `pos` is a chase core.
+    fn is_chase_core(&self, pos: &Position, stage: u32) -> Result<bool, ProbeError> {
+        let Some(t) = self.tables.get(&Signature::of(pos).0) else {
+            return Ok(false);
+        };
+        let (turn, _) = t.indexer.index_of(pos)?;
+        Ok(t.file.header().coding.is_chase_core(turn, stage))
     }
 
     /// The line of best moves from the position: until mate, until a position repeats (where

@@ -136,7 +136,7 @@ impl Summary {
     /// [`IndexError`] when the header's signature cannot be indexed (an opened table always can).
     pub fn of(file: &TableFile) -> Result<Summary, IndexError> {
         let h = file.header();
-        let ix = Indexer::new(h.signature)?;
+        let ix = Indexer::with_scheme(h.signature, h.key_scheme)?;
         let mut longest: Option<(u32, Color, u64)> = None;
         let mut sides = [SideCounts::default(); 2];
         for (i, s) in h.stats.iter().enumerate() {
@@ -224,7 +224,7 @@ impl Distances {
     /// [`StatsError::File`] for a block that cannot be read or a code that is no value.
     pub fn of(file: &TableFile, longest: usize) -> Result<Distances, StatsError> {
         let h = file.header();
-        let ix = Indexer::new(h.signature)?;
+        let ix = Indexer::with_scheme(h.signature, h.key_scheme)?;
         let size = ix.size();
         // Legality as the generator decides it: the rules' checks that a table position may
         // waive (placement and counts are the index's business), never the opponent's check.
