@@ -35,9 +35,10 @@ fn at(file: i32, rank: i32) -> Option<u8> {
 /// other side to move). `p` must be a decoded, canonical placement.
 pub fn predecessors(ix: &Indexer, p: &Placement, mover: Color, mut emit: impl FnMut(u64)) {
     unmoves(ix, p, mover, &mut emit);
-    // A placement stands for its mirror image too, unless the mirror keeps the generals where
-    // they are (both on the e-file): then the image has its own index and its own predecessors.
-    if !Indexer::is_symmetric_kings(p.squares[0], p.squares[1]) {
+    // A placement stands for its mirror image too, unless the image has its own index (both
+    // generals on the e-file, and in key scheme 2 a symmetric weak defence): then it has its
+    // own predecessors.
+    if ix.covers_mirror(p) {
         let mut m = *p;
         for s in &mut m.squares[..m.len as usize] {
             *s = mirror_square(*s);
@@ -58,7 +59,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)
     let mut try_origin = |slot: usize, from: u8, q: &mut Placement| {
         let old = q.squares[slot];
         q.squares[slot] = from;
-        if Indexer::is_canonical_kings(q.squares[0], q.squares[1]) {
+        if ix.is_canonical(q) {
             if let Some(i) = ix.encode(q) {
                 emit(i);
             }

@@ -23,8 +23,9 @@
 //!
 //! Indices whose soldiers share a square, whose generals face each other, or whose side not to
 //! move is in check are unused (the generator marks them, the file stores a don't-care value).
-//! When both generals stand on the e-file the mirror does not decide; such a position and its
-//! mirror image both have an index (a small, deliberate waste that keeps the mapping simple).
+//! When both generals stand on the e-file the weak side's advisors and elephants decide the
+//! mirror; only when they are symmetric too do a position and its mirror image both have an
+//! index ([`Indexer::covers_mirror`]).
 //!
 //! Key scheme 1, the first tables' layout, is still read ([`Indexer::with_scheme`]): the 45
 //! general pairs, then one digit per group of like pieces in name order over its reachable
@@ -510,6 +511,45 @@ impl Indexer {
         !needs_mirror(red_king, black_king)
     }
 
+    /// `true` when [`Indexer::encode`] keeps `p` as it is rather than taking its mirror image
+    /// (so a decoded placement is canonical, and a placement that is not canonical is stored as
+    /// its image).
+    #[must_use]
+    pub fn is_canonical(&self, p: &Placement) -> bool {
+        let s = p.slots();
+        if needs_mirror(s[0], s[1]) {
+            return false;
+        }
+        match &self.compact {
+            Some(c) if s[0] % 9 == 4 && s[1] % 9 == 4 => c
+                .defence(&self.groups, 1, |sq| sq, s)
+                .is_none_or(|weak| c.sides[1].class[weak as usize] != 2),
+            _ => true,
+        }
+    }
+
+    /// `true` when the index of the canonical placement `p` also stands for its left-right
+    /// mirror image, which then has no index of its own: always, unless both generals stand on
+    /// the e-file and (key scheme 2) the weak side's advisors and elephants are their own mirror
+    /// image too, or (key scheme 1) in any case.
+    #[must_use]
+    pub fn covers_mirror(&self, p: &Placement) -> bool {
+        let s = p.slots();
+        if !Self::is_symmetric_kings(s[0], s[1]) {
+            return true;
+        }
+        let Some(c) = &self.compact else {
+            return false;
+        };
+        // The weak defence decides (see `Compact::encode`): an image of its own only when it
+        // is symmetric.
+        !c.sides[1].groups.iter().all(|&gi| {
+            let at = c.group_slot[gi];
+            let squares = &s[at..at + self.groups[gi].count];
+            squares.iter().all(|&sq| squares.contains(&mirror_sq(sq)))
+        })
+    }
+
     /// `true` when the mirror maps this pair of general squares to itself (both on the e-file).
     #[inline]
     #[must_use]
@@ -565,6 +605,8 @@ struct Defence {
     bases: [u64; 2],
     /// Square -> the general's palace ordinal, or `u8::MAX`.
     king_ord: [u8; 90],
+    /// Per placement: its class (the first key of the digit order, see [`Defence::new`]).
+    class: Vec<u8>,
 }
 
 /// The colex digit of `k` sorted ordinals.
@@ -627,11 +669,47 @@ impl Defence {
                 .map_or(1, |g| g.base)
         };
         let bases = [base(Kind::Advisor), base(Kind::Elephant)];
-        // Digit order: by the general's file class (strong: d, then e; weak: d or e, then f),
-        // then by general ordinal, advisor digit, elephant digit.
-        let class = |king: u8| -> u8 {
-            let file = king % 9;
-            if strong { file - 3 } else { u8::from(file > 4) }
+        // Digit order: by class, then by general ordinal, advisor digit, elephant digit. The
+        // strong side's class is its general's file (d 0, e 1). The weak side's: general on the
+        // d-file 0; on the e-file 1, or 2 when the placement's mirror image comes before it in
+        // the digit order (with both generals on the e-file the mirror then takes the position
+        // to the image); on the f-file 3.
+        let mut king_ord = [u8::MAX; 90];
+        for (i, &k) in kings.iter().enumerate() {
+            king_ord[k as usize] = i as u8;
+        }
+        let flat_of = |sq: &[u8; 5]| -> usize {
+            let mut digit = [0u64; 2];
+            let mut n = 1;
+            for &gi in &side {
+                let g = &groups[gi];
+                let mut ords = [0u8; 5];
+                for o in &mut ords[..g.count] {
+                    *o = g.ordinal[sq[n] as usize];
+                    n += 1;
+                }
+                ords[..g.count].sort_unstable();
+                digit[usize::from(g.piece.kind() == Kind::Elephant)] = colex(&ords[..g.count]);
+            }
+            ((u64::from(king_ord[sq[0] as usize]) * bases[0] + digit[0]) * bases[1] + digit[1])
+                as usize
+        };
+        let class = |sq: &[u8; 5]| -> u8 {
+            let file = sq[0] % 9;
+            if strong {
+                return file - 3;
+            }
+            match file {
+                3 => 0,
+                4 => {
+                    let mut image = *sq;
+                    for s in image.iter_mut().filter(|s| **s != u8::MAX) {
+                        *s = mirror_sq(*s);
+                    }
+                    if flat_of(&image) < flat_of(sq) { 2 } else { 1 }
+                }
+                _ => 3,
+            }
         };
         let mut found: Vec<(u8, usize, [u8; 5])> = Vec::new();
         for (ko, &king) in kings.iter().enumerate() {
@@ -659,7 +737,7 @@ impl Defence {
                     }
                     if !clash {
                         let flat = (ko as u64 * bases[0] + a) * bases[1] + b;
-                        found.push((class(king), flat as usize, sq));
+                        found.push((class(&sq), flat as usize, sq));
                     }
                 }
             }
@@ -669,16 +747,13 @@ impl Defence {
         for (i, f) in found.iter().enumerate() {
             ordinal[f.1] = i as u16;
         }
-        let mut king_ord = [u8::MAX; 90];
-        for (i, &k) in kings.iter().enumerate() {
-            king_ord[k as usize] = i as u8;
-        }
         Defence {
             groups: side,
             placements: found.iter().map(|f| f.2).collect(),
             ordinal,
             bases,
             king_ord,
+            class: found.iter().map(|f| f.0).collect(),
         }
     }
 
@@ -709,7 +784,7 @@ impl Compact {
         let strong_d = strong.placements.iter().filter(|p| p[0] % 9 == 3).count() as u64;
         let strong_e = strong.placements.len() as u64 - strong_d;
         let weak_all = weak.placements.len() as u64;
-        let weak_left = weak.placements.iter().filter(|p| p[0] % 9 <= 4).count() as u64;
+        let weak_left = weak.class.iter().filter(|&&c| c <= 1).count() as u64;
         let pairs = strong_d * weak_all + strong_e * weak_left;
         let mut group_slot = Vec::with_capacity(groups.len());
         let mut slot = 2;
@@ -801,7 +876,12 @@ impl Compact {
 
     fn encode(&self, groups: &[Group], p: &Placement) -> Option<u64> {
         let s = p.slots();
-        let mirror = needs_mirror(s[0], s[1]);
+        let mut mirror = needs_mirror(s[0], s[1]);
+        if !mirror && s[0] % 9 == 4 && s[1] % 9 == 4 {
+            // Both generals on the e-file: the weak defence decides.
+            let weak = self.defence(groups, 1, |sq| sq, s)?;
+            mirror = self.sides[1].class[weak as usize] == 2;
+        }
         let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
         let strong = self.defence(groups, 0, m, s)?;
         let weak = self.defence(groups, 1, m, s)?;
@@ -938,24 +1018,26 @@ mod tests {
 
     #[test]
     fn scheme_2_sizes_leave_out_shared_squares_of_defenders_and_pieces() {
-        // Strong general on d0-d2 (3 of its 15 advisor placements share a square with it...):
-        // 13 placements on the d-file pair with all 9 weak generals, 14 on the e-file with the
-        // 6 on the d- or e-file.
+        // Strong general and advisor: 13 placements with the general on the d-file pair with
+        // all 9 weak generals, 14 on the e-file with the 6 on the d- or e-file.
         assert_eq!(indexer("KAK").size(), 13 * 9 + 14 * 6);
         assert_eq!(indexer("KRK").size(), 45 * 88);
         assert_eq!(indexer("KPK").size(), 45 * 55);
-        // Weak general and advisor: 40 placements, 27 with the general on the d- or e-file.
-        assert_eq!(indexer("KRRKA").size(), (3 * 40 + 3 * 27) * (87 * 86 / 2));
+        // Weak general and advisor: 40 placements; 13 with the general on the d-file, 14 on
+        // the e-file of which 2 are their own mirror image (advisor on e8) and the other 12
+        // pair up: 13 + 2 + 6 = 21 go with an e-file strong general.
+        assert_eq!(indexer("KRRKA").size(), (3 * 40 + 3 * 21) * (87 * 86 / 2));
         // A side's general, two advisors, two elephants: 9 * 10 * 21 = 1,890 digits, 1,410 of
         // them without a shared square (the general on an advisor's square in 5 * 4 * 21 of
-        // them, on the elephants' middle square in 10 * 6); 948 with the general on the d- or
-        // e-file.
+        // them, on the elephants' middle square in 10 * 6); 462 with the general on the d-file,
+        // 486 on the e-file, of which 18 are their own mirror image.
         let weak = 9 * 10 * 21 - 5 * 4 * 21 - 10 * 6;
-        let weak_left = 6 * 10 * 21 - 3 * 4 * 21 - 10 * 6;
-        assert_eq!((weak, weak_left), (1_410, 948));
+        let weak_left = 462 + 18 + (486 - 18) / 2;
+        assert_eq!((weak, weak_left), (1_410, 714));
         assert_eq!(indexer("KRKAABB").size(), (3 * weak + 3 * weak_left) * 84);
         assert_eq!(scheme1("KRKAABB").size(), 850_500);
-        assert_eq!(indexer("KRKAABB").size(), 594_216);
+        // xiangqitb's index has 578,340 entries per side to move here.
+        assert_eq!(indexer("KRKAABB").size(), 535_248);
     }
 
     #[test]
