@@ -416,20 +416,31 @@ impl<G: GameGraph> Solver<'_, G> {
         Ok(())
     }
 
-    /// The core of the next level: P's Büchi region in the restricted game. Returns its nodes
-    /// (with their plies set, stage not yet). `W` (the nodes won so far) is closed under P's
-    /// attractor here, so no node of the region outside it has a move into it that P could
-    /// use: P's only way to score is a move that gives no check into `Z`.
-    fn core(&self) -> Result<Vec<u64>, GameError> {
+    /// The core of the next level, of the given kind: P's Büchi region in the restricted game.
+    /// Returns its nodes (with their plies set, stage not yet). `W` (the nodes won so far) is
+    /// closed under P's attractor here, so no node of the region outside it has a move into it
+    /// that P could use: P's only way to score is a move into `Z` that gives no check (in a
+    /// chase core: that neither checks nor chases).
+    ///
+    /// Q's escapes and P's scoring moves of a check core depend only on the position moved to
+    /// (kept in counters, seeds found backwards from Q's positions); those of a chase core
+    /// depend on the move, so they are read from the moves themselves.
+    fn core(&self, kind: CoreKind) -> Result<Vec<u64>, GameError> {
         // Z: the region outside W without Q's escapes (a capture that does not lose, or a move
-        // that is no check and stays outside W).
+        // that stays outside W and gives no check, or in a chase core does not chase).
         let mut size = self
             .scan(|v| {
                 if self.won(v) {
                     return None;
                 }
                 let escape = !self.is_p(v)
-                    && (self.g.exit(v) != Exit::Lose || self.quiet[v as usize].load(Relaxed) > 0);
+                    && (self.g.exit(v) != Exit::Lose
+                        || match kind {
+                            CoreKind::Check => self.quiet[v as usize].load(Relaxed) > 0,
+                            CoreKind::Chase(t) => self.g.has_move_not_chasing(v, t, |w| {
+                                self.g.in_region(w) && !self.won(w)
+                            }),
+                        });
                 if escape {
                     return None;
                 }
@@ -441,9 +452,8 @@ impl<G: GameGraph> Solver<'_, G> {
             if size == 0 {
                 return Ok(Vec::new());
             }
-            // T: P forces a move of its own that gives no check into Z (or a move into W); Q's
-            // moves stay in T or go into W. Q's counters: its moves not into W. P's seeds: the
-            // predecessors of Q's nodes in Z that are not in check.
+            // T: P forces a scoring move of its own into Z (or a move into W); Q's moves stay
+            // in T or go into W. Q's counters: its moves not into W.
             let q_nodes: Vec<(u64, bool)> = self.scan(|v| {
                 if self.mark(v) != ARENA || self.is_p(v) {
                     return None;
@@ -452,89 +462,39 @@ impl<G: GameGraph> Solver<'_, G> {
                 self.cnt[v as usize].store(n, Relaxed);
                 Some((v, n == 0))
             });
-            let mut seeds: Vec<(u64, i32)> = q_nodes
-                .par_iter()
-                .filter(|&&(w, _)| !self.g.in_check(w))
-                .fold(Vec::new, |mut out, &(w, _)| {
-                    self.g.predecessors(w, |v| {
-                        if self.g.in_region(v) && self.mark(v) == ARENA {
-                            out.push((v, 1));
-                        }
-                    });
-                    out
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+            let mut seeds: Vec<(u64, i32)> = match kind {
+                // The predecessors of Q's nodes in Z that are not in check.
+                CoreKind::Check => q_nodes
+                    .par_iter()
+                    .filter(|&&(w, _)| !self.g.in_check(w))
+                    .fold(Vec::new, |mut out, &(w, _)| {
+                        self.g.predecessors(w, |v| {
+                            if self.g.in_region(v) && self.mark(v) == ARENA {
+                                out.push((v, 1));
+                            }
+                        });
+                        out
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    }),
+                // P's nodes in Z with an idle move into Z.
+                CoreKind::Chase(_) => self.scan(|v| {
+                    if self.mark(v) != ARENA || !self.is_p(v) {
+                        return None;
+                    }
+                    self.g
+                        .has_idle_move(v, |w| self.g.in_region(w) && self.mark(w) == ARENA)
+                        .then_some((v, 1))
+                }),
+            };
             seeds.extend(q_nodes.iter().filter(|q| q.1).map(|q| (q.0, 0)));
             let t = self.attract(seeds, Vec::new())?;
             if t.len() == size {
                 return Ok(t);
             }
             // Z := T.
-            self.scan(|v| {
-                match self.mark(v) {
-                    JOINED => self.set_mark(v, ARENA),
-                    ARENA => self.set_mark(v, OUT),
-                    _ => {}
-                }
-                None::<()>
-            });
-            size = t.len();
-        }
-    }
-
-    /// The core of the next level in which Q chases P's only piece of kind `t` on every move
-    /// and P makes a move that neither checks nor chases into the core infinitely often; as
-    /// [`Solver::core`] otherwise. Q's escapes and P's scoring moves depend on the move, not on
-    /// the position it leads to, so they are read from the moves themselves.
-    fn chase_core(&self, t: u8) -> Result<Vec<u64>, GameError> {
-        let mut size = self
-            .scan(|v| {
-                if self.won(v) {
-                    return None;
-                }
-                if !self.is_p(v) {
-                    if self.g.exit(v) != Exit::Lose {
-                        return None;
-                    }
-                    let escape = self
-                        .g
-                        .has_move_not_chasing(v, t, |w| self.g.in_region(w) && !self.won(w));
-                    if escape {
-                        return None;
-                    }
-                }
-                self.set_mark(v, ARENA);
-                Some(())
-            })
-            .len();
-        loop {
-            if size == 0 {
-                return Ok(Vec::new());
-            }
-            let q_nodes: Vec<(u64, bool)> = self.scan(|v| {
-                if self.mark(v) != ARENA || self.is_p(v) {
-                    return None;
-                }
-                let n = self.out[v as usize].load(Relaxed);
-                self.cnt[v as usize].store(n, Relaxed);
-                Some((v, n == 0))
-            });
-            let mut seeds: Vec<(u64, i32)> = self.scan(|v| {
-                if self.mark(v) != ARENA || !self.is_p(v) {
-                    return None;
-                }
-                self.g
-                    .has_idle_move(v, |w| self.g.in_region(w) && self.mark(w) == ARENA)
-                    .then_some((v, 1))
-            });
-            seeds.extend(q_nodes.iter().filter(|q| q.1).map(|q| (q.0, 0)));
-            let t = self.attract(seeds, Vec::new())?;
-            if t.len() == size {
-                return Ok(t);
-            }
             self.scan(|v| {
                 match self.mark(v) {
                     JOINED => self.set_mark(v, ARENA),
@@ -596,15 +556,15 @@ pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solutio
     loop {
         // The perpetual check first, then a chase of each target: the first core found is
         // this level's. When none is found, no further level can be.
-        let mut core = s.core()?;
         let mut kind = CoreKind::Check;
+        let mut core = s.core(kind)?;
         for &t in &targets {
             if !core.is_empty() {
                 break;
             }
             s.clear_marks();
-            core = s.chase_core(t)?;
             kind = CoreKind::Chase(t);
+            core = s.core(kind)?;
         }
         if core.is_empty() {
             break;

@@ -7,9 +7,10 @@
 //! A side without attacking pieces never gives check (`docs/egtb.md`), so it never loses by
 //! the rule, and its opponent's game is skipped: it would find nothing.
 
+use chariot::egtb::signature::NAME_ORDER;
 use chariot::egtb::{Indexer, RuleRank, Value};
 use chariot::rules::chase::chased;
-use chariot::rules::{Kind, Piece};
+use chariot::rules::{Kind, Move, Piece};
 use chariot::{Color, Position};
 
 use crate::game::{self, CoreKind, Degrees, Exit, GameError, GameGraph, Solution};
@@ -99,56 +100,37 @@ impl GameGraph for TableGraph<'_> {
 
     fn has_move_not_chasing(&self, v: u64, t: u8, into: impl Fn(u64) -> bool) -> bool {
         let turn = self.turn(v);
-        let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
-            return false;
-        };
         let Some(kind) = Kind::ALL.into_iter().find(|&k| k as u8 == t) else {
             return true;
         };
-        let Some(target) = pos.pieces(Piece::new(turn.opponent(), kind)).first() else {
-            return true;
-        };
-        for &m in pos.legal_move_list().iter() {
-            if pos.is_capture(m) {
-                continue;
-            }
+        self.any_quiet_move(v, |pos, m| {
+            let Some(target) = pos.pieces(Piece::new(turn.opponent(), kind)).first() else {
+                return true;
+            };
             pos.make_move(m);
-            let w = self.node_of(&pos);
+            let w = self.node_of(pos);
             // No attack on the target after the move: certainly no chase of it.
             let attacked = !pos.attackers(target, turn).is_empty();
             pos.unmake_move();
-            if w.is_some_and(&into) && (!attacked || !chased(&pos, m).contains(target)) {
-                return true;
-            }
-        }
-        false
+            w.is_some_and(&into) && (!attacked || !chased(pos, m).contains(target))
+        })
     }
 
     fn has_idle_move(&self, v: u64, into: impl Fn(u64) -> bool) -> bool {
         let turn = self.turn(v);
-        let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
-            return false;
-        };
-        for &m in pos.legal_move_list().iter() {
-            if pos.is_capture(m) {
-                continue;
-            }
+        self.any_quiet_move(v, |pos, m| {
             pos.make_move(m);
-            let w = self.node_of(&pos);
+            let w = self.node_of(pos);
             let check = pos.in_check();
             // Attacks nothing but the general: certainly no chase.
             let king = pos.king(turn.opponent());
-            let attacks = (pos.occupied_by(turn.opponent()))
+            let attacks = pos
+                .occupied_by(turn.opponent())
                 .into_iter()
                 .any(|sq| sq != king && !pos.attackers(sq, turn).is_empty());
             pos.unmake_move();
-            if w.is_some_and(&into) && !check && (!attacks || chased(&pos, m).is_empty()) {
-                return true;
-            }
-        }
-        false
+            w.is_some_and(&into) && !check && (!attacks || chased(pos, m).is_empty())
+        })
     }
 }
 
@@ -157,6 +139,20 @@ impl TableGraph<'_> {
     fn node_of(&self, pos: &Position) -> Option<u64> {
         let (t, i) = self.ix.index_of(pos).ok()?;
         Some(t.index() as u64 * self.size + i)
+    }
+
+    /// Whether some quiet move of node `v` passes `test`, which is given the position before
+    /// the move (and must leave it so) and the move; `false` for an unused index.
+    fn any_quiet_move(&self, v: u64, mut test: impl FnMut(&mut Position, Move) -> bool) -> bool {
+        let p = self.ix.decode(v % self.size);
+        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, self.turn(v)), state::LEGAL_ONLY)
+        else {
+            return false;
+        };
+        let moves = pos.legal_move_list();
+        moves
+            .iter()
+            .any(|&m| !pos.is_capture(m) && test(&mut pos, m))
     }
 }
 
@@ -171,18 +167,11 @@ pub fn chase_targets(ix: &Indexer, winner: Color) -> Vec<u8> {
         return Vec::new();
     }
     let own = sig.side(winner);
-    [
-        Kind::Chariot,
-        Kind::Horse,
-        Kind::Cannon,
-        Kind::Soldier,
-        Kind::Advisor,
-        Kind::Elephant,
-    ]
-    .into_iter()
-    .filter(|&k| own.count(k) == 1)
-    .map(|k| k as u8)
-    .collect()
+    NAME_ORDER
+        .into_iter()
+        .filter(|&k| own.count(k) == 1)
+        .map(|k| k as u8)
+        .collect()
 }
 
 /// The positions of a table the rule decides: the two games' solutions.

@@ -618,6 +618,21 @@ fn colex(ords: &[u8]) -> u64 {
         .sum()
 }
 
+/// The colex digit of a group's pieces on `squares` (each mapped by `m`), or `None` when one
+/// stands where the group cannot.
+#[inline]
+fn group_digit(g: &Group, squares: &[u8], m: impl Fn(u8) -> u8 + Copy) -> Option<u64> {
+    let mut ords = [0u8; 5];
+    for (o, &sq) in ords[..g.count].iter_mut().zip(squares) {
+        *o = g.ordinal[m(sq) as usize];
+        if *o == u8::MAX {
+            return None;
+        }
+    }
+    ords[..g.count].sort_unstable();
+    Some(colex(&ords[..g.count]))
+}
+
 /// The `k` sorted ordinals of a colex digit, written into `out`.
 #[inline]
 fn uncolex(mut digit: u64, out: &mut [u8]) {
@@ -683,13 +698,9 @@ impl Defence {
             let mut n = 1;
             for &gi in &side {
                 let g = &groups[gi];
-                let mut ords = [0u8; 5];
-                for o in &mut ords[..g.count] {
-                    *o = g.ordinal[sq[n] as usize];
-                    n += 1;
-                }
-                ords[..g.count].sort_unstable();
-                digit[usize::from(g.piece.kind() == Kind::Elephant)] = colex(&ords[..g.count]);
+                digit[usize::from(g.piece.kind() == Kind::Elephant)] =
+                    group_digit(g, &sq[n..n + g.count], |x| x).unwrap_or(0);
+                n += g.count;
             }
             ((u64::from(king_ord[sq[0] as usize]) * bases[0] + digit[0]) * bases[1] + digit[1])
                 as usize
@@ -842,12 +853,13 @@ impl Compact {
         })
     }
 
-    /// The ordinal of one side's defender placement (squares already mirrored).
+    /// The ordinal of one side's defender placement, its squares mapped by `m` (the mirror or
+    /// not).
     fn defence(
         &self,
         groups: &[Group],
         side: usize,
-        m: impl Fn(u8) -> u8,
+        m: impl Fn(u8) -> u8 + Copy,
         s: &[u8],
     ) -> Option<u64> {
         let d = &self.sides[side];
@@ -859,15 +871,8 @@ impl Compact {
         for &gi in &d.groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
-            let mut ords = [0u8; 5];
-            for (i, o) in ords[..g.count].iter_mut().enumerate() {
-                *o = g.ordinal[m(s[at + i]) as usize];
-                if *o == u8::MAX {
-                    return None;
-                }
-            }
-            ords[..g.count].sort_unstable();
-            digit[usize::from(g.piece.kind() == Kind::Elephant)] = colex(&ords[..g.count]);
+            digit[usize::from(g.piece.kind() == Kind::Elephant)] =
+                group_digit(g, &s[at..at + g.count], m)?;
         }
         let flat = (u64::from(king_ord) * d.bases[0] + digit[0]) * d.bases[1] + digit[1];
         let o = d.ordinal[flat as usize];
@@ -926,15 +931,7 @@ impl Compact {
         for &(gi, weight) in &self.soldier_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
-            let mut ords = [0u8; 5];
-            for (i, o) in ords[..g.count].iter_mut().enumerate() {
-                *o = g.ordinal[m(s[at + i]) as usize];
-                if *o == u8::MAX {
-                    return None;
-                }
-            }
-            ords[..g.count].sort_unstable();
-            idx += colex(&ords[..g.count]) * weight;
+            idx += group_digit(g, &s[at..at + g.count], m)? * weight;
         }
         Some(idx)
     }
