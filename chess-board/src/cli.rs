@@ -11,13 +11,13 @@
 //! answer `uci`, a PGN file that cannot be written), 2 for a mistake on the command line
 //! (clap's code, and `match`'s own checks of the `KEY=VALUE` words).
 
-use std::fs::OpenOptions;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use chariot_league::clock::TimeControl;
+use chariot_league::settings::{self, EngineSettings};
 use chariot_league::stats::{Sprt, SprtDecision};
 use clap::{ArgAction, Args, Parser, Subcommand};
 
@@ -263,10 +263,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 }
 
 fn append(path: &Path, text: &str) -> Result<()> {
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
+    let mut file = chariot_league::pgn::open_for_append(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
     file.write_all(text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
@@ -381,13 +378,7 @@ fn usage(e: &anyhow::Error) -> i32 {
 
 /// `KEY=VALUE` words of `--OPT`.
 fn key_values(opt: &str, words: &[String]) -> Result<Vec<(String, String)>> {
-    words
-        .iter()
-        .map(|w| match w.split_once('=') {
-            Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
-            _ => bail!("--{opt}: {w:?} is not KEY=VALUE"),
-        })
-        .collect()
+    settings::key_values(words).map_err(|e| anyhow::anyhow!("--{opt}: {e}"))
 }
 
 /// An engine's configuration from `--each` and its own words (its own win; `arg=` words of
@@ -399,93 +390,24 @@ fn engine_config(
     tc: TimeControl,
 ) -> Result<EngineConfig> {
     let ctx = format!("--engine #{}", index + 1);
-    let mut c = EngineConfig::new("", tc);
-    let (mut cmd, mut args_each, mut args_own) = (None, Vec::new(), Vec::new());
-    for (from_each, (k, v)) in each
-        .iter()
-        .map(|p| (true, p))
-        .chain(own.iter().map(|p| (false, p)))
-    {
-        match k.as_str() {
-            "cmd" => cmd = Some(v.clone()),
-            "name" => c.name = Some(v.clone()),
-            "dir" => c.launch.dir = Some(PathBuf::from(v)),
-            "arg" if from_each => args_each.push(v.clone()),
-            "arg" => args_own.push(v.clone()),
-            "timemargin" => {
-                let ms: u64 = v
-                    .parse()
-                    .map_err(|_| anyhow::anyhow!("{ctx}: timemargin={v:?} is not milliseconds"))?;
-                c.grace = Duration::from_millis(ms);
-            }
-            "handshake" => {
-                let s: f64 = v
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "{ctx}: handshake={v:?} is not a positive number of seconds"
-                        )
-                    })?;
-                c.handshake = Duration::from_secs_f64(s.min(3600.0));
-            }
-            _ => match k.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    c.options.retain(|(n, _)| n != name);
-                    c.options.push((name.to_owned(), v.clone()));
-                }
-                _ => bail!(
-                    "{ctx}: unknown setting {k:?} (cmd, name, dir, arg, option.NAME, timemargin, handshake)"
-                ),
-            },
-        }
-    }
-    let cmd = cmd
+    let common = EngineSettings::read(each, own, |k, _| {
+        Err(format!(
+            "unknown setting {k:?} (cmd, name, dir, arg, option.NAME, timemargin, handshake)"
+        ))
+    })
+    .map_err(|e| anyhow::anyhow!("{ctx}: {e}"))?;
+    let cmd = common
+        .cmd
+        .as_deref()
         .filter(|c| !c.trim().is_empty())
         .ok_or_else(|| anyhow::anyhow!("{ctx}: cmd= is missing"))?;
-    c.launch.command =
-        chariot_league::engine::process::resolve_command(&cmd, c.launch.dir.as_deref());
-    c.launch.args = if args_own.is_empty() {
-        args_each
-    } else {
-        args_own
-    };
-    Ok(c)
-}
-
-fn sprt_args(words: &[String]) -> Result<Sprt> {
-    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-    for (k, v) in key_values("sprt", words)? {
-        let x: f64 = v
-            .parse()
-            .ok()
-            .filter(|x: &f64| x.is_finite())
-            .ok_or_else(|| anyhow::anyhow!("--sprt: {k}={v:?} is not a number"))?;
-        match k.as_str() {
-            "elo0" => elo0 = Some(x),
-            "elo1" => elo1 = Some(x),
-            "alpha" => alpha = x,
-            "beta" => beta = x,
-            _ => bail!("--sprt: unknown setting {k:?} (elo0, elo1, alpha, beta)"),
-        }
-    }
-    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-        bail!("--sprt needs elo0= and elo1=");
-    };
-    if elo1 <= elo0 {
-        bail!("--sprt: elo1 must be greater than elo0");
-    }
-    for (name, p) in [("alpha", alpha), ("beta", beta)] {
-        if !(p > 0.0 && p < 0.5) {
-            bail!("--sprt: {name} must be between 0 and 0.5");
-        }
-    }
-    Ok(Sprt {
-        elo0,
-        elo1,
-        alpha,
-        beta,
+    Ok(EngineConfig {
+        launch: common.launch(cmd),
+        name: common.name,
+        options: common.options,
+        tc,
+        grace: common.grace,
+        handshake: common.handshake,
     })
 }
 
@@ -516,7 +438,13 @@ fn match_plan(args: &MatchArgs) -> Result<MatchPlan> {
         let own = key_values("engine", words)?;
         engines.push(engine_config(i, &each, &own, tc)?);
     }
-    let sprt = args.sprt.as_deref().map(sprt_args).transpose()?;
+    let sprt = match &args.sprt {
+        Some(words) => Some(
+            Sprt::from_settings(&key_values("sprt", words)?)
+                .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
+        ),
+        None => None,
+    };
     let [a, b]: [EngineConfig; 2] = engines
         .try_into()
         .map_err(|_| anyhow::anyhow!("two engines"))?;
@@ -549,16 +477,14 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
         chariot_league::openings::shuffle(&mut openings, seed);
     }
     let names = matches::check_engines(&plan.engines, args.debug).map_err(anyhow::Error::msg)?;
-    let mut pgn_file = match &args.pgn {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open --pgn {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut pgn_file = args
+        .pgn
+        .as_deref()
+        .map(|path| {
+            chariot_league::pgn::open_for_append(path)
+                .with_context(|| format!("cannot open --pgn {}", path.display()))
+        })
+        .transpose()?;
     for (i, (name, c)) in names.iter().zip(&plan.engines).enumerate() {
         let mut line = format!("Engine {}: {name} ({}", i + 1, c.launch.command.display());
         for a in &c.launch.args {

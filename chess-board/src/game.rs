@@ -15,6 +15,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
 use crate::agent::{Agent, RecvError};
+use crate::colour::{idx, name};
+pub use crate::ending::{Ending, Reason};
 use crate::words::Protocol;
 
 /// How to play a game.
@@ -56,59 +58,6 @@ impl GameConfig {
     }
 }
 
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// The side to move is mated: the other side wins.
-    Checkmate,
-    /// The side to move has no legal move and is not in check: a draw.
-    Stalemate,
-    /// Fifty moves by each side without a capture or a pawn move: a draw.
-    FiftyMoves,
-    /// The loser's tries were rejected `max_illegal` times in a row.
-    IllegalMoves,
-    /// The loser's clock ran out before its move arrived.
-    Time,
-    /// The loser's output ended (it exited or crashed) or it could not be started.
-    Crash,
-}
-
-impl Reason {
-    /// The PGN `Termination` tag's value for this reason.
-    #[must_use]
-    pub fn termination(self) -> &'static str {
-        match self {
-            Reason::Checkmate | Reason::Stalemate | Reason::FiftyMoves => "normal",
-            Reason::IllegalMoves => "rules infraction",
-            Reason::Time => "time forfeit",
-            Reason::Crash => "abandoned",
-        }
-    }
-}
-
-/// How the game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// The winner; `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why.
-    pub reason: Reason,
-    /// A sentence saying what happened, for the PGN comment and the report.
-    pub detail: String,
-}
-
-impl Ending {
-    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
-    #[must_use]
-    pub fn result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-}
-
 /// A move the Board accepted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayedMove {
@@ -137,21 +86,6 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Seconds used by White and Black.
     pub used: [f64; 2],
-}
-
-/// Index of a colour in per-side arrays: White 0, Black 1.
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
-fn name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
 }
 
 /// Plays one game.
@@ -327,7 +261,7 @@ impl Referee<'_> {
                         self.final_rejected = rejected;
                         return Turn::Lost(Ending {
                             winner: Some(!side),
-                            reason: Reason::IllegalMoves,
+                            reason: Reason::IllegalMove,
                             detail: format!(
                                 "{} loses after {tries} illegal moves in a row ({list})",
                                 name(side)

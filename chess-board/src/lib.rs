@@ -4,14 +4,18 @@
 //! It starts two agent programs ([`agent`]), tells each its colour and passes moves between
 //! them in the contest's modified SAN ([`words`] for the Board's own words), judges the game by
 //! the contest rules with shakmaty's move generation and the agent crate's tolerant SAN reader
-//! ([`game`]), writes it as PGN ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`],
-//! pairing with `chariot-league`'s engine). [`cli`] is the command line.
+//! ([`game`]; [`ending`] says how a game ended, there and in matches), writes it as PGN
+//! ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`], pairing with
+//! `chariot-league`'s engine). [`colour`] holds the per-side helpers both referees use; [`cli`]
+//! is the command line.
 //!
 //! It also measures UCI chess engines against each other (`chess-board match`): [`uci`] is the
 //! client, [`matches`] the referee under FIDE's rules and the match runner.
 
 pub mod agent;
 pub mod cli;
+pub mod colour;
+pub mod ending;
 pub mod game;
 pub mod matches;
 pub mod pgn;

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use chariot_league::engine::{Failure, distinct_name, engine_name};
 use chariot_league::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus, Wdl};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -26,8 +27,10 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristHash};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
+use crate::colour::{self, idx};
+pub use crate::ending::{Ending, Reason};
 use crate::pgn::Annotated;
-use crate::uci::{EngineConfig, Failure, PositionLine, UciEngine};
+use crate::uci::{EngineConfig, PositionLine, UciEngine};
 
 /// The openings shipped with the Board, used when `--openings` is not given.
 pub const DEFAULT_OPENINGS: &str = include_str!("../data/openings.txt");
@@ -163,60 +166,6 @@ fn fen_opening(line: &str) -> Result<Opening, String> {
     })
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// The side to move is mated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check: a draw.
-    Stalemate,
-    /// The same position (pieces, side to move, castling and en-passant rights) for the third
-    /// time: a draw.
-    Repetition,
-    /// A hundred plies without a capture or a pawn move: a draw.
-    FiftyMoves,
-    /// Neither side can mate by any series of legal moves: a draw.
-    InsufficientMaterial,
-    /// The loser's flag fell.
-    Time,
-    /// The loser played an illegal or unreadable move.
-    IllegalMove,
-    /// The loser exited, crashed, could not be started or failed its handshake.
-    Crash,
-}
-
-impl Reason {
-    /// The PGN `Termination` value.
-    #[must_use]
-    pub fn termination(self) -> &'static str {
-        match self {
-            Reason::Checkmate
-            | Reason::Stalemate
-            | Reason::Repetition
-            | Reason::FiftyMoves
-            | Reason::InsufficientMaterial => "normal",
-            Reason::Time => "time forfeit",
-            Reason::IllegalMove => "rules infraction",
-            Reason::Crash => "abandoned",
-        }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::Repetition => "threefold repetition",
-            Reason::FiftyMoves => "fifty-move rule",
-            Reason::InsufficientMaterial => "insufficient material",
-            Reason::Time => "loss on time",
-            Reason::IllegalMove => "illegal move",
-            Reason::Crash => "crash",
-        })
-    }
-}
-
 /// The rules of the board: the position and the positions since the last irreversible move,
 /// for the repetition count.
 #[derive(Clone, Debug)]
@@ -273,29 +222,6 @@ impl Judge {
             return Some((None, Reason::Repetition));
         }
         None
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// The winner; `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why.
-    pub reason: Reason,
-    /// A sentence for the PGN comment and the game line.
-    pub detail: String,
-}
-
-impl Ending {
-    /// The PGN result.
-    #[must_use]
-    pub fn result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
     }
 }
 
@@ -413,22 +339,8 @@ pub fn check_engines(engines: &[EngineConfig; 2], debug: bool) -> Result<[String
     for (i, c) in engines.iter().enumerate() {
         let engine = UciEngine::start(c, debug.then(|| format!("[check {}]", i + 1)))
             .map_err(|e| format!("engine #{} ({}) {e}", i + 1, c.launch.command.display()))?;
-        let base = c
-            .name
-            .clone()
-            .or_else(|| engine.id_name().map(str::to_owned))
-            .unwrap_or_else(|| {
-                c.launch.command.file_stem().map_or_else(
-                    || format!("engine{}", i + 1),
-                    |s| s.to_string_lossy().into_owned(),
-                )
-            });
-        let name = if names.contains(&base) {
-            format!("{base} (2)")
-        } else {
-            base
-        };
-        names.push(name);
+        let base = engine_name(c.name.as_deref(), engine.id_name(), &c.launch, i + 1);
+        names.push(distinct_name(base, &names));
     }
     Ok([names[0].clone(), names[1].clone()])
 }
@@ -494,20 +406,6 @@ pub fn run<E>(
     }
 }
 
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 /// Plays game `g` (from 0) of the match.
 fn play_game(settings: &MatchSettings, g: usize) -> MatchGame {
     let pair = g / 2;
@@ -543,7 +441,11 @@ fn referee(
     let lose = |c: Color, reason: Reason, what: String| Ending {
         winner: Some(!c),
         reason,
-        detail: format!("{} ({}) {what}", side(c), settings.names[engine_of(c)]),
+        detail: format!(
+            "{} ({}) {what}",
+            colour::name(c),
+            settings.names[engine_of(c)]
+        ),
     };
     let mut judge = Judge::new(opening.start.clone());
     let mut uci_moves = Vec::new();
@@ -562,7 +464,7 @@ fn referee(
         let trace = settings.debug.then(|| {
             format!(
                 "[{} {}]",
-                side(c).to_lowercase(),
+                colour::name(c).to_lowercase(),
                 settings.names[engine_of(c)]
             )
         });
@@ -581,9 +483,9 @@ fn referee(
                 winner,
                 reason,
                 detail: match (winner, reason) {
-                    (Some(c), _) => format!("{} mates", side(c)),
+                    (Some(c), _) => format!("{} mates", colour::name(c)),
                     (None, Reason::Stalemate) => {
-                        format!("{} is stalemated", side(judge.position().turn()))
+                        format!("{} is stalemated", colour::name(judge.position().turn()))
                     }
                     (None, r) => format!("Draw by {r}"),
                 },

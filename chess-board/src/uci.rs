@@ -4,9 +4,11 @@
 //! `chariot-league` has a UCI client, but it is typed to Xiangqi moves; this one speaks the same
 //! protocol over the same child process ([`chariot_league::engine::process::Process`]: a reader
 //! thread per engine, every wait a channel wait with a deadline, never a read on a pipe) and
-//! leaves the moves as text. Reading a move is the referee's business: it parses the text with
-//! shakmaty's [`UciMove`](shakmaty::uci::UciMove) and then checks it against the position
-//! (`to_move`), so a malformed or illegal `bestmove` is judged there, with the position at hand.
+//! leaves the moves as text; the failures ([`Failure`]), the scores ([`EngineScore`]) and the
+//! `go` line ([`uci_go`]) are the league client's. Reading a move is the referee's business: it
+//! parses the text with shakmaty's [`UciMove`](shakmaty::uci::UciMove) and then checks it
+//! against the position (`to_move`), so a malformed or illegal `bestmove` is judged there, with
+//! the position at hand.
 //!
 //! The conversation: `uci` → `id name ...`, `option ...`, `uciok`; `setoption name N value V`
 //! for each `option.N=V`; `isready` → `readyok`. Each game: `ucinewgame`, `isready` →
@@ -14,18 +16,12 @@
 //! binc I [movestogo N]`, `info ... score cp|mate ...` lines (the last is kept for the PGN
 //! comment), `bestmove M`. Dropping the engine writes `quit`, waits a moment and kills it.
 
-use std::fmt;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use chariot_league::clock::{Clock, TimeControl};
+use chariot_league::engine::client::uci_go;
 use chariot_league::engine::process::{Launch, Process, RecvError};
-
-/// Grace after a clock runs out before the loss on time, by default (the league's 0.2 s).
-pub const DEFAULT_GRACE: Duration = Duration::from_millis(200);
-
-/// Time an engine gets for `uci` → `uciok` and `isready` → `readyok`, by default.
-pub const DEFAULT_HANDSHAKE: Duration = Duration::from_secs(10);
+use chariot_league::engine::{EngineScore, Failure};
 
 /// How to start and set up one engine.
 #[derive(Clone, Debug)]
@@ -44,89 +40,6 @@ pub struct EngineConfig {
     pub handshake: Duration,
 }
 
-impl EngineConfig {
-    /// A configuration for `command` with no options and the default grace and handshake time.
-    #[must_use]
-    pub fn new(command: impl Into<PathBuf>, tc: TimeControl) -> EngineConfig {
-        EngineConfig {
-            name: None,
-            launch: Launch {
-                command: command.into(),
-                ..Launch::default()
-            },
-            options: Vec::new(),
-            tc,
-            grace: DEFAULT_GRACE,
-            handshake: DEFAULT_HANDSHAKE,
-        }
-    }
-}
-
-/// Why an engine failed; each one loses the game for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The program could not be started.
-    Spawn(String),
-    /// No `uciok` or `readyok` in time.
-    Handshake(String),
-    /// The engine exited or closed its output.
-    Disconnected {
-        /// `exit code N` or `signal N` when known.
-        status: Option<String>,
-        /// The last lines of its standard error.
-        stderr: String,
-    },
-    /// No `bestmove` within the time left plus the grace.
-    Timeout,
-    /// A `bestmove` line without a move.
-    Garbage(String),
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Spawn(e) => write!(f, "could not be started: {e}"),
-            Failure::Handshake(e) => write!(f, "failed the handshake: {e}"),
-            Failure::Disconnected { status, stderr } => {
-                f.write_str("crashed or exited")?;
-                if let Some(s) = status {
-                    write!(f, " ({s})")?;
-                }
-                if !stderr.is_empty() {
-                    write!(f, "; stderr: {stderr}")?;
-                }
-                Ok(())
-            }
-            Failure::Timeout => f.write_str("lost on time"),
-            Failure::Garbage(line) => write!(f, "sent a malformed answer {line:?}"),
-        }
-    }
-}
-
-/// An evaluation from an `info` line, from the engine's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: the engine is mated).
-    Mate(i32),
-}
-
-impl fmt::Display for Score {
-    /// `+0.28`, `-1.50`, `+M5`, `-M3` (cutechess's PGN comments).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(cp) => {
-                let sign = if cp < 0 { '-' } else { '+' };
-                let a = cp.unsigned_abs();
-                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
-            }
-            Score::Mate(n) if n < 0 => write!(f, "-M{}", -n),
-            Score::Mate(n) => write!(f, "+M{n}"),
-        }
-    }
-}
-
 /// An engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -135,7 +48,7 @@ pub struct Reply {
     /// Time from `go` to the `bestmove` line.
     pub elapsed: Duration,
     /// The last score the engine reported.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// The last depth the engine reported.
     pub depth: Option<u32>,
 }
@@ -253,21 +166,7 @@ impl UciEngine {
             position.push_str(&line.moves.join(" "));
         }
         self.send(&position)?;
-        let (white, black) = if white_to_move {
-            (own, opp)
-        } else {
-            (opp, own)
-        };
-        let mut go = format!(
-            "go wtime {} btime {} winc {} binc {}",
-            white.shown_ms(),
-            black.shown_ms(),
-            white.increment_ms(),
-            black.increment_ms()
-        );
-        if let Some(n) = own.moves_to_go() {
-            go.push_str(&format!(" movestogo {n}"));
-        }
+        let go = uci_go(own, opp, white_to_move);
         let grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
         self.send(&go)?;
         let sent = Instant::now();
@@ -326,7 +225,7 @@ impl UciEngine {
 /// `lowerbound`/`upperbound` score still counts: it is what the engine last said).
 fn read_info<'a>(
     mut words: impl Iterator<Item = &'a str>,
-    score: &mut Option<Score>,
+    score: &mut Option<EngineScore>,
     depth: &mut Option<u32>,
 ) {
     while let Some(w) = words.next() {
@@ -337,8 +236,8 @@ fn read_info<'a>(
                 }
             }
             "score" => match (words.next(), words.next().and_then(|n| n.parse().ok())) {
-                (Some("cp"), Some(n)) => *score = Some(Score::Cp(n)),
-                (Some("mate"), Some(n)) => *score = Some(Score::Mate(n)),
+                (Some("cp"), Some(n)) => *score = Some(EngineScore::Cp(n)),
+                (Some("mate"), Some(n)) => *score = Some(EngineScore::Mate(n)),
                 _ => {}
             },
             // The rest of the line is free text.
@@ -360,21 +259,21 @@ mod tests {
             &mut score,
             &mut depth,
         );
-        assert_eq!((score, depth), (Some(Score::Cp(-35)), Some(12)));
+        assert_eq!((score, depth), (Some(EngineScore::Cp(-35)), Some(12)));
         read_info(
             "depth 20 score mate 3 lowerbound".split_whitespace(),
             &mut score,
             &mut depth,
         );
-        assert_eq!((score, depth), (Some(Score::Mate(3)), Some(20)));
+        assert_eq!((score, depth), (Some(EngineScore::Mate(3)), Some(20)));
         read_info(
             "string depth 99 score cp 5".split_whitespace(),
             &mut score,
             &mut depth,
         );
         assert_eq!(depth, Some(20));
-        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
-        assert_eq!(Score::Cp(7).to_string(), "+0.07");
-        assert_eq!(Score::Mate(-2).to_string(), "-M2");
+        assert_eq!(EngineScore::Cp(-150).to_string(), "-1.50");
+        assert_eq!(EngineScore::Cp(7).to_string(), "+0.07");
+        assert_eq!(EngineScore::Mate(-2).to_string(), "-M2");
     }
 }

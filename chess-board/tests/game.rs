@@ -49,7 +49,7 @@ fn three_illegal_tries_in_a_row_lose() {
     let config = cfg(&fake_logged(&wlog, "e5 Ke2 xyz e4"), &fake_cmd("e5"));
     let record = game::play(&config).unwrap();
     assert_eq!(record.ending.winner, Some(Color::Black));
-    assert_eq!(record.ending.reason, Reason::IllegalMoves);
+    assert_eq!(record.ending.reason, Reason::IllegalMove);
     assert!(record.moves.is_empty());
     assert_eq!(record.final_rejected, ["e5", "Ke2", "xyz"]);
     // Two retry signals; the third rejected try ends the game.

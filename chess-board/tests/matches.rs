@@ -30,6 +30,13 @@ fn start_only(dir: &Path) -> String {
     path.display().to_string()
 }
 
+/// The scripted games' settings: `--tc 5+0.1 --games GAMES --openings OPENINGS`, then `extra`.
+fn scripted<'a>(games: &'a str, openings: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--tc", "5+0.1", "--games", games, "--openings", openings];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn run_match(engines: &[Vec<String>], extra: &[&str]) -> Output {
     let mut cmd = Command::new(common::board());
     cmd.arg("match");
@@ -88,16 +95,7 @@ fn an_illegal_move_loses() {
     let pgn = dir.path().join("games.pgn");
     let out = run_match(
         &[fake("Bad", "e2e5"), fake("Good", "g1f3|g8f6|f3g1|f6g8")],
-        &[
-            "--tc",
-            "5+0.1",
-            "--games",
-            "2",
-            "--openings",
-            &openings,
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ],
+        &scripted("2", &openings, &["--pgn", pgn.to_str().unwrap()]),
     );
     let out = stdout(&out);
     let g = games(&out);
@@ -163,7 +161,7 @@ fn an_exit_loses_by_crash_and_an_empty_bestmove_is_illegal() {
             fake("Quitter", "@exit"),
             fake("Good", "g1f3|g8f6|f3g1|f6g8"),
         ],
-        &["--tc", "5+0.1", "--games", "2", "--openings", &openings],
+        &scripted("2", &openings, &[]),
     );
     let out = stdout(&out);
     let g = games(&out);
@@ -176,7 +174,7 @@ fn an_exit_loses_by_crash_and_an_empty_bestmove_is_illegal() {
     }
     let out = run_match(
         &[fake("Empty", "@empty"), fake("Good", "g1f3|g8f6|f3g1|f6g8")],
-        &["--tc", "5+0.1", "--games", "1", "--openings", &openings],
+        &scripted("1", &openings, &[]),
     );
     let out = stdout(&out);
     assert!(out.contains("(Empty) sent \"bestmove\""), "{out}");
@@ -192,19 +190,17 @@ fn threefold_repetition_is_a_draw() {
     let knights = "g1f3|f3g1|g8f6|f6g8";
     let out = run_match(
         &[fake("A", knights), fake("B", knights)],
-        &[
-            "--tc",
-            "5+0.1",
-            "--games",
+        &scripted(
             "2",
-            "--openings",
             &openings,
-            "--pgn",
-            pgn.to_str().unwrap(),
-            "--sprt",
-            "elo0=0",
-            "elo1=10",
-        ],
+            &[
+                "--pgn",
+                pgn.to_str().unwrap(),
+                "--sprt",
+                "elo0=0",
+                "elo1=10",
+            ],
+        ),
     );
     let out = stdout(&out);
     let g = games(&out);

@@ -14,7 +14,6 @@ use std::process::ExitCode;
 
 use chariot_cli::Exit;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chariot::book::Book;
@@ -22,13 +21,16 @@ use chariot::egtb::Tablebases;
 use chariot::notation::Notation;
 
 use chariot_league::clock::TimeControl;
-use chariot_league::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
+use chariot_league::engine::{
+    Engine, EngineConfig, ProtocolChoice, VariantChoice, distinct_name, engine_name,
+};
 use chariot_league::game::{Adjudication, DrawRule, ResignRule};
 use chariot_league::openings::{self, Format, Opening, Order};
 use chariot_league::pgn::{self, PgnContext};
 use chariot_league::referee::JudgeReferee;
 use chariot_league::report;
 use chariot_league::resume;
+use chariot_league::settings::{self, EngineSettings};
 use chariot_league::stats::Sprt;
 use chariot_league::tournament::{self, Kind, Player, Previous, Settings};
 
@@ -312,13 +314,7 @@ fn key_values(opt: &str, words: &[String]) -> Result<Vec<(String, String)>> {
     if words.is_empty() {
         bail!("--{opt} needs KEY=VALUE settings");
     }
-    words
-        .iter()
-        .map(|w| match w.split_once('=') {
-            Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
-            _ => bail!("--{opt}: {w:?} is not KEY=VALUE"),
-        })
-        .collect()
+    settings::key_values(words).map_err(|e| anyhow!("--{opt}: {e}"))
 }
 
 fn number<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T> {
@@ -332,16 +328,6 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(opt: &str, v: &str) -> 
         bail!("--{opt}: {v:?} must be at least 1");
     }
     Ok(n)
-}
-
-fn float(opt: &str, key: &str, v: &str) -> Result<f64> {
-    let x: f64 = v
-        .parse()
-        .map_err(|_| anyhow!("--{opt}: {key}={v:?} is not a number"))?;
-    if !x.is_finite() {
-        bail!("--{opt}: {key}={v:?} is not a finite number");
-    }
-    Ok(x)
 }
 
 fn opening_args(opt: &str, words: &[String]) -> Result<OpeningArgs> {
@@ -368,34 +354,7 @@ fn opening_args(opt: &str, words: &[String]) -> Result<OpeningArgs> {
 }
 
 fn sprt_args(opt: &str, words: &[String]) -> Result<Sprt> {
-    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-    for (k, v) in key_values(opt, words)? {
-        let x = float(opt, &k, &v)?;
-        match k.as_str() {
-            "elo0" => elo0 = Some(x),
-            "elo1" => elo1 = Some(x),
-            "alpha" => alpha = x,
-            "beta" => beta = x,
-            _ => bail!("--{opt}: unknown setting {k:?} (elo0, elo1, alpha, beta)"),
-        }
-    }
-    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-        bail!("--{opt} needs elo0= and elo1=");
-    };
-    if elo1 <= elo0 {
-        bail!("--{opt}: elo1 must be greater than elo0");
-    }
-    for (name, p) in [("alpha", alpha), ("beta", beta)] {
-        if !(p > 0.0 && p < 0.5) {
-            bail!("--{opt}: {name} must be between 0 and 0.5");
-        }
-    }
-    Ok(Sprt {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-    })
+    Sprt::from_settings(&key_values(opt, words)?).map_err(|e| anyhow!("--{opt}: {e}"))
 }
 
 fn draw_args(opt: &str, words: &[String]) -> Result<DrawRule> {
@@ -447,83 +406,42 @@ fn resign_args(opt: &str, words: &[String]) -> Result<ResignRule> {
 /// Builds an engine's configuration from `--each` and its own settings (its own win).
 fn engine_config(index: usize, each: &EngineArgs, own: &EngineArgs) -> Result<EngineConfig> {
     let ctx = || format!("--engine #{}", index + 1);
-    let mut cmd: Option<String> = None;
     let mut tc: Option<TimeControl> = None;
     let mut c = EngineConfig::new("", "1".parse().map_err(|e| anyhow!("{e}"))?);
-    let mut args_each = Vec::new();
-    let mut args_own = Vec::new();
     let mut conf: Option<String> = None;
-    for (from_each, (k, v)) in each
-        .pairs
-        .iter()
-        .map(|p| (true, p))
-        .chain(own.pairs.iter().map(|p| (false, p)))
-    {
-        match k.as_str() {
-            "cmd" => cmd = Some(v.clone()),
-            "name" => c.name = Some(v.clone()),
-            "dir" => c.launch.dir = Some(PathBuf::from(v)),
-            "arg" if from_each => args_each.push(v.clone()),
-            "arg" => args_own.push(v.clone()),
-            "proto" => {
-                c.protocol = v
-                    .parse::<ProtocolChoice>()
-                    .map_err(|e| anyhow!("{}: {e}", ctx()))?;
-            }
-            "variant" => {
-                c.variant = v
-                    .parse::<VariantChoice>()
-                    .map_err(|e| anyhow!("{}: {e}", ctx()))?;
-            }
-            "conf" => conf = Some(v.clone()),
-            "tc" => tc = Some(v.parse().with_context(ctx)?),
+    let common = EngineSettings::read(&each.pairs, &own.pairs, |k, v| {
+        match k {
+            "proto" => c.protocol = v.parse::<ProtocolChoice>()?,
+            "variant" => c.variant = v.parse::<VariantChoice>()?,
+            "conf" => conf = Some(v.to_owned()),
+            "tc" => tc = Some(v.parse::<TimeControl>().map_err(|e| e.to_string())?),
             "nodes" => {
-                let n: u64 =
-                    v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        anyhow!("{}: nodes={v:?} is not a positive number", ctx())
-                    })?;
-                c.nodes = Some(n);
-            }
-            "timemargin" => {
-                let ms: u64 = v
-                    .parse()
-                    .map_err(|_| anyhow!("{}: timemargin={v:?} is not milliseconds", ctx()))?;
-                c.grace = Duration::from_millis(ms);
-            }
-            "handshake" => {
-                let s: f64 = v
+                let n: u64 = v
                     .parse()
                     .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        anyhow!(
-                            "{}: handshake={v:?} is not a positive number of seconds",
-                            ctx()
-                        )
-                    })?;
-                c.handshake = Duration::from_secs_f64(s.min(3600.0));
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("nodes={v:?} is not a positive number"))?;
+                c.nodes = Some(n);
             }
-            _ => match k.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    c.options.retain(|(n, _)| n != name);
-                    c.options.push((name.to_owned(), v.clone()));
-                }
-                _ => bail!(
-                    "{}: unknown setting {k:?} (cmd, name, dir, arg, proto, variant, conf, option.NAME, tc, timemargin, handshake)",
-                    ctx()
-                ),
-            },
+            _ => {
+                return Err(format!(
+                    "unknown setting {k:?} (cmd, name, dir, arg, proto, variant, conf, option.NAME, tc, timemargin, handshake)"
+                ));
+            }
         }
-    }
-    let cmd = cmd.ok_or_else(|| anyhow!("{}: cmd= is missing", ctx()))?;
+        Ok(())
+    })
+    .map_err(|e| anyhow!("{}: {e}", ctx()))?;
+    let cmd = common
+        .cmd
+        .as_deref()
+        .ok_or_else(|| anyhow!("{}: cmd= is missing", ctx()))?;
     c.tc = tc.ok_or_else(|| anyhow!("{}: no time control (use --tc or tc=)", ctx()))?;
-    c.launch.command =
-        chariot_league::engine::process::resolve_command(&cmd, c.launch.dir.as_deref());
-    c.launch.args = if args_own.is_empty() {
-        args_each
-    } else {
-        args_own
-    };
+    c.launch = common.launch(cmd);
+    c.name = common.name;
+    c.options = common.options;
+    c.grace = common.grace;
+    c.handshake = common.handshake;
     if let Some(path) = conf {
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("{}: cannot read conf={path}", ctx()))?;
@@ -699,22 +617,8 @@ fn execute(args: Args) -> Result<()> {
     for (i, c) in configs.iter().enumerate() {
         let engine = Engine::start(c, args.debug.then(|| format!("[check {}]", i + 1)))
             .map_err(|e| anyhow!("engine #{} ({}) {e}", i + 1, c.launch.command.display()))?;
-        let base = c
-            .name
-            .clone()
-            .or_else(|| engine.id_name().map(str::to_owned))
-            .unwrap_or_else(|| {
-                c.launch.command.file_stem().map_or_else(
-                    || format!("engine{}", i + 1),
-                    |s| s.to_string_lossy().into_owned(),
-                )
-            });
-        let mut name = base.clone();
-        let mut k = 2;
-        while names.contains(&name) {
-            name = format!("{base} ({k})");
-            k += 1;
-        }
+        let base = engine_name(c.name.as_deref(), engine.id_name(), &c.launch, i + 1);
+        let name = distinct_name(base, &names);
         out.say(&format!(
             "Engine {}: {name} ({}, {}{}, tc {})",
             i + 1,
@@ -749,16 +653,14 @@ fn execute(args: Args) -> Result<()> {
             _ => HashMap::new(),
         },
     };
-    let mut pgn_file = match &args.pgnout {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open --pgnout {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut pgn_file = args
+        .pgnout
+        .as_deref()
+        .map(|path| {
+            pgn::open_for_append(path)
+                .with_context(|| format!("cannot open --pgnout {}", path.display()))
+        })
+        .transpose()?;
     let mut failure: Option<anyhow::Error> = None;
     let is_match = n == 2;
     let result = tournament::run(&players, &settings, |finished, standings| {

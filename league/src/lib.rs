@@ -6,7 +6,8 @@
 //! and written as Xiangqi PGN ([`pgn`]). [`tournament`] pairs the engines (match, round robin,
 //! Swiss, gauntlet) and runs games in parallel, carrying on an interrupted run from its PGN
 //! ([`resume`]); [`stats`] turns results into Elo with intervals and the SPRT; [`report`] prints
-//! the live table and the JSON lines. The command line is the `chariot-league` binary's.
+//! the live table and the JSON lines. The command line is the `chariot-league` binary's; the
+//! `KEY=VALUE` engine settings it shares with `chess-board match` are read by [`settings`].
 
 pub mod clock;
 pub mod engine;
@@ -16,5 +17,6 @@ pub mod pgn;
 pub mod referee;
 pub mod report;
 pub mod resume;
+pub mod settings;
 pub mod stats;
 pub mod tournament;

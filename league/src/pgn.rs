@@ -8,12 +8,24 @@
 //! side, and the last comment says how the game ended.
 
 use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::Path;
 
 use chariot::notation::Notation;
 use chariot::rules::Position;
 use chariot_games::write::{PgnGame, WrittenMove, pgn_date, write_game};
 
 use crate::game::{GameResult, PlayedGame};
+
+/// Opens a PGN file to append games to, creating it if it is not there.
+///
+/// # Errors
+///
+/// When the file can be neither opened nor created.
+pub fn open_for_append(path: &Path) -> io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}
 
 /// What goes into a PGN header besides the game itself.
 #[derive(Clone, Debug)]

@@ -239,6 +239,50 @@ pub struct SprtStatus {
 }
 
 impl Sprt {
+    /// A test from `KEY=VALUE` settings, as the command lines take it (`--sprt elo0=0 elo1=5`):
+    /// `elo0` and `elo1` (required, `elo1` above `elo0`), `alpha` and `beta` (default 0.05,
+    /// each between 0 and 0.5).
+    ///
+    /// # Errors
+    ///
+    /// A value that is not a finite number, an unknown key, a missing or out-of-range value,
+    /// said without the option's name (the caller puts it in front).
+    pub fn from_settings(settings: &[(String, String)]) -> Result<Sprt, String> {
+        let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+        for (k, v) in settings {
+            let x: f64 = v
+                .parse()
+                .map_err(|_| format!("{k}={v:?} is not a number"))?;
+            if !x.is_finite() {
+                return Err(format!("{k}={v:?} is not a finite number"));
+            }
+            match k.as_str() {
+                "elo0" => elo0 = Some(x),
+                "elo1" => elo1 = Some(x),
+                "alpha" => alpha = x,
+                "beta" => beta = x,
+                _ => return Err(format!("unknown setting {k:?} (elo0, elo1, alpha, beta)")),
+            }
+        }
+        let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+            return Err("needs elo0= and elo1=".to_owned());
+        };
+        if elo1 <= elo0 {
+            return Err("elo1 must be greater than elo0".to_owned());
+        }
+        for (name, p) in [("alpha", alpha), ("beta", beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("{name} must be between 0 and 0.5"));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
     /// `ln(β / (1 − α))` and `ln((1 − β) / α)`.
     #[must_use]
     pub fn bounds(&self) -> (f64, f64) {

@@ -589,25 +589,31 @@ pub fn go_command(protocol: Protocol, millisec: bool, req: &Think<'_>) -> String
             }
             cmd
         }
-        Protocol::Uci => {
-            let (red, black) = if req.red_to_move {
-                (own, opp)
-            } else {
-                (opp, own)
-            };
-            let mut cmd = format!(
-                "go wtime {} btime {} winc {} binc {}",
-                red.shown_ms(),
-                black.shown_ms(),
-                red.increment_ms(),
-                black.increment_ms()
-            );
-            if let Some(n) = own.moves_to_go() {
-                cmd.push_str(&format!(" movestogo {n}"));
-            }
-            cmd
-        }
+        Protocol::Uci => uci_go(own, opp, req.red_to_move),
     }
+}
+
+/// The UCI `go wtime T btime T winc I binc I [movestogo M]` (milliseconds) from the clock of
+/// the side to move (`own`) and its opponent's; `first_to_move` when the side to move is the
+/// first player (Red, or White in chess), whose times are `wtime` and `winc`.
+#[must_use]
+pub fn uci_go(own: &Clock, opp: &Clock, first_to_move: bool) -> String {
+    let (first, second) = if first_to_move {
+        (own, opp)
+    } else {
+        (opp, own)
+    };
+    let mut cmd = format!(
+        "go wtime {} btime {} winc {} binc {}",
+        first.shown_ms(),
+        second.shown_ms(),
+        first.increment_ms(),
+        second.increment_ms()
+    );
+    if let Some(n) = own.moves_to_go() {
+        cmd.push_str(&format!(" movestogo {n}"));
+    }
+    cmd
 }
 
 /// Records an `option` line: UCCI `option NAME type ...`, UCI `option name NAME type ...`.

@@ -142,3 +142,36 @@ impl EngineConfig {
         }
     }
 }
+
+/// The name an engine goes by: the one given (`name=`), else its `id name`, else the file name
+/// of the program it was started as (`launch`), else `engine{number}` (`number` counts from 1).
+#[must_use]
+pub fn engine_name(
+    given: Option<&str>,
+    id_name: Option<&str>,
+    launch: &Launch,
+    number: usize,
+) -> String {
+    given.or(id_name).map_or_else(
+        || {
+            launch.command.file_stem().map_or_else(
+                || format!("engine{number}"),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        },
+        str::to_owned,
+    )
+}
+
+/// `base`, or the first of `base (2)`, `base (3)`, ... that is not in `taken`: engines with the
+/// same name told apart in tables and PGN.
+#[must_use]
+pub fn distinct_name(base: String, taken: &[String]) -> String {
+    let mut name = base.clone();
+    let mut k = 2;
+    while taken.contains(&name) {
+        name = format!("{base} ({k})");
+        k += 1;
+    }
+    name
+}
