@@ -517,3 +517,54 @@ fn rook_against_full_defence_is_a_draw_in_general() {
     assert!(h.stats[0].wins > h.stats[0].draws);
     assert!(h.stats[0].max_dtm > 30);
 }
+
+/// The perpetual-chase rule in a table: in `KRKNP` the rook's side can, in some positions, avoid
+/// mate only by attacking the unprotected horse on every move, and loses by the rule. The
+/// example `9/9/3k5/9/9/9/3p5/4R4/3K5/5n3 w` is in the chase core (the rules core's judge
+/// agrees: `judge::tests::a_rook_that_can_only_chase_the_horse_loses_as_the_tables_say`);
+/// verify solves the game again and agrees, and the winner's plan wins against every defence.
+/// Generates a 38 M-entry table (about 2 minutes in a release build on 2 cores, far more in
+/// the test profile), so it runs by hand:
+/// `cargo test --release -p egtb-gen --test known_results -- --ignored chase`.
+#[test]
+#[ignore = "generates KRKNP (38 M entries); run with --release -- --ignored"]
+fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let sig: Signature = "KRKNP".parse().unwrap();
+    let mut order: Vec<Signature> = sig.closure().into_iter().collect();
+    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    for s in order {
+        build_one(s, dir, 3, 4096, &()).unwrap();
+    }
+    let t = TableFile::open(&table_path(dir, sig)).unwrap();
+    let coding = t.header().coding;
+    // The weak side (horse and soldier, Black in the table) wins by the chase rule somewhere.
+    assert_ne!(coding.chase_stages[1], 0, "{coding:?}");
+    let tb = Tablebases::open(&[dir]).unwrap();
+    let pos = Position::from_fen("9/9/3k5/9/9/9/3p5/4R4/3K5/5n3 w - - 0 1").unwrap();
+    let Some(Value::RuleLoss(rank)) = tb.probe(&pos).unwrap() else {
+        panic!("{:?}", tb.probe(&pos));
+    };
+    assert!(coding.is_chase_core(Color::Black, rank.stage), "{rank:?}");
+    assert!(
+        egtb_gen::verify::verify_table(&table_path(dir, sig))
+            .unwrap()
+            .is_none()
+    );
+    // The plan of the chase cores' winner, against every defence.
+    let ix = Indexer::new(sig).unwrap();
+    let mut starts = Vec::new();
+    for i in 0..ix.size() {
+        if let Ok(Value::RuleWin(r)) = t.value(Color::Black, i) {
+            let p = ix.decode(i);
+            if coding.is_chase_core(Color::Black, r.stage) && !p.has_overlap() {
+                if let Ok(p) = Position::from_setup(&ix.setup(&p, Color::Black), Waivers::NONE) {
+                    starts.push(p);
+                }
+            }
+        }
+    }
+    assert!(!starts.is_empty());
+    plan_wins_against_every_reply(&tb, starts);
+}

@@ -550,6 +550,19 @@ mod tests {
     }
 
     #[test]
+    fn a_rook_that_can_only_chase_the_horse_loses_as_the_tables_say() {
+        // From the KRKNP table (egtb-gen; `docs/egtb.md`, "The chase rule in the game"): Red
+        // avoids mate only by attacking the unprotected horse on every move; the horse steps
+        // away and back, checking once. Red chases perpetually, Black neither checks nor chases
+        // perpetually: Red loses, as the table's chase core says.
+        let fen = "9/9/3k5/9/9/9/3p5/4R4/3K5/5n3 w - - 0 1";
+        assert_eq!(
+            play(fen, "e2e0 f0g2 e0e2 g2f0", true),
+            GameState::BlackWins(Reason::PerpetualChase)
+        );
+    }
+
+    #[test]
     fn chasing_a_protected_piece_is_allowed() {
         // As above, but the black rook on e9 guards the cannon: a draw.
         let fen = "4rk3/9/R8/4c4/9/9/9/9/9/3K5 w - - 0 1";
