@@ -868,13 +868,13 @@ pub(crate) mod tests {
         }
     }
 
-    /// Whether P wins from each node, by brute force: P's memoryless strategies (Rabin
-    /// conditions allow them) are enumerated, and for each the opponent's best reply is found
-    /// on the one-player graph that is left (a reachable cycle through one of Q's quiet moves,
-    /// or a reachable cycle without a quiet move of P, or a reachable non-losing exit of Q).
-    fn brute_force(g: &Explicit, p: Color) -> Vec<bool> {
+    /// A P node's choice when it has no move at all.
+    const NO_CHOICE: usize = usize::MAX - 1;
+
+    /// Every memoryless strategy of P: per node the index of the successor P moves to,
+    /// `usize::MAX` for a winning exit, [`NO_CHOICE`] for a P node without either (0 for Q's).
+    fn strategies(g: &Explicit, p: Color) -> Vec<Vec<usize>> {
         let n = g.nodes() as usize;
-        // A choice per P node: a successor index, or usize::MAX for a winning exit.
         let options: Vec<Vec<usize>> = (0..n)
             .map(|v| {
                 if g.mover[v] != p {
@@ -884,20 +884,46 @@ pub(crate) mod tests {
                 if g.exit[v] == Exit::Win {
                     o.push(usize::MAX);
                 }
+                if o.is_empty() {
+                    o.push(NO_CHOICE);
+                }
                 o
             })
             .collect();
-        let mut wins = vec![false; n];
+        let mut all = Vec::new();
         let mut choice = vec![0usize; n];
         loop {
-            let strat: Vec<usize> = (0..n).map(|v| options[v][choice[v]]).collect();
+            all.push((0..n).map(|v| options[v][choice[v]]).collect());
+            let mut i = 0;
+            loop {
+                if i == n {
+                    return all;
+                }
+                choice[i] += 1;
+                if choice[i] < options[i].len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    /// Whether P wins from each node, by brute force: P's memoryless strategies (Rabin
+    /// conditions allow them) are enumerated, and for each the opponent's best reply is found
+    /// on the one-player graph that is left (a reachable cycle through one of Q's quiet moves,
+    /// or a reachable cycle without a quiet move of P, or a reachable non-losing exit of Q).
+    fn brute_force(g: &Explicit, p: Color) -> Vec<bool> {
+        let n = g.nodes() as usize;
+        let mut wins = vec![false; n];
+        for strat in strategies(g, p) {
             // Edges of the one-player graph: (from, to, quiet move of Q, quiet move of P).
             let mut edges: Vec<Vec<(usize, bool, bool)>> = vec![Vec::new(); n];
             let mut dead = vec![false; n]; // play ends badly for P here
             let mut good_end = vec![false; n];
             for v in 0..n {
                 if g.mover[v] == p {
-                    if options[v].is_empty() {
+                    if strat[v] == NO_CHOICE {
                         dead[v] = true;
                     } else if strat[v] == usize::MAX {
                         good_end[v] = true;
@@ -946,20 +972,8 @@ pub(crate) mod tests {
                     wins[v] = true;
                 }
             }
-            // Next strategy.
-            let mut i = 0;
-            loop {
-                if i == n {
-                    return wins;
-                }
-                choice[i] += 1;
-                if choice[i] < options[i].len().max(1) {
-                    break;
-                }
-                choice[i] = 0;
-                i += 1;
-            }
         }
+        wins
     }
 
     /// A random graph where every node has a move (the region has no dead ends). The seed also
@@ -1032,24 +1046,8 @@ pub(crate) mod tests {
     fn brute_force_rules(g: &Explicit, p: Color) -> Vec<bool> {
         let n = g.nodes() as usize;
         let targets = &g.targets[p.index()];
-        let options: Vec<Vec<usize>> = (0..n)
-            .map(|v| {
-                if g.mover[v] != p {
-                    return vec![0];
-                }
-                let mut o: Vec<usize> = (0..g.succ[v].len()).collect();
-                if g.exit[v] == Exit::Win {
-                    o.push(usize::MAX);
-                }
-                o
-            })
-            .collect();
         let mut wins = vec![false; n];
-        let mut choice = vec![0usize; n];
-        loop {
-            let strat: Vec<usize> = (0..n)
-                .map(|v| options[v].get(choice[v]).copied().unwrap_or(usize::MAX - 1))
-                .collect();
+        for strat in strategies(g, p) {
             // Edges: (to, marks, P's move); dead: play ends badly for P; end: P wins here.
             let mut edges: Vec<Vec<(usize, Marks, bool)>> = vec![Vec::new(); n];
             let mut dead = vec![false; n];
@@ -1057,7 +1055,7 @@ pub(crate) mod tests {
                 if g.mover[v] == p {
                     match strat[v] {
                         usize::MAX => {}
-                        j if j == usize::MAX - 1 => dead[v] = true,
+                        NO_CHOICE => dead[v] = true,
                         j => edges[v].push((g.succ[v][j] as usize, g.marks[v][j], true)),
                     }
                 } else {
@@ -1120,19 +1118,8 @@ pub(crate) mod tests {
                     *win = true;
                 }
             }
-            let mut i = 0;
-            loop {
-                if i == n {
-                    return wins;
-                }
-                choice[i] += 1;
-                if choice[i] < options[i].len().max(1) {
-                    break;
-                }
-                choice[i] = 0;
-                i += 1;
-            }
         }
+        wins
     }
 
     /// A random graph as [`random_graph`], whose moves also chase: some chase nothing, some
