@@ -77,15 +77,6 @@ pub enum Exit {
     Win,
 }
 
-/// What a move does to the opponent's pieces, for the chase rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Marks {
-    /// The move chases some enemy piece (`docs/rules.md`, "What a chase is").
-    pub chase: bool,
-    /// Bit `k`: the move chases the enemy's only piece of kind `k` (a [`chariot::Kind`] index).
-    pub targets: u8,
-}
-
 /// What the loser does forever in a core, read from its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CoreKind {
@@ -601,6 +592,15 @@ pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solutio
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// What a move of a test graph does to the opponent's pieces, for the chase rule.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub struct Marks {
+        /// The move chases some enemy piece.
+        pub chase: bool,
+        /// Bit `k`: the move chases the enemy's only piece of kind `k`.
+        pub targets: u8,
+    }
 
     /// A small explicit game graph for tests.
     #[derive(Clone, Debug, Default)]
