@@ -503,28 +503,15 @@ impl Indexer {
         &self.black_kings
     }
 
-    /// `true` when a placement with the generals on these squares is not mirrored by
-    /// [`Indexer::encode`] (it is in the canonical half of the king pairs).
-    #[inline]
-    #[must_use]
-    pub fn is_canonical_kings(red_king: u8, black_king: u8) -> bool {
-        !needs_mirror(red_king, black_king)
-    }
-
     /// `true` when [`Indexer::encode`] keeps `p` as it is rather than taking its mirror image
     /// (so a decoded placement is canonical, and a placement that is not canonical is stored as
     /// its image).
     #[must_use]
     pub fn is_canonical(&self, p: &Placement) -> bool {
         let s = p.slots();
-        if needs_mirror(s[0], s[1]) {
-            return false;
-        }
         match &self.compact {
-            Some(c) if s[0] % 9 == 4 && s[1] % 9 == 4 => c
-                .defence(&self.groups, 1, |sq| sq, s)
-                .is_none_or(|weak| c.sides[1].class[weak as usize] != 2),
-            _ => true,
+            Some(c) => c.mirrors(&self.groups, s) != Some(true),
+            None => !needs_mirror(s[0], s[1]),
         }
     }
 
@@ -879,14 +866,23 @@ impl Compact {
         (o != u16::MAX).then_some(u64::from(o))
     }
 
+    /// Whether [`Compact::encode`] stores `s` as its mirror image: by the generals, and with
+    /// both on the e-file by the weak defence's class. `None` for a weak defence that has no
+    /// placement.
+    fn mirrors(&self, groups: &[Group], s: &[u8]) -> Option<bool> {
+        if needs_mirror(s[0], s[1]) {
+            return Some(true);
+        }
+        if s[0] % 9 != 4 || s[1] % 9 != 4 {
+            return Some(false);
+        }
+        let weak = self.defence(groups, 1, |sq| sq, s)?;
+        Some(self.sides[1].class[weak as usize] == 2)
+    }
+
     fn encode(&self, groups: &[Group], p: &Placement) -> Option<u64> {
         let s = p.slots();
-        let mut mirror = needs_mirror(s[0], s[1]);
-        if !mirror && s[0] % 9 == 4 && s[1] % 9 == 4 {
-            // Both generals on the e-file: the weak defence decides.
-            let weak = self.defence(groups, 1, |sq| sq, s)?;
-            mirror = self.sides[1].class[weak as usize] == 2;
-        }
+        let mirror = self.mirrors(groups, s)?;
         let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
         let strong = self.defence(groups, 0, m, s)?;
         let weak = self.defence(groups, 1, m, s)?;
