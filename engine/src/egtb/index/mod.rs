@@ -1,0 +1,687 @@
+//! The position <-> index mapping of a table, shared by the generator and the prober.
+//!
+//! # Frame
+//! A table is stored in its own frame: the stronger side (the first in the name) is Red. A
+//! position whose Black side holds the stronger material is turned into that frame by swapping
+//! the colours and flipping the board top to bottom (rank r -> 9 - r), which the rules of
+//! Xiangqi do not notice. Symmetric material (`KRKR`) is never flipped.
+//!
+//! # Layout (key scheme 3, [`KEY_SCHEME`])
+//! Every table has two halves of [`Indexer::size`] entries, Red (strong side) to move first.
+//! Within a half the index is a mixed-radix number (`docs/formats/egtb.md` has every detail):
+//!
+//! 1. each side's defence (its general, advisors and elephants) is one number over the
+//!    placements in which none of them share a square, and the two defences one *pair* digit
+//!    over the pairs the left-right mirror keeps (the strong general on files d or e, and when
+//!    it stands on the e-file, the weak general on files d or e too);
+//! 2. chariots, horses and cannons, strong side first, each group over the 90 squares (like
+//!    pieces one digit `C(90, k)`);
+//! 3. soldiers over their 55 reachable squares.
+//!
+//! The pair digit is the least significant, the chariots, horses and cannons the most:
+//! neighbouring entries then differ in the defenders, where values change least, and a piece's
+//! digit means the same square whatever the defenders, so blocks compress well.
+//!
+//! Indices whose pieces share a square, whose generals face each other, or whose side not to
+//! move is in check are unused (the generator marks them, the file stores a don't-care value).
+//! When both generals stand on the e-file the weak side's advisors and elephants decide the
+//! mirror; only when they are symmetric too do a position and its mirror image both have an
+//! index ([`Indexer::covers_mirror`]).
+//!
+//! Earlier layouts are still read ([`Indexer::with_scheme`]). Key scheme 2 is key scheme 3 with
+//! each chariot, horse and cannon group over the squares the generals, defenders and earlier
+//! groups leave free (its *free ranks*, `C(free, k)`): fewer entries, but a digit then means a
+//! different square as the defenders move, and its files compressed worse. Key scheme 1, the
+//! first tables' layout: the 45 general pairs, then one digit per group of like pieces in name
+//! order over its reachable squares, pieces sharing squares included.
+
+mod defence;
+mod groups;
+mod scheme2;
+mod scheme3;
+
+use super::signature::{Material, NAME_ORDER, Signature};
+use crate::rules::{Color, Kind, Piece, Position, Setup, Square};
+use groups::{BINOMIAL, Group, MAX_SIZE, mirror_sq, needs_mirror, reachable_squares};
+use scheme2::PairDigit;
+use scheme3::KingMajor;
+
+/// The most pieces (generals included) a table may hold.
+pub const MAX_PIECES: usize = 32;
+
+/// Why a position or signature could not be indexed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    /// The position's material is not the table's.
+    #[error("the position has material {red}{black} (red, black), not that of table {table}")]
+    WrongMaterial {
+        /// Red's material.
+        red: Material,
+        /// Black's material.
+        black: Material,
+        /// The table's name.
+        table: Signature,
+    },
+    /// A piece stands on a square it can never reach in a game.
+    #[error("the {piece} on {square} stands where no table position has it")]
+    Unreachable {
+        /// The piece's FEN letter.
+        piece: char,
+        /// The square.
+        square: Square,
+    },
+    /// The table would be too large to index.
+    #[error("table {0} is too large to index")]
+    TooLarge(Signature),
+    /// A file names a key scheme this program does not know.
+    #[error("unknown key scheme {0} (this program reads 1, 2 and 3)")]
+    UnknownScheme(u8),
+}
+
+/// The key scheme new tables are written in (see the module notes).
+pub const KEY_SCHEME: u8 = 3;
+
+/// The 45 canonical pairs of general squares (strong, weak) and the inverse map.
+struct KingPairs {
+    pairs: Vec<(u8, u8)>,
+    /// [strong palace ordinal][weak palace ordinal] -> pair index, or -1.
+    index: [[i8; 9]; 9],
+    red: Vec<u8>,
+    black: Vec<u8>,
+}
+
+fn king_pairs() -> KingPairs {
+    let red = reachable_squares(Piece::new(Color::Red, Kind::General));
+    let black = reachable_squares(Piece::new(Color::Black, Kind::General));
+    let mut pairs = Vec::new();
+    let mut index = [[-1i8; 9]; 9];
+    for (i, &r) in red.iter().enumerate() {
+        for (j, &b) in black.iter().enumerate() {
+            if !needs_mirror(r, b) {
+                index[i][j] = pairs.len() as i8;
+                pairs.push((r, b));
+            }
+        }
+    }
+    KingPairs {
+        pairs,
+        index,
+        red,
+        black,
+    }
+}
+
+/// The squares of a table position in the table's frame, one per piece: slot 0 the strong
+/// general, slot 1 the weak general, then the groups in index order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Square indices (0..90) by slot.
+    pub squares: [u8; MAX_PIECES],
+    /// The number of slots in use.
+    pub len: u8,
+}
+
+impl Placement {
+    /// The used slots.
+    #[inline]
+    #[must_use]
+    pub fn slots(&self) -> &[u8] {
+        &self.squares[..self.len as usize]
+    }
+
+    /// `true` when two pieces share a square.
+    #[must_use]
+    pub fn has_overlap(&self) -> bool {
+        let mut seen = 0u128;
+        for &s in self.slots() {
+            if seen >> s & 1 != 0 {
+                return true;
+            }
+            seen |= 1 << s;
+        }
+        false
+    }
+}
+
+/// The index of one table: maps positions to entries and back.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    signature: Signature,
+    groups: Vec<Group>,
+    /// Slot -> piece, in the table's frame.
+    slot_pieces: Vec<Piece>,
+    kk_stride: u64,
+    size: u64,
+    red_kings: Vec<u8>,
+    black_kings: Vec<u8>,
+    kk_pairs: Vec<(u8, u8)>,
+    kk_index: [[i8; 9]; 9],
+    red_king_ord: [u8; 90],
+    black_king_ord: [u8; 90],
+    /// The layout beyond key scheme 1's.
+    layout: Layout,
+}
+
+/// The layout of an index by key scheme.
+#[derive(Clone, Debug)]
+enum Layout {
+    /// Key scheme 1: the general pairs, then every group over its reachable squares.
+    Plain,
+    /// Key scheme 2.
+    PairDigit(PairDigit),
+    /// Key scheme 3.
+    KingMajor(KingMajor),
+}
+
+impl Indexer {
+    /// The indexer of a table in the current key scheme ([`KEY_SCHEME`]).
+    ///
+    /// # Errors
+    /// [`IndexError::TooLarge`] when a half would exceed 2^40 entries or 32 pieces.
+    pub fn new(signature: Signature) -> Result<Indexer, IndexError> {
+        Indexer::with_scheme(signature, KEY_SCHEME)
+    }
+
+    /// The indexer of a table in key scheme `scheme` (1, 2 or 3, see the module notes), for
+    /// reading files written in an earlier scheme.
+    ///
+    /// # Errors
+    /// [`IndexError::TooLarge`] when a half would exceed 2^40 entries or 32 pieces,
+    /// [`IndexError::UnknownScheme`] for a scheme other than 1, 2 and 3.
+    pub fn with_scheme(signature: Signature, scheme: u8) -> Result<Indexer, IndexError> {
+        if !(1..=KEY_SCHEME).contains(&scheme) {
+            return Err(IndexError::UnknownScheme(scheme));
+        }
+        let kp = king_pairs();
+        let mut groups = Vec::new();
+        let mut slot_pieces = vec![
+            Piece::new(Color::Red, Kind::General),
+            Piece::new(Color::Black, Kind::General),
+        ];
+        for color in Color::ALL {
+            for kind in NAME_ORDER {
+                let count = usize::from(signature.side(color).count(kind));
+                if count == 0 {
+                    continue;
+                }
+                let piece = Piece::new(color, kind);
+                let squares = reachable_squares(piece);
+                let mut ordinal = [u8::MAX; 90];
+                for (i, &s) in squares.iter().enumerate() {
+                    ordinal[s as usize] = i as u8;
+                }
+                let base = BINOMIAL[squares.len()][count];
+                groups.push(Group {
+                    piece,
+                    count,
+                    squares,
+                    ordinal,
+                    stride: 0,
+                    base,
+                });
+                slot_pieces.extend(std::iter::repeat_n(piece, count));
+            }
+        }
+        if slot_pieces.len() > MAX_PIECES {
+            return Err(IndexError::TooLarge(signature));
+        }
+        let mut stride = 1u64;
+        for g in groups.iter_mut().rev() {
+            g.stride = stride;
+            stride = stride
+                .checked_mul(g.base)
+                .filter(|&s| s <= MAX_SIZE)
+                .ok_or(IndexError::TooLarge(signature))?;
+        }
+        let kk_stride = stride;
+        let size = stride
+            .checked_mul(kp.pairs.len() as u64)
+            .filter(|&s| s <= MAX_SIZE)
+            .ok_or(IndexError::TooLarge(signature))?;
+        let mut red_king_ord = [u8::MAX; 90];
+        let mut black_king_ord = [u8::MAX; 90];
+        for (i, &s) in kp.red.iter().enumerate() {
+            red_king_ord[s as usize] = i as u8;
+        }
+        for (i, &s) in kp.black.iter().enumerate() {
+            black_king_ord[s as usize] = i as u8;
+        }
+        let too_large = IndexError::TooLarge(signature);
+        let (layout, size) = match scheme {
+            2 => {
+                let l = PairDigit::new(&groups, &kp.red, &kp.black).ok_or(too_large)?;
+                let size = l.size;
+                (Layout::PairDigit(l), size)
+            }
+            3 => {
+                let l = KingMajor::new(&groups, &kp.red, &kp.black).ok_or(too_large)?;
+                let size = l.size;
+                (Layout::KingMajor(l), size)
+            }
+            _ => (Layout::Plain, size),
+        };
+        Ok(Indexer {
+            signature,
+            groups,
+            slot_pieces,
+            kk_stride,
+            size,
+            red_kings: kp.red,
+            black_kings: kp.black,
+            kk_pairs: kp.pairs,
+            kk_index: kp.index,
+            red_king_ord,
+            black_king_ord,
+            layout,
+        })
+    }
+
+    /// The key scheme of this indexer: 1, 2 or 3.
+    #[must_use]
+    pub fn scheme(&self) -> u8 {
+        match &self.layout {
+            Layout::Plain => 1,
+            Layout::PairDigit(_) => 2,
+            Layout::KingMajor(_) => 3,
+        }
+    }
+
+    /// The table's signature.
+    #[must_use]
+    pub fn signature(&self) -> Signature {
+        self.signature
+    }
+
+    /// The number of entries in each half (one half per side to move).
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The piece in each slot of a [`Placement`], in the table's frame.
+    #[must_use]
+    pub fn slot_pieces(&self) -> &[Piece] {
+        &self.slot_pieces
+    }
+
+    /// The index of a placement in the table's frame (the mirror is applied here), or `None`
+    /// when a piece stands on a square its group cannot reach.
+    #[inline]
+    #[must_use]
+    pub fn encode(&self, p: &Placement) -> Option<u64> {
+        match &self.layout {
+            Layout::Plain => {}
+            Layout::PairDigit(l) => return l.encode(&self.groups, p.slots()),
+            Layout::KingMajor(l) => return l.encode(&self.groups, p.slots()),
+        }
+        let s = p.slots();
+        let mirror = needs_mirror(s[0], s[1]);
+        let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
+        let rk = self.red_king_ord[m(s[0]) as usize];
+        let bk = self.black_king_ord[m(s[1]) as usize];
+        if rk == u8::MAX || bk == u8::MAX {
+            return None;
+        }
+        let kk = self.kk_index[rk as usize][bk as usize];
+        debug_assert!(kk >= 0);
+        let mut idx = kk as u64 * self.kk_stride;
+        let mut slot = 2;
+        for g in &self.groups {
+            let digit = if g.count == 1 {
+                let o = g.ordinal[m(s[slot]) as usize];
+                if o == u8::MAX {
+                    return None;
+                }
+                u64::from(o)
+            } else {
+                let mut ords = [0u8; 5];
+                for (i, o) in ords[..g.count].iter_mut().enumerate() {
+                    *o = g.ordinal[m(s[slot + i]) as usize];
+                    if *o == u8::MAX {
+                        return None;
+                    }
+                }
+                ords[..g.count].sort_unstable();
+                ords[..g.count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &o)| BINOMIAL[o as usize][i + 1])
+                    .sum()
+            };
+            idx += digit * g.stride;
+            slot += g.count;
+        }
+        Some(idx)
+    }
+
+    /// The placement of an index (`idx < size`), in the table's frame. Pieces may share a square
+    /// (see [`Placement::has_overlap`]); the position may be illegal.
+    ///
+    /// # Panics
+    /// In debug builds, when `idx >= size`.
+    #[must_use]
+    pub fn decode(&self, idx: u64) -> Placement {
+        debug_assert!(idx < self.size);
+        let mut p = Placement {
+            squares: [0; MAX_PIECES],
+            len: self.slot_pieces.len() as u8,
+        };
+        match &self.layout {
+            Layout::Plain => {}
+            Layout::PairDigit(l) => {
+                l.decode(&self.groups, idx, &mut p.squares);
+                return p;
+            }
+            Layout::KingMajor(l) => {
+                l.decode(&self.groups, idx, &mut p.squares);
+                return p;
+            }
+        }
+        let (r, b) = self.kk_pairs[(idx / self.kk_stride) as usize];
+        p.squares[0] = r;
+        p.squares[1] = b;
+        let mut rem = idx - (idx / self.kk_stride) * self.kk_stride;
+        let mut slot = 2;
+        for g in &self.groups {
+            let mut digit = rem / g.stride;
+            rem -= digit * g.stride;
+            if g.count == 1 {
+                p.squares[slot] = g.squares[digit as usize];
+                slot += 1;
+                continue;
+            }
+            // Colex unranking: the largest ordinal first.
+            for i in (0..g.count).rev() {
+                let mut o = i;
+                while BINOMIAL[o + 1][i + 1] <= digit {
+                    o += 1;
+                }
+                digit -= BINOMIAL[o][i + 1];
+                p.squares[slot + i] = g.squares[o];
+            }
+            slot += g.count;
+        }
+        p
+    }
+
+    /// The placement of a position in the table's frame, with the side to move in that frame.
+    ///
+    /// # Errors
+    /// [`IndexError::WrongMaterial`] when the position does not belong to this table,
+    /// [`IndexError::Unreachable`] when a piece stands where the table has no entry for it.
+    pub fn placement(&self, pos: &Position) -> Result<(Color, Placement), IndexError> {
+        let red = Material::of(pos, Color::Red);
+        let black = Material::of(pos, Color::Black);
+        let flip = if red == self.signature.strong && black == self.signature.weak {
+            false
+        } else if red == self.signature.weak && black == self.signature.strong {
+            true
+        } else {
+            return Err(IndexError::WrongMaterial {
+                red,
+                black,
+                table: self.signature,
+            });
+        };
+        let real = |c: Color| if flip { c.opponent() } else { c };
+        let frame = |sq: Square| if flip { sq.flip() } else { sq };
+        let mut p = Placement {
+            squares: [0; MAX_PIECES],
+            len: self.slot_pieces.len() as u8,
+        };
+        p.squares[0] = frame(pos.king(real(Color::Red))).index() as u8;
+        p.squares[1] = frame(pos.king(real(Color::Black))).index() as u8;
+        let mut slot = 2;
+        for g in &self.groups {
+            let real_piece = Piece::new(real(g.piece.color()), g.piece.kind());
+            for sq in pos.pieces(real_piece) {
+                let s = frame(sq);
+                if g.ordinal[s.index()] == u8::MAX {
+                    return Err(IndexError::Unreachable {
+                        piece: real_piece.fen_char(),
+                        square: sq,
+                    });
+                }
+                p.squares[slot] = s.index() as u8;
+                slot += 1;
+            }
+        }
+        Ok((real(pos.turn()), p))
+    }
+
+    /// The side to move in the table's frame (half 0 = Red = strong side) and the index.
+    ///
+    /// # Errors
+    /// As [`Indexer::placement`].
+    pub fn index_of(&self, pos: &Position) -> Result<(Color, u64), IndexError> {
+        let (turn, p) = self.placement(pos)?;
+        // Every square was checked against its group, and generals are always in their palace.
+        let idx = self.encode(&p).ok_or(IndexError::Unreachable {
+            piece: 'K',
+            square: pos.king(Color::Red),
+        })?;
+        Ok((turn, idx))
+    }
+
+    /// The board of a placement in the table's frame, with `turn` to move.
+    #[must_use]
+    pub fn setup(&self, p: &Placement, turn: Color) -> Setup {
+        let mut setup = Setup::empty();
+        for (&sq, &piece) in p.slots().iter().zip(&self.slot_pieces) {
+            setup.board[sq as usize] = Some(piece);
+        }
+        setup.turn = turn;
+        setup
+    }
+
+    /// The general squares of the strong (Red) side in the table's frame.
+    #[must_use]
+    pub fn red_king_squares(&self) -> &[u8] {
+        &self.red_kings
+    }
+
+    /// The general squares of the weak (Black) side in the table's frame.
+    #[must_use]
+    pub fn black_king_squares(&self) -> &[u8] {
+        &self.black_kings
+    }
+
+    /// `true` when [`Indexer::encode`] keeps `p` as it is rather than taking its mirror image
+    /// (so a decoded placement is canonical, and a placement that is not canonical is stored as
+    /// its image).
+    #[must_use]
+    pub fn is_canonical(&self, p: &Placement) -> bool {
+        let s = p.slots();
+        match self.weak_defence() {
+            Some((weak, slots)) => defence::mirrors(weak, &self.groups, slots, s) != Some(true),
+            None => !needs_mirror(s[0], s[1]),
+        }
+    }
+
+    /// `true` when the index of the canonical placement `p` also stands for its left-right
+    /// mirror image, which then has no index of its own: always, unless both generals stand on
+    /// the e-file and (key schemes 2 and 3) the weak side's advisors and elephants are their own
+    /// mirror image too, or (key scheme 1) in any case.
+    #[must_use]
+    pub fn covers_mirror(&self, p: &Placement) -> bool {
+        let s = p.slots();
+        if !Self::is_symmetric_kings(s[0], s[1]) {
+            return true;
+        }
+        let Some((weak, slots)) = self.weak_defence() else {
+            return false;
+        };
+        // The weak defence decides (see `defence::mirrors`): an image of its own only when it
+        // is symmetric.
+        !weak.is_symmetric(&self.groups, slots, s)
+    }
+
+    /// Key schemes 2 and 3: the weak side's defence, which decides the mirror with both
+    /// generals on the e-file, and the groups' first slots.
+    fn weak_defence(&self) -> Option<(&defence::Defence, &[usize])> {
+        match &self.layout {
+            Layout::Plain => None,
+            Layout::PairDigit(l) => Some((&l.sides[1], &l.group_slot)),
+            Layout::KingMajor(l) => Some((&l.sides[1], &l.group_slot)),
+        }
+    }
+
+    /// `true` when the mirror maps this pair of general squares to itself (both on the e-file).
+    #[inline]
+    #[must_use]
+    pub fn is_symmetric_kings(red_king: u8, black_king: u8) -> bool {
+        red_king % 9 == 4 && black_king % 9 == 4
+    }
+}
+
+/// The square reflected left to right, on square indices.
+#[inline]
+#[must_use]
+pub fn mirror_square(sq: u8) -> u8 {
+    mirror_sq(sq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Waivers;
+
+    fn indexer(s: &str) -> Indexer {
+        Indexer::new(s.parse().unwrap()).unwrap()
+    }
+
+    fn scheme1(s: &str) -> Indexer {
+        Indexer::with_scheme(s.parse().unwrap(), 1).unwrap()
+    }
+
+    fn scheme2(s: &str) -> Indexer {
+        Indexer::with_scheme(s.parse().unwrap(), 2).unwrap()
+    }
+
+    #[test]
+    fn scheme_1_sizes_count_reachable_squares_once_per_like_group() {
+        assert_eq!(scheme1("KRK").size(), 45 * 90);
+        assert_eq!(scheme1("KPK").size(), 45 * 55);
+        assert_eq!(scheme1("KRKAABB").size(), 45 * 90 * 10 * 21);
+        assert_eq!(scheme1("KAK").size(), 45 * 5);
+        assert_eq!(scheme1("KRRKA").size(), 45 * 4005 * 5);
+        assert!(Indexer::with_scheme("KRK".parse().unwrap(), 4).is_err());
+        assert!(Indexer::with_scheme("KRK".parse().unwrap(), 0).is_err());
+    }
+
+    #[test]
+    fn scheme_2_and_3_sizes_leave_out_shared_squares_of_defenders() {
+        // Strong general and advisor: 13 placements with the general on the d-file pair with
+        // all 9 weak generals, 14 on the e-file with the 6 on the d- or e-file.
+        assert_eq!(scheme2("KAK").size(), 13 * 9 + 14 * 6);
+        assert_eq!(scheme2("KRK").size(), 45 * 88);
+        assert_eq!(scheme2("KPK").size(), 45 * 55);
+        // Weak general and advisor: 40 placements; 13 with the general on the d-file, 14 on
+        // the e-file of which 2 are their own mirror image (advisor on e8) and the other 12
+        // pair up: 13 + 2 + 6 = 21 go with an e-file strong general.
+        assert_eq!(scheme2("KRRKA").size(), (3 * 40 + 3 * 21) * (87 * 86 / 2));
+        // A side's general, two advisors, two elephants: 9 * 10 * 21 = 1,890 digits, 1,410 of
+        // them without a shared square (the general on an advisor's square in 5 * 4 * 21 of
+        // them, on the elephants' middle square in 10 * 6); 462 with the general on the d-file,
+        // 486 on the e-file, of which 18 are their own mirror image.
+        let weak = 9 * 10 * 21 - 5 * 4 * 21 - 10 * 6;
+        let weak_left = 462 + 18 + (486 - 18) / 2;
+        assert_eq!((weak, weak_left), (1_410, 714));
+        assert_eq!(scheme2("KRKAABB").size(), (3 * weak + 3 * weak_left) * 84);
+        assert_eq!(scheme1("KRKAABB").size(), 850_500);
+        assert_eq!(scheme2("KRKAABB").size(), 535_248);
+        // Key scheme 3: the same pairs, chariots, horses and cannons over all 90 squares.
+        assert_eq!(indexer("KAK").size(), 13 * 9 + 14 * 6);
+        assert_eq!(indexer("KRK").size(), 45 * 90);
+        assert_eq!(indexer("KPK").size(), 45 * 55);
+        assert_eq!(indexer("KRRKA").size(), (3 * 40 + 3 * 21) * (90 * 89 / 2));
+        assert_eq!(indexer("KRKAABB").size(), (3 * weak + 3 * weak_left) * 90);
+        // xiangqitb's index has 578,340 entries per side to move here.
+        assert_eq!(indexer("KRKAABB").size(), 573_480);
+        assert_eq!(
+            [
+                scheme1("KRK").scheme(),
+                scheme2("KRK").scheme(),
+                indexer("KRK").scheme()
+            ],
+            [1, 2, 3]
+        );
+    }
+
+    #[test]
+    fn decode_then_encode_is_identity() {
+        for name in [
+            "KRK", "KRKAABB", "KPPKA", "KNCKB", "KAABBKAB", "KRNKRAB", "KRRKCC",
+        ] {
+            for ix in [indexer(name), scheme2(name), scheme1(name)] {
+                let step = (ix.size() / 5000).max(1);
+                let mut i = 0;
+                while i < ix.size() {
+                    let p = ix.decode(i);
+                    assert_eq!(ix.encode(&p), Some(i), "{name} index {i}");
+                    i += step;
+                }
+            }
+        }
+    }
+
+    /// Every legal position of small tables has exactly one index per mirror class in each
+    /// scheme: all schemes hold the same positions.
+    #[test]
+    fn all_schemes_hold_the_same_legal_positions() {
+        for name in ["KRKA", "KNKAB", "KPKB", "KCAKA"] {
+            let count = |ix: &Indexer| {
+                let mut legal = std::collections::HashSet::new();
+                for i in 0..ix.size() {
+                    let p = ix.decode(i);
+                    if p.has_overlap() {
+                        continue;
+                    }
+                    let setup = ix.setup(&p, Color::Red);
+                    if let Ok(pos) = Position::from_setup(&setup, Waivers::NONE) {
+                        assert_eq!(ix.index_of(&pos).unwrap(), (Color::Red, i), "{name}");
+                        legal.insert(pos.key().min(pos.mirror().key()));
+                    }
+                }
+                legal
+            };
+            let one = count(&scheme1(name));
+            assert!(!one.is_empty());
+            assert_eq!(count(&scheme2(name)), one, "{name}");
+            assert_eq!(count(&indexer(name)), one, "{name}");
+        }
+    }
+
+    #[test]
+    fn positions_and_mirrors_and_colour_flips_share_an_index() {
+        let ix = indexer("KRKAB");
+        let fen = "3a1k3/9/4b4/9/9/9/9/9/9/3K2R2 w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let a = ix.index_of(&pos).unwrap();
+        assert_eq!(ix.index_of(&pos.mirror()).unwrap(), a);
+        // The same position with colours swapped and the board turned: Black is strong.
+        let mut setup = Setup::empty();
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                setup.board[sq.flip().index()] = Some(Piece::new(p.color().opponent(), p.kind()));
+            }
+        }
+        setup.turn = Color::Black;
+        let flipped = Position::from_setup(&setup, Waivers::NONE).unwrap();
+        assert_eq!(ix.index_of(&flipped).unwrap(), a);
+        let (turn, idx) = a;
+        let back = ix.setup(&ix.decode(idx), turn);
+        let back = Position::from_setup(&back, Waivers::NONE).unwrap();
+        assert_eq!(ix.index_of(&back).unwrap(), a);
+    }
+
+    #[test]
+    fn wrong_material_is_an_error() {
+        let ix = indexer("KRK");
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K1C3 w").unwrap();
+        assert!(matches!(
+            ix.index_of(&pos),
+            Err(IndexError::WrongMaterial { .. })
+        ));
+    }
+}

@@ -1,0 +1,201 @@
+//! Key scheme 2 (tables written on 2026-11-26, still read): each side's defence as one
+//! placement, the two as one pair digit (the least significant), the chariots, horses and
+//! cannons over the squares the generals, defenders and earlier groups leave free, the soldiers
+//! over their 55 squares. Fewer entries than key scheme 3, but a free rank means another square
+//! as the defenders move, and its files compress worse.
+
+use super::defence::{Defence, mirrors};
+use super::groups::{BINOMIAL, Group, colex, group_digit, group_slots, grow, mirror_sq, uncolex};
+use crate::rules::{Color, Kind};
+
+/// The layout of key scheme 2.
+#[derive(Clone, Debug)]
+pub(super) struct PairDigit {
+    /// The defender placements of each side (strong, weak), in digit order.
+    pub sides: [Defence; 2],
+    /// Strong placements with the general on the d-file: they pair with every weak one.
+    strong_d: u64,
+    /// Weak placements with the general on the d- or e-file: those an e-file strong general
+    /// pairs with (the mirror takes the others).
+    weak_left: u64,
+    /// The pair digit's weight.
+    pair_stride: u64,
+    /// The pair digit's base.
+    pairs: u64,
+    /// Chariot, horse and cannon groups (indices into the indexer's groups) in digit order,
+    /// with their digit's weight and the number of squares still free for them.
+    free_groups: Vec<(usize, u64, usize)>,
+    /// Soldier groups with their digit's weight.
+    soldier_groups: Vec<(usize, u64)>,
+    /// The first slot of each group.
+    pub group_slot: Vec<usize>,
+    /// Entries per half.
+    pub size: u64,
+}
+
+/// The square that is the `rank`-th free one (from 0) of a board whose occupied squares are
+/// `occupied`.
+#[inline]
+fn nth_free(occupied: u128, rank: u8) -> u8 {
+    let mut sq = u32::from(rank);
+    let mut occ = occupied;
+    while occ != 0 {
+        let o = occ.trailing_zeros();
+        if o > sq {
+            break;
+        }
+        sq += 1;
+        occ &= occ - 1;
+    }
+    sq as u8
+}
+
+/// The rank of free square `sq` among the free squares (`sq` must be free).
+#[inline]
+fn free_rank(occupied: u128, sq: u8) -> u8 {
+    sq - (occupied & ((1u128 << sq) - 1)).count_ones() as u8
+}
+
+impl PairDigit {
+    /// The layout of a table with these groups; `None` when a half would be too large.
+    pub fn new(groups: &[Group], red_kings: &[u8], black_kings: &[u8]) -> Option<PairDigit> {
+        let strong = Defence::new(groups, Color::Red, red_kings, true);
+        let weak = Defence::new(groups, Color::Black, black_kings, false);
+        let strong_d = strong.placements.iter().filter(|p| p[0] % 9 == 3).count() as u64;
+        let strong_e = strong.placements.len() as u64 - strong_d;
+        let weak_all = weak.placements.len() as u64;
+        let weak_left = weak.class.iter().filter(|&&c| c <= 1).count() as u64;
+        let pairs = strong_d * weak_all + strong_e * weak_left;
+        let group_slot = group_slots(groups);
+        // Pieces placed before the free groups: both generals and every defender.
+        let mut placed = 2 + groups
+            .iter()
+            .filter(|g| g.is_defender())
+            .map(|g| g.count)
+            .sum::<usize>();
+        let mut free_groups = Vec::new();
+        let mut soldier_groups = Vec::new();
+        for (gi, g) in groups.iter().enumerate() {
+            match g.piece.kind() {
+                Kind::Chariot | Kind::Horse | Kind::Cannon => {
+                    free_groups.push((gi, 0, 90 - placed));
+                    placed += g.count;
+                }
+                Kind::Soldier => soldier_groups.push((gi, 0)),
+                _ => {}
+            }
+        }
+        // Weights: the pair least significant, then the soldiers, then the free groups.
+        let mut stride = 1u64;
+        let pair_stride = stride;
+        stride = grow(stride, pairs)?;
+        for (gi, w) in soldier_groups.iter_mut().rev() {
+            *w = stride;
+            stride = grow(stride, groups[*gi].base)?;
+        }
+        for (gi, w, free) in free_groups.iter_mut().rev() {
+            *w = stride;
+            stride = grow(stride, BINOMIAL[*free][groups[*gi].count])?;
+        }
+        Some(PairDigit {
+            sides: [strong, weak],
+            strong_d,
+            weak_left,
+            pair_stride,
+            pairs,
+            free_groups,
+            soldier_groups,
+            group_slot,
+            size: stride,
+        })
+    }
+
+    /// The index of slots `s` (the mirror applied here), or `None` when a piece stands where it
+    /// cannot.
+    pub fn encode(&self, groups: &[Group], s: &[u8]) -> Option<u64> {
+        let mirror = mirrors(&self.sides[1], groups, &self.group_slot, s)?;
+        let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
+        let strong = self.sides[0].ordinal_of(groups, &self.group_slot, 0, m, s)?;
+        let weak = self.sides[1].ordinal_of(groups, &self.group_slot, 1, m, s)?;
+        let pair = if strong < self.strong_d {
+            strong * self.sides[1].placements.len() as u64 + weak
+        } else {
+            if weak >= self.weak_left {
+                return None;
+            }
+            self.strong_d * self.sides[1].placements.len() as u64
+                + (strong - self.strong_d) * self.weak_left
+                + weak
+        };
+        let mut idx = pair * self.pair_stride;
+        let mut occupied = 0u128;
+        for (side, d) in self.sides.iter().enumerate() {
+            occupied |= 1 << m(s[side]);
+            for &gi in &d.groups {
+                let at = self.group_slot[gi];
+                for &sq in &s[at..at + groups[gi].count] {
+                    occupied |= 1 << m(sq);
+                }
+            }
+        }
+        for &(gi, weight, _) in &self.free_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ranks = [0u8; 5];
+            let mut mine = 0u128;
+            for (i, r) in ranks[..g.count].iter_mut().enumerate() {
+                let sq = m(s[at + i]);
+                if occupied >> sq & 1 != 0 || mine >> sq & 1 != 0 {
+                    return None;
+                }
+                mine |= 1 << sq;
+                *r = free_rank(occupied, sq);
+            }
+            ranks[..g.count].sort_unstable();
+            idx += colex(&ranks[..g.count]) * weight;
+            occupied |= mine;
+        }
+        for &(gi, weight) in &self.soldier_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            idx += group_digit(g, &s[at..at + g.count], m)? * weight;
+        }
+        Some(idx)
+    }
+
+    /// The slots of index `idx`, written into `out`.
+    pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
+        let pair = idx / self.pair_stride % self.pairs;
+        let weak_all = self.sides[1].placements.len() as u64;
+        let (strong, weak) = if pair < self.strong_d * weak_all {
+            (pair / weak_all, pair % weak_all)
+        } else {
+            let r = pair - self.strong_d * weak_all;
+            (self.strong_d + r / self.weak_left, r % self.weak_left)
+        };
+        let mut occupied = self.sides[0].place(groups, &self.group_slot, 0, strong, out);
+        occupied |= self.sides[1].place(groups, &self.group_slot, 1, weak, out);
+        // The free groups, each over the squares left by the earlier ones.
+        for &(gi, weight, free) in &self.free_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            let mut ranks = [0u8; 5];
+            uncolex(
+                idx / weight % BINOMIAL[free][g.count],
+                &mut ranks[..g.count],
+            );
+            let mut mine = 0u128;
+            for (j, &r) in ranks[..g.count].iter().enumerate() {
+                let sq = nth_free(occupied, r);
+                out[at + j] = sq;
+                mine |= 1 << sq;
+            }
+            occupied |= mine;
+        }
+        for &(gi, weight) in &self.soldier_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            super::groups::group_squares(g, idx / weight % g.base, &mut out[at..]);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Key scheme 3, the layout new tables are written in: the general pair most significant, then
+//! the chariots, horses, cannons and soldiers over their reachable squares, then each side's
+//! advisors and elephants as one placement without a square shared with its general, the weak
+//! side's least significant. The order is key scheme 1's (so neighbouring entries differ in the
+//! defenders and a piece's digit always means the same square, which keeps blocks compressible);
+//! the entries are key scheme 2's placements, so no index is spent on a general standing on its
+//! own advisor's square, and with both generals on the e-file the weak defence decides the
+//! mirror.
+
+use super::defence::{Defence, mirrors};
+use super::groups::{
+    Group, group_digit, group_slots, group_squares, grow, mirror_sq, needs_mirror,
+};
+use crate::rules::{Color, Kind};
+
+/// The entries of one general pair.
+#[derive(Clone, Copy, Debug)]
+struct KingBlock {
+    /// The palace ordinals of the strong and the weak general.
+    kings: (u8, u8),
+    /// The index of the block's first entry.
+    start: u64,
+    /// The strong side's placements with its general there.
+    strong: u64,
+    /// The weak side's placements with its general there (with both generals on the e-file,
+    /// only those of class 0 or 1: the mirror takes the others).
+    weak: u64,
+}
+
+/// The layout of key scheme 3.
+#[derive(Clone, Debug)]
+pub(super) struct KingMajor {
+    /// The defender placements of each side (strong, weak).
+    pub sides: [Defence; 2],
+    /// The first slot of each group.
+    pub group_slot: Vec<usize>,
+    /// The general pairs the mirror keeps, in index order.
+    blocks: Vec<KingBlock>,
+    /// [strong ordinal][weak ordinal] -> block, or `u8::MAX`.
+    block_of: [[u8; 9]; 9],
+    /// Chariot, horse, cannon and soldier groups with their weight within the piece digit.
+    piece_groups: Vec<(usize, u64)>,
+    /// Entries per half.
+    pub size: u64,
+}
+
+impl KingMajor {
+    /// The layout of a table with these groups; `None` when a half would be too large.
+    pub fn new(groups: &[Group], red_kings: &[u8], black_kings: &[u8]) -> Option<KingMajor> {
+        let strong = Defence::new(groups, Color::Red, red_kings, true);
+        let weak = Defence::new(groups, Color::Black, black_kings, false);
+        let group_slot = group_slots(groups);
+        let mut piece_groups: Vec<(usize, u64)> = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| !g.is_defender() && g.piece.kind() != Kind::General)
+            .map(|(gi, _)| (gi, 0))
+            .collect();
+        let mut pieces = 1u64;
+        for (gi, w) in piece_groups.iter_mut().rev() {
+            *w = pieces;
+            pieces = grow(pieces, groups[*gi].base)?;
+        }
+        let mut blocks = Vec::new();
+        let mut block_of = [[u8::MAX; 9]; 9];
+        let mut start = 0u64;
+        for (i, &r) in red_kings.iter().enumerate() {
+            for (j, &b) in black_kings.iter().enumerate() {
+                if needs_mirror(r, b) {
+                    continue;
+                }
+                let s = strong.by_king[i].len() as u64;
+                let w = if r % 9 == 4 && b % 9 == 4 {
+                    weak.left[j]
+                } else {
+                    weak.by_king[j].len() as u64
+                };
+                block_of[i][j] = blocks.len() as u8;
+                blocks.push(KingBlock {
+                    kings: (i as u8, j as u8),
+                    start,
+                    strong: s,
+                    weak: w,
+                });
+                start = start.checked_add(grow(grow(pieces, s)?, w)?)?;
+                grow(start, 1)?;
+            }
+        }
+        Some(KingMajor {
+            sides: [strong, weak],
+            group_slot,
+            blocks,
+            block_of,
+            piece_groups,
+            size: start,
+        })
+    }
+
+    /// The index of slots `s` (the mirror applied here), or `None` when a piece stands where it
+    /// cannot.
+    #[inline]
+    pub fn encode(&self, groups: &[Group], s: &[u8]) -> Option<u64> {
+        let [strong, weak] = &self.sides;
+        let mirror = mirrors(weak, groups, &self.group_slot, s)?;
+        let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
+        let ks = strong.king_ord[m(s[0]) as usize];
+        let kw = weak.king_ord[m(s[1]) as usize];
+        if ks == u8::MAX || kw == u8::MAX {
+            return None;
+        }
+        let bi = self.block_of[ks as usize][kw as usize];
+        if bi == u8::MAX {
+            return None;
+        }
+        let b = self.blocks[usize::from(bi)];
+        let ds = strong.ordinal_of(groups, &self.group_slot, 0, m, s)?;
+        let dw = weak.ordinal_of(groups, &self.group_slot, 1, m, s)?;
+        let ds = u64::from(strong.local[ds as usize]);
+        let dw = u64::from(weak.local[dw as usize]);
+        if dw >= b.weak {
+            return None;
+        }
+        let mut piece = 0;
+        for &(gi, weight) in &self.piece_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            piece += group_digit(g, &s[at..at + g.count], m)? * weight;
+        }
+        Some(b.start + (piece * b.strong + ds) * b.weak + dw)
+    }
+
+    /// The slots of index `idx` (below the size), written into `out`.
+    #[inline]
+    pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
+        let b = self.blocks[self.blocks.partition_point(|b| b.start <= idx) - 1];
+        let rem = idx - b.start;
+        let dw = rem % b.weak;
+        let rem = rem / b.weak;
+        let ds = rem % b.strong;
+        let piece = rem / b.strong;
+        let [strong, weak] = &self.sides;
+        let ds = strong.by_king[usize::from(b.kings.0)][ds as usize];
+        let dw = weak.by_king[usize::from(b.kings.1)][dw as usize];
+        strong.place(groups, &self.group_slot, 0, u64::from(ds), out);
+        weak.place(groups, &self.group_slot, 1, u64::from(dw), out);
+        for &(gi, weight) in &self.piece_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            group_squares(g, piece / weight % g.base, &mut out[at..]);
+        }
+    }
+}
