@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use chariot::egtb::Metric;
 use chariot_cli::Exit;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,11 @@ enum Command {
         /// Report a table that cannot be generated and go on with the others.
         #[arg(long)]
         keep_going: bool,
+        /// The files to write per table: `dtm` (distance to mate, `KRKAABB.egtb`), `dtc`
+        /// (distance to conversion, `KRKAABB.dtc.egtb`; smaller) or `both`. A DTM file needs
+        /// the DTM files of the tables captures lead to; a DTC file needs either.
+        #[arg(long, default_value = "both", value_parser = ["dtm", "dtc", "both"])]
+        metric: String,
     },
     /// Show a table's header: material, positions, results per side, longest mate, size.
     Info {
@@ -91,6 +97,10 @@ enum Command {
         /// Leave out the line to mate (faster).
         #[arg(long)]
         no_line: bool,
+        /// Answer in this metric: `dtm` (distance to mate) or `dtc` (distance to conversion)
+        /// [default: DTM where its table is open, else DTC].
+        #[arg(long, value_parser = ["dtm", "dtc"])]
+        metric: Option<String>,
     },
     /// Re-check tables through the reader: every position against its successors.
     Verify {
@@ -162,6 +172,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             max_memory,
             force,
             keep_going,
+            metric,
         } => crate::generation::gen_command(
             &signatures,
             set.as_deref(),
@@ -172,6 +183,11 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                 max_memory_gib: max_memory,
                 force,
                 keep_going,
+                metrics: match metric.as_str() {
+                    "dtm" => vec![Metric::Dtm],
+                    "dtc" => vec![Metric::Dtc],
+                    _ => Metric::ALL.to_vec(),
+                },
             },
         ),
         Command::Info {
@@ -185,6 +201,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             fens,
             json,
             no_line,
+            metric,
         } => {
             let dirs = if dir.is_empty() {
                 chariot::data::table_dirs()
@@ -192,7 +209,8 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                 dir
             };
             // Lines that could not be answered make the run partial (exit 3).
-            return crate::tools::probe(&dirs, &fens, json, !no_line)
+            let metric = metric.and_then(|m| m.parse::<Metric>().ok());
+            return crate::tools::probe(&dirs, &fens, json, !no_line, metric)
                 .map(|ok| Exit::from_ok(ok, Exit::Partial));
         }
         Command::Verify { files, json } => crate::tools::verify(&files, json),

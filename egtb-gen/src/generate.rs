@@ -27,7 +27,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
-use chariot::egtb::{Coding, Indexer, Signature, Value};
+use chariot::egtb::{Coding, Indexer, Metric, Signature, Value};
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
@@ -82,6 +82,9 @@ pub enum GenError {
     /// The values do not fit in 16-bit codes.
     #[error("table {0}: the distances and rule ranks do not fit in 16-bit codes")]
     CodesOverflow(Signature),
+    /// A position decided by mate got no distance to conversion (its DTM values are wrong).
+    #[error("table {0}: entry {1} is decided by mate but has no distance to conversion")]
+    NoConversion(Signature, u64),
 }
 
 /// A generated table, ready to be written.
@@ -419,7 +422,7 @@ fn finish(
         }
     }
     let max_dtm = stats[0].max_dtm.max(stats[1].max_dtm);
-    let coding = Coding::for_table(max_dtm, max_plies, stages)?;
+    let coding = Coding::for_table(Metric::Dtm, max_dtm, max_plies, stages)?;
     let mut codes = Vec::with_capacity(state.len());
     let mut prev = 0u16;
     for e in 0..state.len() {

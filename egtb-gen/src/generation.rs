@@ -5,9 +5,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use chariot::egtb::{Signature, TableFile};
+use chariot::egtb::{Metric, Signature, TableFile};
 use egtb_gen::generate::Progress;
-use egtb_gen::run::{Report, build_one, memory_estimate, table_path};
+use egtb_gen::run::{Report, build_one, memory_estimate, table_path_in};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A progress bar showing a generation's stages.
@@ -40,6 +40,8 @@ pub struct Options {
     pub force: bool,
     /// Report failed tables and continue.
     pub keep_going: bool,
+    /// The files to write per table.
+    pub metrics: Vec<Metric>,
 }
 
 /// The tables named and those of the named set, or a usage error.
@@ -115,6 +117,7 @@ pub fn gen_command(
         max_memory_gib,
         force,
         keep_going,
+        ref metrics,
     } = *opts;
     let wanted = wanted_tables(names, set)?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -146,9 +149,12 @@ pub fn gen_command(
     let mut failed: Vec<Signature> = Vec::new();
     let mut total = Report::default();
     for sig in order {
-        let path = table_path(dir, sig);
         let explicit = wanted.contains(&sig);
-        if path.exists() && !(force && explicit) && TableFile::open(&path).is_ok() {
+        let present = metrics.iter().all(|&m| {
+            let path = table_path_in(dir, sig, m);
+            path.exists() && TableFile::open(&path).is_ok()
+        });
+        if present && !(force && explicit) {
             skipped += 1;
             overall.inc(1);
             continue;
@@ -166,7 +172,7 @@ pub fn gen_command(
             overall.inc(1);
             continue;
         }
-        let report = match build_one(sig, dir, level, block_entries, &Bar(bar.clone())) {
+        let report = match build_one(sig, dir, level, block_entries, metrics, &Bar(bar.clone())) {
             Ok(r) => r,
             Err(e) if keep_going => {
                 multi.suspend(|| eprintln!("{sig:14} failed: {e}"));

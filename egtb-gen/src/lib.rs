@@ -2,7 +2,8 @@
 //!
 //! Stages, as in Syzygy's `tbgen`/`tbver`: [`generate`] (retrograde analysis of one table over
 //! the working [`state`] codes, with [`retro`] unmoves, then the perpetual-check rule:
-//! [`perpetual`] builds the table's game for [`game`], which solves it), [`run`] (subtables
+//! [`perpetual`] builds the table's game for [`game`], which solves it), [`dtc`] (distances to
+//! conversion from the finished values), [`run`] (subtables
 //! [`loaded`] into memory, compression and atomic writes), [`verify`] (an independent re-check,
 //! the rule's game included, reading tables only through the library's reader) and
 //! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables and
@@ -12,6 +13,7 @@
 //! are the binary's. The file format, the index and the prober live in `chariot::egtb`.
 
 pub mod crosscheck;
+pub mod dtc;
 pub mod error;
 pub mod game;
 pub mod generate;

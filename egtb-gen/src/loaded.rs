@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chariot::Position;
 use chariot::egtb::file::FileError;
-use chariot::egtb::{Coding, IndexError, Indexer, Signature, TableFile, Value};
+use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, TableFile, Value};
 
 /// Why a table cannot be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -42,11 +42,21 @@ impl Loaded {
         })
     }
 
-    /// The value of a legal position of this table.
+    /// The value of a legal position of this table, as the retrograde passes read a capture.
+    ///
+    /// A DTC table's distances are given DTM's parity, as `2d - 1` for a win and `2d` for a
+    /// loss (the order within wins and within losses kept): the results of a table built on
+    /// them are exact, its distances are not distances to mate, and `build_one` then writes no
+    /// DTM file.
     pub(crate) fn value(&self, pos: &Position) -> Option<Value> {
         let (turn, idx) = self.indexer.index_of(pos).ok()?;
         let code = self.codes[(turn.index() as u64 * self.indexer.size() + idx) as usize];
-        self.coding.decode(code).ok()
+        let v = self.coding.decode(code).ok()?;
+        Some(match (self.coding.metric, v) {
+            (Metric::Dtc, Value::Win(d)) => Value::Win((2 * d).saturating_sub(1).max(1)),
+            (Metric::Dtc, Value::Loss(d)) => Value::Loss(2 * d),
+            _ => v,
+        })
     }
 }
 

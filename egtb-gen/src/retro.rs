@@ -33,22 +33,34 @@ fn at(file: i32, rank: i32) -> Option<u8> {
 /// Calls `emit(index)` once for every (predecessor, move) pair whose move leads from a position
 /// stored at `index` (with `mover` to move) to a position stored at the index of `p` (with the
 /// other side to move). `p` must be a decoded, canonical placement.
-pub fn predecessors(ix: &Indexer, p: &Placement, mover: Color, mut emit: impl FnMut(u64)) {
-    unmoves(ix, p, mover, &mut emit);
+pub fn predecessors(ix: &Indexer, p: &Placement, mover: Color, emit: impl FnMut(u64)) {
+    predecessors_by(ix, p, mover, true, emit);
+}
+
+/// [`predecessors`], with the soldiers' unmoves left out when `soldiers` is `false` (distance to
+/// conversion counts a soldier's move as a conversion, not as a move inside the table).
+pub fn predecessors_by(
+    ix: &Indexer,
+    p: &Placement,
+    mover: Color,
+    soldiers: bool,
+    mut emit: impl FnMut(u64),
+) {
+    unmoves(ix, p, mover, soldiers, &mut emit);
     // A placement stands for its mirror image too, unless the image has its own index (both
-    // generals on the e-file, and in key scheme 2 a symmetric weak defence): then it has its
+    // generals on the e-file, and in key schemes 2 and 3 a symmetric weak defence): then it has its
     // own predecessors.
     if ix.covers_mirror(p) {
         let mut m = *p;
         for s in &mut m.squares[..m.len as usize] {
             *s = mirror_square(*s);
         }
-        unmoves(ix, &m, mover, &mut emit);
+        unmoves(ix, &m, mover, soldiers, &mut emit);
     }
 }
 
 /// The unmoves of `p` itself, keeping only predecessors that are stored without the mirror.
-fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)) {
+fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut impl FnMut(u64)) {
     let mut occupied = 0u128;
     for &s in p.slots() {
         occupied |= 1 << s;
@@ -67,7 +79,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, emit: &mut impl FnMut(u64)
         q.squares[slot] = old;
     };
     for (slot, piece) in pieces.iter().enumerate() {
-        if piece.color() != mover {
+        if piece.color() != mover || (!soldiers && piece.kind() == Kind::Soldier) {
             continue;
         }
         let t = p.squares[slot];

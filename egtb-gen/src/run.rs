@@ -9,16 +9,38 @@ use std::time::Instant;
 use crate::error::TableError;
 
 use chariot::egtb::file::{self, TableFile};
-use chariot::egtb::{Indexer, Signature};
+use chariot::egtb::{Indexer, Metric, Signature};
 
 use rayon::prelude::*;
 
 use crate::generate::{Generated, Progress, generate};
 use crate::loaded::{Loaded, Subtables};
 
-/// The path of a table in `dir`.
+/// The path of a table's DTM file in `dir` (`KRKAABB.egtb`).
 pub fn table_path(dir: &Path, sig: Signature) -> PathBuf {
-    dir.join(format!("{sig}.{}", chariot::egtb::probe::EXTENSION))
+    table_path_in(dir, sig, Metric::Dtm)
+}
+
+/// The path of a table's file of `metric` in `dir`: `KRKAABB.egtb` (DTM), `KRKAABB.dtc.egtb`
+/// (DTC).
+pub fn table_path_in(dir: &Path, sig: Signature, metric: Metric) -> PathBuf {
+    let ext = chariot::egtb::probe::EXTENSION;
+    match metric {
+        Metric::Dtm => dir.join(format!("{sig}.{ext}")),
+        Metric::Dtc => dir.join(format!("{sig}.dtc.{ext}")),
+    }
+}
+
+/// The file of a table in `dir` that a generation or check can read its values from: the DTM
+/// file when present, else (unless `dtm_only`) the DTC file.
+pub fn readable_table(dir: &Path, sig: Signature, dtm_only: bool) -> PathBuf {
+    let dtm = table_path(dir, sig);
+    let dtc = table_path_in(dir, sig, Metric::Dtc);
+    if dtm_only || dtm.exists() || !dtc.exists() {
+        dtm
+    } else {
+        dtc
+    }
 }
 
 /// What one generated table cost.
@@ -48,14 +70,16 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     Ok(own * 17 + subs * 2)
 }
 
-/// Loads the tables the captures of `sig` lead to.
+/// Loads the tables the captures of `sig` lead to: their DTM files, or with `dtm_only` false a
+/// DTC file where there is no DTM file (enough for win, draw and loss, not for distances to
+/// mate).
 ///
 /// # Errors
 /// [`TableError::File`] or [`TableError::Load`] naming the subtable that cannot be read.
-pub fn load_subtables(sig: Signature, dir: &Path) -> Result<Subtables, TableError> {
+pub fn load_subtables(sig: Signature, dir: &Path, dtm_only: bool) -> Result<Subtables, TableError> {
     let mut subs: Subtables = HashMap::new();
     for s in sig.captures() {
-        let path = table_path(dir, s);
+        let path = readable_table(dir, s, dtm_only);
         let f = TableFile::open(&path).map_err(|source| TableError::File {
             path: path.clone(),
             source,
@@ -66,7 +90,9 @@ pub fn load_subtables(sig: Signature, dir: &Path) -> Result<Subtables, TableErro
     Ok(subs)
 }
 
-/// Generates one table whose dependencies are in `dir`, and writes it there.
+/// Generates one table whose dependencies are in `dir`, and writes its files of `metrics`
+/// there (a DTM file needs the DTM files of the tables captures lead to; a DTC file needs any
+/// of their files).
 ///
 /// # Errors
 /// A subtable that cannot be read, a failed analysis, or a file that cannot be written.
@@ -75,18 +101,29 @@ pub fn build_one(
     dir: &Path,
     level: i32,
     block_entries: u32,
+    metrics: &[Metric],
     progress: &dyn Progress,
 ) -> Result<Report, TableError> {
     let t = Instant::now();
-    let subs = load_subtables(sig, dir)?;
-    let g = generate(sig, &subs, progress).map_err(|source| TableError::Generate {
+    let failed = |source| TableError::Generate {
         signature: sig,
         source,
-    })?;
+    };
+    let subs = load_subtables(sig, dir, metrics.contains(&Metric::Dtm))?;
+    let g = generate(sig, &subs, progress).map_err(failed)?;
+    let mut bytes = 0;
+    if metrics.contains(&Metric::Dtc) {
+        let c = crate::dtc::conversion_table(&g, &subs, progress).map_err(failed)?;
+        progress.stage(&format!("{sig}: compressing (dtc)"), 0);
+        let path = table_path_in(dir, sig, Metric::Dtc);
+        bytes += write_generated(&c, &path, level, block_entries)?;
+    }
     drop(subs);
-    progress.stage(&format!("{sig}: compressing"), 0);
-    let path = table_path(dir, sig);
-    let bytes = write_generated(&g, &path, level, block_entries)?;
+    if metrics.contains(&Metric::Dtm) {
+        progress.stage(&format!("{sig}: compressing"), 0);
+        let path = table_path(dir, sig);
+        bytes += write_generated(&g, &path, level, block_entries)?;
+    }
     Ok(Report {
         entries: g.codes.len() as u64,
         seconds: t.elapsed().as_secs_f64(),

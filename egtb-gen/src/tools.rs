@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
-use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value};
+use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
 use serde::Serialize;
@@ -48,6 +48,8 @@ struct MateInfo {
 struct TableInfo {
     file: String,
     table: String,
+    /// `dtm` (distances to mate) or `dtc` (distances to conversion).
+    metric: &'static str,
     entries_per_side: u64,
     bytes_per_entry: u32,
     sides: Vec<SideInfo>,
@@ -104,6 +106,7 @@ fn table_info(path: &Path, longest: Option<usize>) -> anyhow::Result<TableInfo> 
     Ok(TableInfo {
         file: path.display().to_string(),
         table: s.signature.to_string(),
+        metric: s.metric.name(),
         entries_per_side: s.entries_per_side,
         bytes_per_entry: u32::from(s.bytes_per_entry),
         sides,
@@ -137,6 +140,16 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
         let sig: Signature = i.table.parse()?;
         writeln!(out, "{}", i.file)?;
         writeln!(out, "  table      {}", i.table)?;
+        let dtc = i.metric == "dtc";
+        writeln!(
+            out,
+            "  metric     {}",
+            if dtc {
+                "distance to conversion (plies to a capture or soldier's move, or mate)"
+            } else {
+                "distance to mate (plies)"
+            }
+        )?;
         writeln!(
             out,
             "  index      {} per side to move ({} with both sides), {} per entry",
@@ -166,8 +179,9 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
         match &i.longest_fen {
             Some(fen) => writeln!(
                 out,
-                "  longest    {}: {fen}",
-                chariot_cli::count(u64::from(i.longest_plies), "ply", "plies")
+                "  longest    {}{}: {fen}",
+                chariot_cli::count(u64::from(i.longest_plies), "ply", "plies"),
+                if dtc { " to conversion" } else { " to mate" }
             )?,
             None => writeln!(out, "  longest    no mate in this table")?,
         }
@@ -241,15 +255,23 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
 
 /// The longest line shown for a rule value (it usually ends earlier, at a repetition).
 const RULE_LINE: usize = 60;
+/// The longest line shown for a position answered in DTC (it ends earlier, at mate).
+const DTC_LINE: usize = 400;
 
 /// A probed position, as `probe --json` prints it (fields documented in `docs/egtb.md`).
 #[derive(Debug, Serialize)]
 struct Answer {
     fen: String,
+    /// `dtm` or `dtc`: the metric of the distances below.
+    metric: &'static str,
     /// For the side to move.
     wdl: String,
-    /// Plies to mate from this position; `null` for a draw or a value decided by the rule.
+    /// Plies to mate from this position; `null` for a draw, a value decided by the rule, or
+    /// an answer in DTC.
     dtm: Option<u32>,
+    /// Plies to the next conversion (a capture or soldier's move, or mate) in an answer in DTC;
+    /// `null` otherwise.
+    dtc: Option<u32>,
     by_rule: bool,
     rule_rank: Option<Rank>,
     best: Option<String>,
@@ -273,7 +295,16 @@ struct MoveAnswer {
     mv: String,
     wdl: String,
     dtm: Option<u32>,
+    dtc: Option<u32>,
     by_rule: bool,
+}
+
+/// The distance of `v` as (DTM, DTC) in `metric`.
+fn distances(v: Value, metric: Metric) -> (Option<u32>, Option<u32>) {
+    match metric {
+        Metric::Dtm => (v.dtm(), None),
+        Metric::Dtc => (None, v.dtm()),
+    }
 }
 
 /// A line of input that could not be answered.
@@ -292,26 +323,34 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
         Ok(None) => return Err(format!("no table for {}", Signature::of(&pos).0)),
         Err(e) => return Err(e.to_string()),
     };
-    let mut moves = tb
-        .move_values(&pos)
+    let metric = tb.metric_of(&pos).unwrap_or_default();
+    let (move_metric, mut moves) = tb
+        .move_values_with_metric(&pos)
         .map_err(|e| e.to_string())?
-        .unwrap_or_default();
+        .unwrap_or((metric, Vec::new()));
     moves.sort_by_key(|&(_, v)| v.best_first());
     let best = tb
         .best_move(&pos)
         .map_err(|e| e.to_string())?
         .map(|(m, _)| m.to_string());
-    // A rule value's line runs until a position repeats (where the rule judges the cycle).
-    let plies = value.dtm().map_or(RULE_LINE, |d| d as usize);
+    // A rule value's line runs until a position repeats (where the rule judges the cycle); a
+    // line by DTC until mate, which its distance does not bound.
+    let plies = match metric {
+        Metric::Dtm => value.dtm().map_or(RULE_LINE, |d| d as usize),
+        Metric::Dtc => DTC_LINE,
+    };
     let line = if with_line && value != Value::Draw {
         Some(tb.line(&pos, plies).map_err(|e| e.to_string())?)
     } else {
         None
     };
+    let (dtm, dtc) = distances(value, metric);
     Ok(Answer {
         fen: fen.to_owned(),
+        metric: metric.name(),
         wdl: value.wdl().to_string(),
-        dtm: value.dtm(),
+        dtm,
+        dtc,
         by_rule: value.by_rule(),
         rule_rank: value.rule_rank().map(|r| Rank {
             stage: r.stage,
@@ -321,11 +360,15 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
         line: line.map(|l| l.iter().map(ToString::to_string).collect()),
         moves: moves
             .into_iter()
-            .map(|(m, v)| MoveAnswer {
-                mv: m.to_string(),
-                wdl: v.wdl().to_string(),
-                dtm: v.dtm(),
-                by_rule: v.by_rule(),
+            .map(|(m, v)| {
+                let (dtm, dtc) = distances(v, move_metric);
+                MoveAnswer {
+                    mv: m.to_string(),
+                    wdl: v.wdl().to_string(),
+                    dtm,
+                    dtc,
+                    by_rule: v.by_rule(),
+                }
             })
             .collect(),
     })
@@ -342,9 +385,16 @@ fn text(a: &Answer, value: &str) -> String {
         out.push_str("; line ");
         out.push_str(&line.join(" "));
     }
-    out.push_str("\n  moves (value for the side to move here; distance in plies from here, the move included):");
+    out.push_str(&format!(
+        "\n  moves (value for the side to move here; {} in plies from here, the move included):",
+        if a.metric == "dtc" {
+            "distance to conversion"
+        } else {
+            "distance to mate"
+        }
+    ));
     for m in &a.moves {
-        let how = match (m.dtm, m.by_rule) {
+        let how = match (m.dtm.or(m.dtc), m.by_rule) {
             (Some(d), _) => format!("{} in {d} {}", m.wdl, if d == 1 { "ply" } else { "plies" }),
             (None, true) => format!("{} by the perpetual-check rule", m.wdl),
             (None, false) => m.wdl.clone(),
@@ -362,10 +412,14 @@ pub fn probe(
     fens: &[String],
     json: bool,
     with_line: bool,
+    metric: Option<Metric>,
 ) -> anyhow::Result<bool> {
-    let (tb, skipped) = Tablebases::open_skipping(dirs);
+    let (mut tb, skipped) = Tablebases::open_skipping(dirs);
     for e in &skipped {
         eprintln!("egtb-gen: warning: skipped {e}");
+    }
+    if let Some(m) = metric {
+        tb.retain_metric(m);
     }
     if tb.is_empty() {
         anyhow::bail!(
@@ -379,13 +433,14 @@ pub fn probe(
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut ok = true;
     let answer = |fen: &str, out: &mut dyn Write| -> anyhow::Result<bool> {
-        let pos_value = Position::from_fen(fen)
-            .ok()
-            .and_then(|p| tb.probe(&p).ok().flatten());
+        let pos_value = Position::from_fen(fen).ok().and_then(|p| {
+            let v = tb.probe(&p).ok().flatten()?;
+            Some(tb.metric_of(&p)?.describe(v))
+        });
         match probe_one(&tb, fen, with_line) {
             Ok(a) if json => writeln!(out, "{}", serde_json::to_string(&a)?)?,
             Ok(a) => {
-                let value = pos_value.map_or_else(|| a.wdl.clone(), |v| v.to_string());
+                let value = pos_value.unwrap_or_else(|| a.wdl.clone());
                 writeln!(out, "{}", text(&a, &value))?;
             }
             Err(error) => {

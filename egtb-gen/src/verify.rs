@@ -4,10 +4,13 @@
 //! 1. **Locally**, every legal position against its moves (forward move generation by the rules
 //!    core; captures read from the smaller tables in the same directory): a position without a
 //!    move is lost at 0; a position decided by mate, or drawn, holds exactly the best of its
-//!    successors' values ([`Value`]'s order, one ply further); a position decided by the
+//!    successors' values ([`Value`]'s order, one ply further; in a DTC table a capture or
+//!    soldier's move into a position decided by mate is a win or loss at 1 ply,
+//!    [`Metric::before_move`]); a position decided by the
 //!    perpetual-check rule holds a rule value of the same kind as that best (a win when its
 //!    best move leads to a rule loss, a loss when every move loses and one only by the rule).
-//!    This proves every distance to mate (by induction on it), as in version 1.
+//!    This proves every distance to mate (by induction on it), as in version 1, and every
+//!    distance to conversion (by induction on the conversions still possible, then on it).
 //! 2. **Globally**, the rule: the drawn and rule-decided positions form the game's region. Its
 //!    edges (quiet moves inside it) are built into a plain adjacency array, and the game of
 //!    `docs/egtb.md` is solved again for both winners by a different method than the
@@ -26,7 +29,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use chariot::egtb::{Indexer, RuleRank, Signature, TableFile, Value};
+use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion};
 use chariot::rules::Waivers;
 use chariot::rules::chase::chased;
 use chariot::{Color, Position};
@@ -35,7 +38,7 @@ use rayon::prelude::*;
 use crate::error::TableError;
 use crate::loaded::Loaded;
 use crate::perpetual::chase_targets;
-use crate::run::table_path;
+use crate::run::readable_table;
 
 /// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
 pub type Inconsistency = (u64, String, Value, Value);
@@ -333,8 +336,11 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
         source,
     })?);
     let mut subs: HashMap<Signature, Arc<Loaded>> = HashMap::new();
+    // A DTM table's captures need the DTM of the tables they lead to; a DTC table's only their
+    // results, from either file.
+    let metric = h.coding.metric;
     for s in h.signature.captures() {
-        let p = table_path(dir, s);
+        let p = readable_table(dir, s, metric == Metric::Dtm);
         let f = TableFile::open(&p).map_err(|source| TableError::File {
             path: p.clone(),
             source,
@@ -411,7 +417,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                 })
             };
             pos.unmake_move();
-            let Some(v) = child.map(Value::before_move) else {
+            let Some(v) = child.map(|v| metric.before_move(v, is_conversion(pos, m))) else {
                 return (None, exit);
             };
             best = Some(best.map_or(v, |b| b.max(v)));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use chariot::egtb::{Indexer, Signature, TableFile, Tablebases, Value, Wdl};
+use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value, Wdl};
 use chariot::rules::Waivers;
 use chariot::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
@@ -35,7 +35,7 @@ fn dir() -> &'static Path {
         }
         order.sort_by_key(|s| (s.piece_count(), s.to_string()));
         for s in order {
-            build_one(s, &dir, 3, 4096, &()).unwrap();
+            build_one(s, &dir, 3, 4096, &Metric::ALL, &()).unwrap();
         }
         dir
     })
@@ -334,7 +334,7 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
     }
     order.sort_by_key(|s| (s.piece_count(), s.to_string()));
     for s in order {
-        build_one(s, dir, 3, 4096, &()).unwrap();
+        build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
     }
     let tb = Tablebases::open(&[&dir]).unwrap();
     for name in ["KRKCA", "KCAKN", "KRAKR"] {
@@ -535,7 +535,7 @@ fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
     let mut order: Vec<Signature> = sig.closure().into_iter().collect();
     order.sort_by_key(|s| (s.piece_count(), s.to_string()));
     for s in order {
-        build_one(s, dir, 3, 4096, &()).unwrap();
+        build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
     }
     let t = TableFile::open(&table_path(dir, sig)).unwrap();
     let coding = t.header().coding;

@@ -12,7 +12,7 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use chariot::egtb::{Tablebases, Value};
+use chariot::egtb::{Metric, Tablebases, Value};
 use chariot::rules::{Color, Move, Position};
 
 use crate::clock::{Clock, TimeControl};
@@ -48,9 +48,13 @@ pub enum Reason {
     /// Adjudicated a draw: the game reached `--maxmoves`.
     MaxMoves,
     /// Adjudicated by the endgame tablebases (`--egtb`): the side to move wins or loses in
-    /// this many plies, or `None` for a draw or a win by the perpetual-check rule (the loser
-    /// can avoid mate only by checking forever).
+    /// this many plies, or `None` for a draw, a win by the perpetual-check rule (the loser
+    /// can avoid mate only by checking forever) or a win by a table of distances to conversion
+    /// (no mate distance known; [`Reason::TablebaseConversion`] says which).
     TablebaseAdjudication(Option<u32>),
+    /// Adjudicated by a DTC table (`--egtb` with distance-to-conversion tables only): a win or
+    /// loss whose next capture or soldier's move comes in this many plies.
+    TablebaseConversion(u32),
 }
 
 /// A finished game's ending.
@@ -115,6 +119,12 @@ impl fmt::Display for Ending {
                 w.to_lowercase()
             ),
             (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
+            (Reason::TablebaseConversion(plies), _) => write!(
+                f,
+                "adjudicated by tablebase: {} wins (a conversion in {plies} {})",
+                w.to_lowercase(),
+                if *plies == 1 { "ply" } else { "plies" }
+            ),
         }
     }
 }
@@ -131,7 +141,8 @@ impl Ending {
             Reason::DrawAdjudication
             | Reason::ResignAdjudication
             | Reason::MaxMoves
-            | Reason::TablebaseAdjudication(_) => "adjudication",
+            | Reason::TablebaseAdjudication(_)
+            | Reason::TablebaseConversion(_) => "adjudication",
         }
     }
 }
@@ -467,12 +478,18 @@ fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
         return None;
     }
     let us = pos.turn();
-    Some(match tables.probe(pos).ok()?? {
+    // The distance is reported with the verdict: to mate, or to conversion for a DTC table.
+    let (value, metric) = tables.probe_with_metric(pos).ok()??;
+    let reason = |plies: u32| match metric {
+        Metric::Dtm => Reason::TablebaseAdjudication(Some(plies)),
+        Metric::Dtc => Reason::TablebaseConversion(plies),
+    };
+    Some(match value {
         Value::Win(plies) => Ending {
             outcome: GameResult::win(us),
-            reason: Reason::TablebaseAdjudication(Some(plies)),
+            reason: reason(plies),
         },
-        Value::Loss(plies) => lost(us, Reason::TablebaseAdjudication(Some(plies))),
+        Value::Loss(plies) => lost(us, reason(plies)),
         Value::RuleWin(_) => Ending {
             outcome: GameResult::win(us),
             reason: Reason::TablebaseAdjudication(None),

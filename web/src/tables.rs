@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use axum::http::StatusCode;
 use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
-use chariot::egtb::{Signature, Tablebases};
+use chariot::egtb::{Metric, Signature, TableFile, Tablebases};
 use chariot::rules::Color;
 use serde::Serialize;
 use tokio::sync::OnceCell;
@@ -80,6 +80,11 @@ pub(crate) struct TableEntry {
     file: String,
     /// The file's size in bytes.
     bytes: u64,
+    /// The metrics open for the material: `dtm` (distance to mate) and/or `dtc` (distance to
+    /// conversion); the numbers here are the first's.
+    metrics: Vec<&'static str>,
+    /// The DTC file's size in bytes, when it is open.
+    dtc_bytes: Option<u64>,
     /// Legal positions, both sides to move.
     positions: u64,
     /// The longest distance to mate in plies, 0 when nothing is decided by mate.
@@ -208,6 +213,8 @@ pub(crate) fn list(tables: &Tablebases) -> Result<TableList, ApiError> {
             pieces: sig.piece_count(),
             file: file_name(tables, sig),
             bytes: s.file_bytes,
+            metrics: tables.metrics(sig).iter().map(|m| m.name()).collect(),
+            dtc_bytes: tables.file_in(sig, Metric::Dtc).map(TableFile::file_len),
             positions: s.sides.iter().map(|c| c.positions).sum(),
             longest_plies: s.longest.as_ref().map_or(0, Mate::plies),
             sides: [0, 1].map(|i| SideView::new(sig, i, &s.sides[i])),

@@ -58,9 +58,17 @@ async fn the_list_has_every_shipped_table_smallest_first() {
                 .is_some_and(|x| x == "egtb")
         })
         .count();
-    assert_eq!(tables.len(), shipped);
+    // Every material is shipped in both metrics and listed once.
+    assert_eq!(2 * tables.len(), shipped);
     let krk = tables.iter().find(|t| t["material"] == "KRK").unwrap();
     assert_eq!(krk["file"], "KRK.egtb");
+    assert_eq!(krk["metrics"], serde_json::json!(["dtm", "dtc"]));
+    assert_eq!(
+        krk["dtc_bytes"].as_u64().unwrap(),
+        std::fs::metadata(data().join("KRK.dtc.egtb"))
+            .unwrap()
+            .len()
+    );
     assert_eq!(krk["pieces"], 3);
     assert_eq!(
         krk["bytes"].as_u64().unwrap(),

@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 
 use super::index::Indexer;
 use super::signature::Signature;
-use super::{Coding, Value, ValueError};
+use super::{Coding, Metric, Value, ValueError};
 use crate::rules::Color;
 
 /// The file magic.
@@ -52,8 +52,6 @@ pub const FLAG_RULE_DECIDES: u8 = 2;
 /// The key scheme new files are written in ([`super::index`]'s layout); files of key scheme 1
 /// are read too.
 pub use super::index::KEY_SCHEME;
-/// The metric: win/draw/loss with distance to mate in plies.
-pub const METRIC_DTM: u8 = 1;
 /// Default number of entries per block.
 pub const DEFAULT_BLOCK_ENTRIES: u32 = 8 * 1024;
 /// Blocks kept decompressed per open table.
@@ -161,13 +159,11 @@ pub struct Header {
     pub signature: Signature,
     /// The key scheme ([`KEY_SCHEME`]).
     pub key_scheme: u8,
-    /// The metric ([`METRIC_DTM`]).
-    pub metric: u8,
     /// Bytes per entry: 1 or 2.
     pub value_width: u8,
     /// Flags: [`FLAG_RULE_JUDGED`], [`FLAG_RULE_DECIDES`].
     pub flags: u8,
-    /// How codes map to values ([`Coding::PLAIN`] in version 1).
+    /// How codes map to values, the metric included (no rule values in version 1).
     pub coding: Coding,
     /// Entries per half.
     pub entries_per_half: u64,
@@ -228,7 +224,7 @@ impl Header {
         h[8..10].copy_from_slice(&self.version().to_le_bytes());
         h[10..12].copy_from_slice(&(len as u16).to_le_bytes());
         h[12] = self.key_scheme;
-        h[13] = self.metric;
+        h[13] = self.coding.metric.code();
         h[14] = self.value_width;
         h[15] = self.flags;
         let name = self.signature.to_string();
@@ -307,14 +303,17 @@ impl Header {
         if signature.to_string() != name {
             return bad(format!("signature {name:?} is not in canonical form"));
         }
+        let Some(metric) = Metric::from_code(h[13]) else {
+            return bad(format!("unknown metric {}", h[13]));
+        };
         let header = Header {
             signature,
             key_scheme: h[12],
-            metric: h[13],
             value_width: h[14],
             flags: h[15],
             coding: if version == VERSION {
                 Coding {
+                    metric,
                     rule_base: u16_at(164),
                     rule_stride: u16_at(166),
                     rule_stages: u16_at(168),
@@ -324,7 +323,7 @@ impl Header {
                     ],
                 }
             } else {
-                Coding::PLAIN
+                Coding::plain(metric)
             },
             entries_per_half: u64_at(48),
             block_entries: u32_at(56),
@@ -353,9 +352,6 @@ impl Header {
         };
         if !(1..=KEY_SCHEME).contains(&header.key_scheme) {
             return bad(format!("unknown key scheme {}", header.key_scheme));
-        }
-        if header.metric != METRIC_DTM {
-            return bad(format!("unknown metric {}", header.metric));
         }
         if version == VERSION {
             let c = header.coding;
@@ -763,7 +759,6 @@ pub fn make_header(
     Header {
         signature,
         key_scheme: KEY_SCHEME,
-        metric: METRIC_DTM,
         value_width: value_width(codes),
         flags,
         coding,
@@ -814,6 +809,31 @@ mod tests {
     }
 
     #[test]
+    fn the_metric_round_trips_and_an_unknown_one_is_refused() {
+        let (sig, codes) = sample();
+        for metric in Metric::ALL {
+            let t = TableFile::from_bytes(bytes_with(sig, &codes, Coding::plain(metric))).unwrap();
+            assert_eq!(t.header().coding.metric, metric);
+            assert_eq!(t.header().version(), VERSION_PLAIN);
+            // Code 4: a loss in 2 plies to mate, a loss in 1 ply to conversion.
+            let v = t.header().decode(4).unwrap();
+            assert_eq!(
+                v,
+                match metric {
+                    Metric::Dtm => Value::Loss(2),
+                    Metric::Dtc => Value::Loss(1),
+                }
+            );
+        }
+        let mut b = bytes_of(sig, &codes);
+        b[13] = 3;
+        let crc = crc32fast::hash(&b[..HEADER_LEN - 4]);
+        b[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+        let err = TableFile::from_bytes(b).unwrap_err();
+        assert!(err.to_string().contains("unknown metric 3"), "{err}");
+    }
+
+    #[test]
     fn wide_values_round_trip() {
         let (sig, mut codes) = sample();
         codes[17] = 700;
@@ -825,7 +845,7 @@ mod tests {
     /// A version 2 table: rule codes above the mate codes.
     fn sample_v2() -> (Signature, Vec<u16>, Coding) {
         let (sig, mut codes) = sample();
-        let coding = Coding::for_table(12, 5, 3).unwrap();
+        let coding = Coding::for_table(Metric::Dtm, 12, 5, 3).unwrap();
         for (i, c) in codes.iter_mut().enumerate() {
             if i % 11 == 3 {
                 *c = coding.rule_base + (i % 18) as u16;

@@ -16,6 +16,7 @@
 
 pub mod file;
 pub mod index;
+pub mod metric;
 pub mod probe;
 pub mod signature;
 pub mod stats;
@@ -25,6 +26,7 @@ use std::fmt;
 
 pub use file::{FileError, Header, TableFile};
 pub use index::{IndexError, Indexer};
+pub use metric::{Metric, is_conversion};
 pub use probe::{ProbeError, Tablebases};
 pub use signature::{Material, Signature, SignatureError};
 
@@ -133,6 +135,32 @@ impl Value {
             Value::Draw => Some(0),
             Value::Win(d) if d % 2 == 1 => u16::try_from(d + 2).ok(),
             Value::Loss(d) if d % 2 == 0 => u16::try_from(d + 2).ok(),
+            _ => None,
+        }
+    }
+
+    /// The value stored as `code` in a DTC table without rule values: 0 is a draw, `2 + 2d` a
+    /// loss at distance `d` (d >= 0), `1 + 2d` a win at distance `d` (d >= 1).
+    ///
+    /// # Errors
+    /// [`ValueError`] for the reserved code 1.
+    pub fn from_dtc_code(code: u16) -> Result<Value, ValueError> {
+        match code {
+            0 => Ok(Value::Draw),
+            1 => Err(ValueError(code)),
+            c if c % 2 == 0 => Ok(Value::Loss(u32::from(c - 2) / 2)),
+            c => Ok(Value::Win(u32::from(c - 1) / 2)),
+        }
+    }
+
+    /// The code of this value in a DTC table without rule values, or `None` for a win at 0, a
+    /// distance that does not fit in 16 bits, or a rule value.
+    #[must_use]
+    pub fn to_dtc_code(self) -> Option<u16> {
+        match self {
+            Value::Draw => Some(0),
+            Value::Win(d) if d >= 1 => u16::try_from(2 * u64::from(d) + 1).ok(),
+            Value::Loss(d) => u16::try_from(2 * u64::from(d) + 2).ok(),
             _ => None,
         }
     }
@@ -263,12 +291,15 @@ impl fmt::Display for Value {
     }
 }
 
-/// How a table's codes map to values. Version 1 tables hold only the plain codes of
-/// [`Value::from_code`]; version 2 tables add a range for rule values from `rule_base` on:
+/// How a table's codes map to values. Version 1 tables hold only plain codes: in a DTM table
+/// those of [`Value::from_code`], in a DTC table those of [`Value::from_dtc_code`]. Version 2
+/// tables add a range for rule values from `rule_base` on:
 /// `rule_base + stage * rule_stride + plies` (the stride is even, so the parity of the code
 /// past the base is that of the plies: odd for a win, even for a loss).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Coding {
+    /// What the distances of the plain codes count.
+    pub metric: Metric,
     /// The first code of a rule value; 0 when the table has none.
     pub rule_base: u16,
     /// Codes per stage (even).
@@ -282,26 +313,46 @@ pub struct Coding {
 }
 
 impl Coding {
-    /// No rule values (format version 1).
+    /// No rule values (format version 1), distances to mate.
     pub const PLAIN: Coding = Coding {
+        metric: Metric::Dtm,
         rule_base: 0,
         rule_stride: 0,
         rule_stages: 0,
         chase_stages: [0; 2],
     };
 
-    /// The coding for a table whose longest distance to mate is `max_dtm`, whose rule values
-    /// have plies up to `max_plies` in `stages` stages; `None` when the codes would not fit in
-    /// 16 bits. With no stage the coding is [`Coding::PLAIN`].
+    /// The plain coding (no rule values) of a metric.
     #[must_use]
-    pub fn for_table(max_dtm: u32, max_plies: u32, stages: u32) -> Option<Coding> {
-        if stages == 0 {
-            return Some(Coding::PLAIN);
+    pub const fn plain(metric: Metric) -> Coding {
+        Coding {
+            metric,
+            ..Coding::PLAIN
         }
-        let base = max_dtm + 3;
+    }
+
+    /// The coding for a table of `metric` whose longest distance is `max_distance`, whose rule
+    /// values have plies up to `max_plies` in `stages` stages; `None` when the codes would not
+    /// fit in 16 bits. With no stage the coding is [`Coding::plain`].
+    #[must_use]
+    pub fn for_table(
+        metric: Metric,
+        max_distance: u32,
+        max_plies: u32,
+        stages: u32,
+    ) -> Option<Coding> {
+        let top_plain = match metric {
+            Metric::Dtm => u64::from(max_distance) + 2,
+            Metric::Dtc => 2 * u64::from(max_distance) + 2,
+        };
+        if stages == 0 {
+            return (top_plain <= u64::from(u16::MAX)).then_some(Coding::plain(metric));
+        }
+        let base = top_plain + 1;
         let stride = (max_plies + 2) & !1;
-        let top = u64::from(base) + u64::from(stride) * u64::from(stages) - 1;
+        let top = base + u64::from(stride) * u64::from(stages) - 1;
         (top <= u64::from(u16::MAX)).then_some(Coding {
+            metric,
             rule_base: base as u16,
             rule_stride: stride as u16,
             rule_stages: stages as u16,
@@ -328,7 +379,10 @@ impl Coding {
     /// [`ValueError`] for a code that is no value in this coding.
     pub fn decode(self, code: u16) -> Result<Value, ValueError> {
         if self.rule_base == 0 || code < self.rule_base {
-            return Value::from_code(code);
+            return match self.metric {
+                Metric::Dtm => Value::from_code(code),
+                Metric::Dtc => Value::from_dtc_code(code),
+            };
         }
         let x = code - self.rule_base;
         let (stage, plies) = (x / self.rule_stride, x % self.rule_stride);
@@ -358,9 +412,11 @@ impl Coding {
                     && (r.plies % 2 == 1) == win;
                 fits.then(|| self.rule_base + r.stage as u16 * self.rule_stride + r.plies as u16)
             }
-            v => v
-                .to_code()
-                .filter(|&c| self.rule_base == 0 || c < self.rule_base),
+            v => match self.metric {
+                Metric::Dtm => v.to_code(),
+                Metric::Dtc => v.to_dtc_code(),
+            }
+            .filter(|&c| self.rule_base == 0 || c < self.rule_base),
         }
     }
 }
@@ -389,6 +445,37 @@ mod tests {
     }
 
     #[test]
+    fn dtc_codes_round_trip_with_and_without_rule_values() {
+        for v in [
+            Value::Draw,
+            Value::Loss(0),
+            Value::Loss(1),
+            Value::Win(1),
+            Value::Win(2),
+            Value::Loss(30),
+            Value::Win(253),
+        ] {
+            let code = v.to_dtc_code().unwrap();
+            assert_eq!(Value::from_dtc_code(code), Ok(v));
+            assert_eq!(Coding::plain(Metric::Dtc).decode(code), Ok(v));
+        }
+        assert_eq!(Value::Win(0).to_dtc_code(), None);
+        assert_eq!(Value::from_dtc_code(1), Err(ValueError(1)));
+        let r = RuleRank { stage: 1, plies: 3 };
+        let c = Coding::for_table(Metric::Dtc, 20, 5, 2).unwrap();
+        assert_eq!(c.rule_base, 43);
+        for v in [Value::Win(20), Value::Loss(20), Value::RuleWin(r)] {
+            assert_eq!(c.decode(c.encode(v).unwrap()), Ok(v), "{v}");
+        }
+        assert_eq!(
+            c.encode(Value::Win(21)),
+            None,
+            "collides with the rule codes"
+        );
+        assert_eq!(Coding::for_table(Metric::Dtc, 40_000, 0, 0), None);
+    }
+
+    #[test]
     fn rule_values_order_between_mates_and_draws_and_round_trip() {
         let r = |stage, plies| RuleRank { stage, plies };
         assert!(Value::Win(301) > Value::RuleWin(r(0, 1)));
@@ -405,7 +492,7 @@ mod tests {
         assert_eq!(Value::RuleWin(r(2, 1)).wdl(), Wdl::Win);
         assert_eq!(Value::RuleWin(r(2, 1)).dtm(), None);
 
-        let c = Coding::for_table(40, 9, 3).unwrap();
+        let c = Coding::for_table(Metric::Dtm, 40, 9, 3).unwrap();
         assert_eq!((c.rule_base, c.rule_stride, c.rule_stages), (43, 10, 3));
         for v in [
             Value::Draw,
@@ -429,6 +516,6 @@ mod tests {
         assert_eq!(c.decode(43 + 30), Err(ValueError(73)));
         assert_eq!(Coding::PLAIN.encode(Value::RuleWin(r(0, 1))), None);
         assert_eq!(Coding::PLAIN.decode(300), Ok(Value::Loss(298)));
-        assert_eq!(Coding::for_table(65000, 1000, 2), None);
+        assert_eq!(Coding::for_table(Metric::Dtm, 65000, 1000, 2), None);
     }
 }

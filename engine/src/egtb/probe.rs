@@ -4,6 +4,11 @@
 //! a legal [`Position`], find its table by material, bring it into the table's frame (see
 //! [`super::index`]) and read one entry: at most one block decompression, and none when the
 //! block is in the table's cache.
+//!
+//! A material may have a DTM table, a DTC table ([`Metric`]) or both. Where both are open the
+//! DTM table answers; [`Tablebases::metric_of`] says which metric a position's answers count
+//! in, and [`Tablebases::probe_in`] asks one metric. Win, draw and loss, and the rule's values,
+//! are the same in both.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::file::{FileError, TableFile};
 use super::index::{IndexError, Indexer};
 use super::signature::Signature;
-use super::{Value, Wdl};
+use super::{Metric, Value, Wdl, is_conversion};
 use crate::rules::{Move, Position};
 
 /// The file name extension of table files.
@@ -50,10 +55,13 @@ struct Table {
     path: PathBuf,
 }
 
+/// Every legal move of a position with its value for the side to move.
+pub type MoveValues = Vec<(Move, Value)>;
+
 /// A set of open tables.
 #[derive(Default)]
 pub struct Tablebases {
-    tables: HashMap<Signature, Table>,
+    tables: HashMap<(Signature, Metric), Table>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -66,7 +74,7 @@ impl std::fmt::Debug for Tablebases {
 
 impl Tablebases {
     /// Opens every table in the given directories and files. A later file of the same
-    /// signature replaces an earlier one.
+    /// signature and metric replaces an earlier one.
     ///
     /// # Errors
     /// The first directory that cannot be listed or file that cannot be opened or is corrupt.
@@ -111,10 +119,11 @@ impl Tablebases {
         };
         let file = TableFile::open(path).map_err(err)?;
         let sig = file.header().signature;
+        let metric = file.header().coding.metric;
         let indexer = Indexer::with_scheme(sig, file.header().key_scheme)
             .map_err(|e| err(FileError::BadHeader(e.to_string())))?;
         self.tables.insert(
-            sig,
+            (sig, metric),
             Table {
                 file,
                 indexer,
@@ -124,7 +133,12 @@ impl Tablebases {
         Ok(sig)
     }
 
-    /// The number of open tables.
+    /// Keeps only the tables of `metric` (to answer in that metric alone).
+    pub fn retain_metric(&mut self, metric: Metric) {
+        self.tables.retain(|k, _| k.1 == metric);
+    }
+
+    /// The number of open table files (a material with a DTM and a DTC table counts twice).
     #[must_use]
     pub fn len(&self) -> usize {
         self.tables.len()
@@ -136,12 +150,29 @@ impl Tablebases {
         self.tables.is_empty()
     }
 
-    /// The signatures of the open tables, sorted by size then name.
+    /// The signatures of the open tables, sorted by size then name, each once.
     #[must_use]
     pub fn signatures(&self) -> Vec<Signature> {
-        let mut v: Vec<Signature> = self.tables.keys().copied().collect();
+        let mut v: Vec<Signature> = self.tables.keys().map(|k| k.0).collect();
         v.sort_by_key(|s| (s.piece_count(), s.to_string()));
+        v.dedup();
         v
+    }
+
+    /// The metrics open for a signature, DTM first.
+    #[must_use]
+    pub fn metrics(&self, sig: Signature) -> Vec<Metric> {
+        Metric::ALL
+            .into_iter()
+            .filter(|&m| self.tables.contains_key(&(sig, m)))
+            .collect()
+    }
+
+    /// The table that answers for a signature: DTM when open, else DTC.
+    fn table(&self, sig: Signature) -> Option<&Table> {
+        self.tables
+            .get(&(sig, Metric::Dtm))
+            .or_else(|| self.tables.get(&(sig, Metric::Dtc)))
     }
 
     /// The most pieces (generals included) in any open table, 0 when none is open.
@@ -149,36 +180,74 @@ impl Tablebases {
     pub fn max_pieces(&self) -> u32 {
         self.tables
             .keys()
-            .map(Signature::piece_count)
+            .map(|k| k.0.piece_count())
             .max()
             .unwrap_or(0)
     }
 
-    /// The file a table was opened from.
+    /// The file a table was opened from (the DTM table's when both are open).
     #[must_use]
     pub fn path_of(&self, sig: Signature) -> Option<&Path> {
-        self.tables.get(&sig).map(|t| t.path.as_path())
+        self.table(sig).map(|t| t.path.as_path())
     }
 
-    /// The open file of a table (its header, statistics and blocks: [`super::stats`]).
+    /// The open file of a table (its header, statistics and blocks: [`super::stats`]); the DTM
+    /// table when both are open.
     #[must_use]
     pub fn file(&self, sig: Signature) -> Option<&TableFile> {
-        self.tables.get(&sig).map(|t| &t.file)
+        self.table(sig).map(|t| &t.file)
+    }
+
+    /// The open file of a table in one metric.
+    #[must_use]
+    pub fn file_in(&self, sig: Signature, metric: Metric) -> Option<&TableFile> {
+        self.tables.get(&(sig, metric)).map(|t| &t.file)
     }
 
     /// `true` when a table for the position's material is open.
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {
-        self.tables.contains_key(&Signature::of(pos).0)
+        self.table(Signature::of(pos).0).is_some()
     }
 
-    /// The exact value of the position, or `None` when no table covers its material.
+    /// The metric [`Tablebases::probe`] answers the position in: DTM when its material's DTM
+    /// table is open, else DTC; `None` when no table covers it.
+    #[must_use]
+    pub fn metric_of(&self, pos: &Position) -> Option<Metric> {
+        self.table(Signature::of(pos).0)
+            .map(|t| t.file.header().coding.metric)
+    }
+
+    /// The exact value of the position, its distance in the metric of
+    /// [`Tablebases::metric_of`], or `None` when no table covers its material.
     ///
     /// # Errors
     /// A corrupt table, or a position with a piece where the table has no entry for it.
     pub fn probe(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
-        let sig = Signature::of(pos).0;
-        let Some(t) = self.tables.get(&sig) else {
+        self.probe_table(self.table(Signature::of(pos).0), pos)
+    }
+
+    /// [`Tablebases::probe`] with the metric of the table that answered (one lookup).
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`].
+    pub fn probe_with_metric(&self, pos: &Position) -> Result<Option<(Value, Metric)>, ProbeError> {
+        let t = self.table(Signature::of(pos).0);
+        let metric = t.map(|t| t.file.header().coding.metric);
+        Ok(self.probe_table(t, pos)?.zip(metric))
+    }
+
+    /// The exact value of the position in `metric`, or `None` when that metric's table for its
+    /// material is not open.
+    ///
+    /// # Errors
+    /// As [`Tablebases::probe`].
+    pub fn probe_in(&self, pos: &Position, metric: Metric) -> Result<Option<Value>, ProbeError> {
+        self.probe_table(self.tables.get(&(Signature::of(pos).0, metric)), pos)
+    }
+
+    fn probe_table(&self, t: Option<&Table>, pos: &Position) -> Result<Option<Value>, ProbeError> {
+        let Some(t) = t else {
             return Ok(None);
         };
         let (turn, idx) = t.indexer.index_of(pos)?;
@@ -199,12 +268,12 @@ impl Tablebases {
         Ok(self.probe(pos)?.map(Value::wdl))
     }
 
-    /// The value with its distance to mate (same as [`Tablebases::probe`]).
+    /// The value with its distance to mate, or `None` when no DTM table covers the position.
     ///
     /// # Errors
     /// As [`Tablebases::probe`].
     pub fn probe_dtm(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
-        self.probe(pos)
+        self.probe_in(pos, Metric::Dtm)
     }
 
     /// The value of every legal move (the value after it, for the side to move now), or `None`
@@ -214,26 +283,59 @@ impl Tablebases {
     /// As [`Tablebases::probe`]; [`ProbeError::MissingTable`] when a capture leads to a table
     /// that is not open.
     pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, Value)>>, ProbeError> {
-        if !self.covers(pos) {
-            return Ok(None);
+        Ok(self.move_values_with_metric(pos)?.map(|(_, v)| v))
+    }
+
+    /// [`Tablebases::move_values`] with the metric their distances count in: DTM when the
+    /// position's DTM table and those of every table its captures lead to are open, else DTC
+    /// when its DTC table is (a capture then needs any table of its material).
+    ///
+    /// # Errors
+    /// As [`Tablebases::move_values`].
+    pub fn move_values_with_metric(
+        &self,
+        pos: &Position,
+    ) -> Result<Option<(Metric, MoveValues)>, ProbeError> {
+        let sig = Signature::of(pos).0;
+        let mut missing = None;
+        for metric in self.metrics(sig) {
+            match self.values_in(pos, metric)? {
+                Ok(values) => return Ok(Some((metric, values))),
+                Err(sig) => missing = missing.or(Some(sig)),
+            }
         }
+        match missing {
+            Some(sig) => Err(ProbeError::MissingTable(sig)),
+            None => Ok(None),
+        }
+    }
+
+    /// The moves' values in `metric` (whose table for `pos` is open), or the signature of a
+    /// table a move needs that is not open.
+    fn values_in(
+        &self,
+        pos: &Position,
+        metric: Metric,
+    ) -> Result<Result<Vec<(Move, Value)>, Signature>, ProbeError> {
         let mut p = pos.clone();
         let mut out = Vec::new();
         for &m in pos.legal_move_list().iter() {
+            let conversion = is_conversion(pos, m);
             p.make_move(m);
-            let v = self.probe(&p);
+            // A DTM needs the DTM after every move; a DTC the DTC after a move that is no
+            // conversion, and after a conversion only the result.
+            let v = match metric {
+                Metric::Dtc if conversion => self.probe(&p),
+                _ => self.probe_in(&p, metric),
+            };
+            let sig = Signature::of(&p).0;
             p.unmake_move();
             match v? {
-                Some(v) => out.push((m, v.before_move())),
-                None => {
-                    p.make_move(m);
-                    let sig = Signature::of(&p).0;
-                    p.unmake_move();
-                    return Err(ProbeError::MissingTable(sig));
-                }
+                Some(v) => out.push((m, metric.before_move(v, conversion))),
+                None => return Ok(Err(sig)),
             }
         }
-        Ok(Some(out))
+        Ok(Ok(out))
     }
 
     /// The best move: the quickest mate when winning, the longest defence when losing, a
@@ -319,7 +421,7 @@ impl Tablebases {
 
     /// `true` when `stage` of the rule game the side to move wins in `pos` is a chase core.
     fn is_chase_core(&self, pos: &Position, stage: u32) -> Result<bool, ProbeError> {
-        let Some(t) = self.tables.get(&Signature::of(pos).0) else {
+        let Some(t) = self.table(Signature::of(pos).0) else {
             return Ok(false);
         };
         let (turn, _) = t.indexer.index_of(pos)?;

@@ -10,9 +10,11 @@
 //! generator did; its counts then equal the header's, which the tests check for every shipped
 //! table. The shipped tables (at most 2 M entries) take well under a second.
 //!
-//! Distances are in plies, as everywhere in the tables: a win at distance `d` (odd) mates in
-//! `d` plies, a loss at distance `d` (even) is mated in `d` plies; 0 is mated (or stalemated)
-//! now. Values decided by the perpetual-check rule have no distance and are only counted.
+//! Distances are in plies, as everywhere in the tables: in a DTM table a win at distance `d`
+//! (odd) mates in `d` plies, a loss at distance `d` (even) is mated in `d` plies; 0 is mated (or
+//! stalemated) now. In a DTC table ([`Metric::Dtc`]) the distances count the plies to the next
+//! conversion, of either parity. Values decided by the perpetual-check rule have no distance and
+//! are only counted.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -20,7 +22,7 @@ use std::collections::BinaryHeap;
 use super::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, FileError, TableFile};
 use super::index::{IndexError, Indexer, mirror_square};
 use super::signature::Signature;
-use super::{Value, Wdl};
+use super::{Metric, Value, Wdl};
 use crate::rules::{Color, Position, Waivers};
 
 /// Why a table's statistics could not be computed.
@@ -104,6 +106,8 @@ impl Mate {
 pub struct Summary {
     /// The table.
     pub signature: Signature,
+    /// What its distances count.
+    pub metric: Metric,
     /// Indices per side to move.
     pub entries_per_side: u64,
     /// Bytes per stored value (1 or 2).
@@ -158,10 +162,19 @@ impl Summary {
         let longest = longest.map(|(plies, turn, idx)| Mate {
             fen: ix.setup(&ix.decode(idx), turn).fen(),
             turn,
-            value: by_parity(plies),
+            // A DTC distance does not tell the result: read that one entry.
+            value: match h.coding.metric {
+                Metric::Dtm => by_parity(plies),
+                Metric::Dtc => file
+                    .value(turn, idx)
+                    .ok()
+                    .filter(|v| v.dtm() == Some(plies))
+                    .unwrap_or(Value::Win(plies)),
+            },
         });
         Ok(Summary {
             signature: h.signature,
+            metric: h.coding.metric,
             entries_per_side: h.entries_per_half,
             bytes_per_entry: h.value_width,
             sides,
@@ -269,9 +282,9 @@ impl Distances {
                 counts[d as usize] += 1;
                 let heap = &mut heaps[half];
                 let enters = heap.len() < longest
-                    || heap.peek().is_some_and(|Reverse((least, _))| d > *least);
+                    || heap.peek().is_some_and(|Reverse((least, _, _))| d > *least);
                 if enters && !is_mirror_twin(&ix, &p, idx) {
-                    heap.push(Reverse((d, Reverse(idx))));
+                    heap.push(Reverse((d, Reverse(idx), value)));
                     if heap.len() > longest {
                         heap.pop();
                     }
@@ -280,17 +293,17 @@ impl Distances {
         }
         for (half, heap) in heaps.into_iter().enumerate() {
             let turn = if half == 0 { Color::Red } else { Color::Black };
-            let mut found: Vec<(u32, u64)> = heap
+            let mut found: Vec<(u32, u64, Value)> = heap
                 .into_iter()
-                .map(|Reverse((d, Reverse(idx)))| (d, idx))
+                .map(|Reverse((d, Reverse(idx), value))| (d, idx, value))
                 .collect();
-            found.sort_by_key(|&(d, idx)| (Reverse(d), idx));
+            found.sort_by_key(|&(d, idx, _)| (Reverse(d), idx));
             sides[half].longest = found
                 .into_iter()
-                .map(|(d, idx)| Mate {
+                .map(|(_, idx, value)| Mate {
                     fen: ix.setup(&ix.decode(idx), turn).fen(),
                     turn,
-                    value: by_parity(d),
+                    value,
                 })
                 .collect();
         }
@@ -299,8 +312,8 @@ impl Distances {
 }
 
 /// The longest mates found so far for one side to move: a min-heap of (plies, earlier index
-/// first), so that its top is the one a longer mate replaces.
-type Candidates = BinaryHeap<Reverse<(u32, Reverse<u64>)>>;
+/// first, the value), so that its top is the one a longer mate replaces.
+type Candidates = BinaryHeap<Reverse<(u32, Reverse<u64>, Value)>>;
 
 /// The value at distance `d`: the side to move mates at odd distances and is mated at even ones.
 fn by_parity(d: u32) -> Value {

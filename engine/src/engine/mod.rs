@@ -25,10 +25,10 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::book::{Book, BookSet};
-use crate::egtb::{ProbeError, Tablebases, Value as TbValue};
+use crate::egtb::{Metric, ProbeError, Tablebases, Value as TbValue};
 use crate::random::Rng;
 use crate::rules::{Move, Position};
-use crate::search::score::tb_rule_win_at;
+use crate::search::score::{tb_rule_win_at, tb_win_in};
 use crate::search::{
     Control, HashProbe, HashView, Limits, Options, Report, Score, SearchResult, Searcher,
 };
@@ -121,6 +121,8 @@ pub enum Source {
     Tables {
         /// The value for the side to move.
         value: TbValue,
+        /// What the value's distance counts (a distance to conversion is no mate distance).
+        metric: Metric,
         /// The move and the table's line after it.
         line: Vec<Move>,
     },
@@ -619,7 +621,12 @@ impl Engine {
                 limits.searchmoves = moves;
                 None
             }
-            Ok(TableDecision::Play { best, value, line }) => {
+            Ok(TableDecision::Play {
+                best,
+                value,
+                metric,
+                line,
+            }) => {
                 if value.by_rule() {
                     listen(Event::Note(format!(
                         "tablebase: {} by the perpetual-check rule",
@@ -627,11 +634,16 @@ impl Engine {
                     )));
                 }
                 let plies = value.dtm().unwrap_or(0) as i32;
-                // A win by the perpetual-check rule is no mate: it scores as the search does.
-                let score = match value {
-                    TbValue::Win(_) => Score::Mate(plies),
-                    TbValue::Loss(_) => Score::Mate(-plies),
-                    TbValue::RuleWin(_) => Score::from_internal(tb_rule_win_at(0)),
+                // A win by the perpetual-check rule is no mate: it scores as the search does; so
+                // is a win by distance to conversion (a table win, its mate distance unknown).
+                let score = match (value, metric) {
+                    (TbValue::Win(_), Metric::Dtc) => Score::from_internal(tb_win_in(plies as u32)),
+                    (TbValue::Loss(_), Metric::Dtc) => {
+                        Score::from_internal(-tb_win_in(plies as u32))
+                    }
+                    (TbValue::Win(_), _) => Score::Mate(plies),
+                    (TbValue::Loss(_), _) => Score::Mate(-plies),
+                    (TbValue::RuleWin(_), _) => Score::from_internal(tb_rule_win_at(0)),
                     _ => Score::from_internal(-tb_rule_win_at(0)),
                 };
                 let ponder = line.get(1).copied();
@@ -640,7 +652,11 @@ impl Engine {
                     ponder,
                     score,
                     started,
-                    Source::Tables { value, line },
+                    Source::Tables {
+                        value,
+                        metric,
+                        line,
+                    },
                 ))
             }
         }

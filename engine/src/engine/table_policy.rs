@@ -1,12 +1,15 @@
 //! When and how the engine plays from its endgame tables.
 //!
 //! When the tables cover the position, a won position is played by the quickest mate and a lost
-//! one by the longest defence, answered at once with the distance; a position won by the
-//! perpetual-check rule is played by the rule's plan. In a drawn position the tables do not say
+//! one by the longest defence, answered at once with the distance; where only distance-to-
+//! conversion tables are open, by the quickest conversion and the longest resistance to it
+//! (which wins too: the distance falls with every move until a capture or soldier's move, and
+//! those cannot repeat); a position won by the perpetual-check rule is played by the rule's
+//! plan. In a drawn position the tables do not say
 //! which draw is most promising, so the search chooses, among the drawing moves only. Banned
 //! moves and `searchmoves` are never played.
 
-use crate::egtb::{ProbeError, Tablebases, Value};
+use crate::egtb::{Metric, ProbeError, Tablebases, Value};
 use crate::rules::{Move, Position};
 
 /// How many plies of the table's line after the chosen move are reported as its PV.
@@ -23,6 +26,8 @@ pub enum TableDecision {
         best: Move,
         /// Its value for the side to move.
         value: Value,
+        /// What the value's distance counts.
+        metric: Metric,
         /// The move and the table's line after it.
         line: Vec<Move>,
     },
@@ -40,7 +45,7 @@ pub fn decide(
     banmoves: &[Move],
     searchmoves: &[Move],
 ) -> Result<TableDecision, ProbeError> {
-    let Some(values) = tables.move_values(pos)? else {
+    let Some((metric, values)) = tables.move_values_with_metric(pos)? else {
         return Ok(TableDecision::NotCovered);
     };
     let allowed: Vec<(Move, Value)> = values
@@ -66,7 +71,12 @@ pub fn decide(
     after.make_move(best);
     let mut line = vec![best];
     line.extend(tables.line(&after, LINE_PLIES).unwrap_or_default());
-    Ok(TableDecision::Play { best, value, line })
+    Ok(TableDecision::Play {
+        best,
+        value,
+        metric,
+        line,
+    })
 }
 
 #[cfg(test)]
@@ -88,10 +98,16 @@ mod tests {
         let t = tables();
         // Red's chariot mates on e8 or d1... whichever the table finds quickest: one ply.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
-        let TableDecision::Play { best, value, line } = decide(&t, &pos, &[], &[]).unwrap() else {
+        let TableDecision::Play {
+            best,
+            value,
+            metric,
+            line,
+        } = decide(&t, &pos, &[], &[]).unwrap()
+        else {
             panic!("a won position is played");
         };
-        assert_eq!(value, Value::Win(1));
+        assert_eq!((value, metric), (Value::Win(1), Metric::Dtm));
         assert_eq!(line[0], best);
         // With the mating moves banned, the next quickest win is played instead.
         let mates: Vec<Move> = t
@@ -116,6 +132,42 @@ mod tests {
             panic!("still won");
         };
         assert_eq!(best, mv("e1e2"));
+    }
+
+    #[test]
+    fn with_dtc_tables_alone_a_won_position_is_played_by_the_quickest_conversion() {
+        let mut t = tables();
+        t.retain_metric(Metric::Dtc);
+        // The chariot takes the unprotected advisor at once: a conversion in one ply.
+        let pos = Position::from_fen("4k4/9/5a3/9/9/9/9/9/5R3/3K5 w - - 0 1").unwrap();
+        let TableDecision::Play {
+            best,
+            value,
+            metric,
+            ..
+        } = decide(&t, &pos, &[], &[]).unwrap()
+        else {
+            panic!("a won position is played");
+        };
+        assert_eq!(
+            (best, value, metric),
+            (mv("f1f7"), Value::Win(1), Metric::Dtc)
+        );
+        // The DTM tables answer the same position with the mate in 5 (the king steps aside
+        // first), not with the capture.
+        let TableDecision::Play {
+            best,
+            value,
+            metric,
+            ..
+        } = decide(&tables(), &pos, &[], &[]).unwrap()
+        else {
+            panic!("won");
+        };
+        assert_eq!(
+            (best, value, metric),
+            (mv("d0d1"), Value::Win(5), Metric::Dtm)
+        );
     }
 
     #[test]

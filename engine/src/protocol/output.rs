@@ -5,7 +5,7 @@
 //! and the answer may carry `draw` or `resign`. UCI scores are `cp N` or `mate M` in moves,
 //! bounds are marked, and a position without a move answers `bestmove 0000`.
 
-use crate::egtb::Value as TbValue;
+use crate::egtb::{Metric, Value as TbValue};
 use crate::engine::{Answer, Source, centipawns};
 use crate::search::{Bound, Info, Report, Score};
 
@@ -143,13 +143,20 @@ impl Writer {
                     }
                 }
             }
-            Source::Tables { value, line } => {
+            Source::Tables {
+                value,
+                metric,
+                line,
+            } => {
                 let pv = self.line(line);
                 match self.proto {
                     Proto::Uci => {
-                        // A win by the rule is no mate: it scores as the search scores it.
-                        let score = match value {
-                            TbValue::Win(_) | TbValue::Loss(_) => uci_score(a.result.score),
+                        // A win by the rule, or by distance to conversion, is no mate: it
+                        // scores as the search scores it.
+                        let score = match (value, metric) {
+                            (TbValue::Win(_) | TbValue::Loss(_), Metric::Dtm) => {
+                                uci_score(a.result.score)
+                            }
                             _ => a.result.score.to_string(),
                         };
                         lines.push(format!(

@@ -24,7 +24,7 @@ use super::see::{see, see_ge};
 use super::thread::Worker;
 use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
-use crate::egtb::{Tablebases, Value as TbValue};
+use crate::egtb::{Metric, Tablebases, Value as TbValue};
 use crate::rules::{Kind, Move, Piece, Position};
 
 /// Late move reductions by depth and move number: about `ln(depth) * ln(moves) / 2`.
@@ -564,17 +564,18 @@ impl Worker<'_> {
         if !tables.covers(pos) {
             return None;
         }
-        let value = tables.probe(pos).ok()??;
+        let (value, metric) = tables.probe_with_metric(pos).ok()??;
         self.shared
             .tbhits
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        // The tables hold exact distances to mate: report them as mates when they fit in the
-        // mate range, as table wins below it when they do not. Rule wins score below every
-        // table mate.
+        // DTM tables hold exact distances to mate: report them as mates when they fit in the
+        // mate range, as table wins below it when they do not. A DTC table's distance is no
+        // mate distance: a table win. Rule wins score below every table mate.
+        let dtm = metric == Metric::Dtm;
         let plies = ply + value.dtm().unwrap_or(0) as usize;
         Some(match value {
-            TbValue::Win(_) if plies < MAX_PLY => mate_in(plies),
-            TbValue::Loss(_) if plies < MAX_PLY => mated_in(plies),
+            TbValue::Win(_) if dtm && plies < MAX_PLY => mate_in(plies),
+            TbValue::Loss(_) if dtm && plies < MAX_PLY => mated_in(plies),
             TbValue::Win(_) => tb_win_in(plies as u32),
             TbValue::Loss(_) => -tb_win_in(plies as u32),
             // Won or lost by the perpetual-check rule: decided, but not by mate.
