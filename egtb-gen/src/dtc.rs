@@ -238,10 +238,11 @@ fn finish(pass: &Pass) -> Result<Generated, GenError> {
             WON | LOST if d == UNSET => return Err(GenError::NoConversion(pass.sig, e as u64)),
             WON => Some(Value::Win(u32::from(d))),
             LOST => Some(Value::Loss(u32::from(d))),
+            _ if !dtm.is_used(e as u64) => None,
             _ => match dtm.coding.decode(dtm.codes[e]) {
-                // Draws and rule values as the DTM table has them; unused entries stay unused.
+                // Draws and rule values as the DTM table has them.
                 Ok(v @ (Value::Draw | Value::RuleWin(_) | Value::RuleLoss(_))) => Some(v),
-                _ => None,
+                _ => return Err(GenError::BadSubtable(pass.sig)),
             },
         })
     };
@@ -287,5 +288,6 @@ fn finish(pass: &Pass) -> Result<Generated, GenError> {
         stats,
         flags: dtm.flags,
         coding,
+        used: dtm.used.clone(),
     })
 }

@@ -99,6 +99,16 @@ pub struct Generated {
     pub flags: u8,
     /// How the codes map to values ([`Coding::PLAIN`] when the rule decides nothing).
     pub coding: Coding,
+    /// Bit `e % 64` of word `e / 64` set when entry `e` is a legal position.
+    pub used: Vec<u64>,
+}
+
+impl Generated {
+    /// `true` when entry `e` is a legal position (not a don't-care code).
+    #[must_use]
+    pub fn is_used(&self, e: u64) -> bool {
+        self.used[(e / 64) as usize] >> (e % 64) & 1 == 1
+    }
 }
 
 /// Everything the passes share.
@@ -355,6 +365,12 @@ pub fn generate(
         .map_err(|source| GenError::Game { table: sig, source })?;
     let (codes, stats, mut coding) =
         finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
+    let mut used = vec![0u64; state.len().div_ceil(64)];
+    for (e, &s) in state.iter().enumerate() {
+        if tag(s) != ILLEGAL {
+            used[e / 64] |= 1 << (e % 64);
+        }
+    }
     if coding.has_rule_values() {
         coding.chase_stages = rule
             .chase_stages()
@@ -371,6 +387,7 @@ pub fn generate(
         stats,
         flags,
         coding,
+        used,
     })
 }
 

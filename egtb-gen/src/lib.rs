@@ -4,7 +4,7 @@
 //! the working [`state`] codes, with [`retro`] unmoves, then the perpetual-check rule:
 //! [`perpetual`] builds the table's game for [`game`], which solves it), [`dtc`] (distances to
 //! conversion from the finished values), [`run`] (subtables
-//! [`loaded`] into memory, compression and atomic writes), [`verify`] (an independent re-check,
+//! [`loaded`] into memory, compression in the better [`layout`] and atomic writes), [`verify`] (an independent re-check,
 //! the rule's game included, reading tables only through the library's reader) and
 //! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables and
 //! [`plan`] writes a set's dependency graph for `make` or Snakemake.
@@ -17,6 +17,7 @@ pub mod dtc;
 pub mod error;
 pub mod game;
 pub mod generate;
+pub mod layout;
 pub mod loaded;
 pub mod perpetual;
 pub mod plan;

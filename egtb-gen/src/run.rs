@@ -111,18 +111,31 @@ pub fn build_one(
     };
     let subs = load_subtables(sig, dir, metrics.contains(&Metric::Dtm))?;
     let g = generate(sig, &subs, progress).map_err(failed)?;
-    let mut bytes = 0;
-    if metrics.contains(&Metric::Dtc) {
-        let c = crate::dtc::conversion_table(&g, &subs, progress).map_err(failed)?;
-        progress.stage(&format!("{sig}: compressing (dtc)"), 0);
-        let path = table_path_in(dir, sig, Metric::Dtc);
-        bytes += write_generated(&c, &path, level, block_entries)?;
-    }
+    let c = if metrics.contains(&Metric::Dtc) {
+        Some(crate::dtc::conversion_table(&g, &subs, progress).map_err(failed)?)
+    } else {
+        None
+    };
     drop(subs);
+    // The files written, with their paths; one order of the entries for both
+    // (`crate::layout`), decided on the first.
+    let mut files: Vec<(&Generated, PathBuf)> = Vec::new();
     if metrics.contains(&Metric::Dtm) {
-        progress.stage(&format!("{sig}: compressing"), 0);
-        let path = table_path(dir, sig);
-        bytes += write_generated(&g, &path, level, block_entries)?;
+        files.push((&g, table_path(dir, sig)));
+    }
+    if let Some(c) = &c {
+        files.push((c, table_path_in(dir, sig, Metric::Dtc)));
+    }
+    progress.stage(&format!("{sig}: compressing"), 0);
+    let scheme = match files.first() {
+        Some((first, _)) => crate::layout::choose(first, level, block_entries),
+        None => chariot::egtb::index::KEY_SCHEME,
+    };
+    let tables: Vec<&Generated> = files.iter().map(|f| f.0).collect();
+    let layouts = crate::layout::arrange(&tables, scheme, block_entries);
+    let mut bytes = 0;
+    for ((g, path), layout) in files.iter().zip(&layouts) {
+        bytes += write_layout(g, layout, path, level, block_entries)?;
     }
     Ok(Report {
         entries: g.codes.len() as u64,
@@ -131,12 +144,10 @@ pub fn build_one(
     })
 }
 
-/// Compresses the blocks in parallel and writes the file; returns its size.
-///
-/// # Errors
-/// [`TableError::BlockEntries`] for blocks of no entries; the file that cannot be written.
-pub fn write_generated(
+/// Compresses the blocks of `g` in `layout` in parallel and writes the file; returns its size.
+fn write_layout(
     g: &Generated,
+    layout: &crate::layout::Layout,
     path: &Path,
     level: i32,
     block_entries: u32,
@@ -148,17 +159,19 @@ pub fn write_generated(
         path: path.to_owned(),
         source,
     };
-    let header = file::make_header(
+    let codes = layout.codes.as_deref().unwrap_or(&g.codes);
+    let mut header = file::make_header(
         g.signature,
-        &g.codes,
-        g.stats,
+        codes,
+        layout.stats,
         g.flags,
         g.coding,
         block_entries,
     );
+    header.key_scheme = layout.key_scheme;
     let blocks = (0..header.blocks)
         .into_par_iter()
-        .map(|b| file::compress_block(&g.codes, b, header.block_entries, header.value_width, level))
+        .map(|b| file::compress_block(codes, b, header.block_entries, header.value_width, level))
         .collect::<Result<Vec<_>, _>>()
         .map_err(file_error)?;
     file::write_table(path, &header, &blocks).map_err(file_error)?;

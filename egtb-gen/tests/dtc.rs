@@ -53,7 +53,10 @@ fn both(name: &str) -> Vec<(Position, Value, Value)> {
         dtc.header().coding.chase_stages,
         dtm.header().coding.chase_stages
     );
+    // Each file in its own order of entries (key scheme 3 or 4).
     let ix = Indexer::new(sig).unwrap();
+    let ix_m = Indexer::with_scheme(sig, dtm.header().key_scheme).unwrap();
+    let ix_c = Indexer::with_scheme(sig, dtc.header().key_scheme).unwrap();
     let mut out = Vec::new();
     for turn in Color::ALL {
         for i in 0..ix.size() {
@@ -62,11 +65,9 @@ fn both(name: &str) -> Vec<(Position, Value, Value)> {
                 continue;
             }
             if let Ok(pos) = Position::from_setup(&ix.setup(&p, turn), LEGAL) {
-                out.push((
-                    pos,
-                    dtm.value(turn, i).unwrap(),
-                    dtc.value(turn, i).unwrap(),
-                ));
+                let (tm, im) = ix_m.index_of(&pos).unwrap();
+                let (tc, ic) = ix_c.index_of(&pos).unwrap();
+                out.push((pos, dtm.value(tm, im).unwrap(), dtc.value(tc, ic).unwrap()));
             }
         }
     }
@@ -200,7 +201,7 @@ fn verify_accepts_the_dtc_tables_and_finds_a_damaged_one() {
     let src = TableFile::open(&table_path_in(dir(), sig, Metric::Dtc)).unwrap();
     let mut codes = src.all_codes().unwrap();
     let h = src.header().clone();
-    let ix = Indexer::new(sig).unwrap();
+    let ix = Indexer::with_scheme(sig, h.key_scheme).unwrap();
     let victim = (0..ix.size())
         .find(|&i| {
             let p = ix.decode(i);
@@ -221,7 +222,14 @@ fn verify_accepts_the_dtc_tables_and_finds_a_damaged_one() {
         }
     }
     let path = table_path_in(tmp.path(), sig, Metric::Dtc);
-    chariot::egtb::file::write_codes(&path, sig, &codes, h.stats, h.flags, h.coding).unwrap();
+    let mut header =
+        chariot::egtb::file::make_header(sig, &codes, h.stats, h.flags, h.coding, 4096);
+    header.key_scheme = h.key_scheme;
+    let blocks = (0..header.blocks)
+        .map(|b| chariot::egtb::file::compress_block(&codes, b, 4096, header.value_width, 3))
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    chariot::egtb::file::write_table(&path, &header, &blocks).unwrap();
     let found = egtb_gen::verify::verify_table(&path).unwrap();
     assert!(
         matches!(found, Some((e, _, Value::Win(x), _)) if e == victim && x == d - 2),

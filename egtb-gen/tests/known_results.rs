@@ -45,7 +45,8 @@ fn dir() -> &'static Path {
 fn positions(name: &str) -> Vec<(Position, Value)> {
     let sig: Signature = name.parse().unwrap();
     let t = TableFile::open(&table_path(dir(), sig)).unwrap();
-    let ix = Indexer::new(sig).unwrap();
+    // The file's own order of entries (key scheme 3 or 4, whichever compressed better).
+    let ix = Indexer::with_scheme(sig, t.header().key_scheme).unwrap();
     let mut out = Vec::new();
     for turn in Color::ALL {
         for i in 0..ix.size() {
@@ -341,7 +342,7 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
         let sig: Signature = name.parse().unwrap();
         let t = TableFile::open(&table_path(dir, sig)).unwrap();
         assert!(t.header().coding.rule_stages >= 3, "{name}");
-        let ix = Indexer::new(sig).unwrap();
+        let ix = Indexer::with_scheme(sig, t.header().key_scheme).unwrap();
         for winner in Color::ALL {
             let mut starts = Vec::new();
             for i in 0..ix.size() {
@@ -553,7 +554,7 @@ fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
             .is_none()
     );
     // The plan of the chase cores' winner, against every defence.
-    let ix = Indexer::new(sig).unwrap();
+    let ix = Indexer::with_scheme(sig, t.header().key_scheme).unwrap();
     let mut starts = Vec::new();
     for i in 0..ix.size() {
         if let Ok(Value::RuleWin(r)) = t.value(Color::Black, i) {

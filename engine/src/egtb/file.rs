@@ -49,8 +49,8 @@ pub const HEADER_LEN_V2: usize = 256;
 pub const FLAG_RULE_JUDGED: u8 = 1;
 /// Header flag: the perpetual-check rule decides some positions (version 2 only).
 pub const FLAG_RULE_DECIDES: u8 = 2;
-/// The key scheme new files are written in ([`super::index`]'s layout); files of key scheme 1
-/// are read too.
+/// The key scheme new files are generated in ([`super::index`]'s layout); files of the other
+/// schemes are read too.
 pub use super::index::KEY_SCHEME;
 /// Default number of entries per block.
 pub const DEFAULT_BLOCK_ENTRIES: u32 = 8 * 1024;
@@ -350,7 +350,7 @@ impl Header {
                 }
             }),
         };
-        if !(1..=KEY_SCHEME).contains(&header.key_scheme) {
+        if !super::index::is_known_scheme(header.key_scheme) {
             return bad(format!("unknown key scheme {}", header.key_scheme));
         }
         if version == VERSION {

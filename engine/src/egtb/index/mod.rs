@@ -74,12 +74,23 @@ pub enum IndexError {
     #[error("table {0} is too large to index")]
     TooLarge(Signature),
     /// A file names a key scheme this program does not know.
-    #[error("unknown key scheme {0} (this program reads 1, 2 and 3)")]
+    #[error("unknown key scheme {0} (this program reads 1 to 4)")]
     UnknownScheme(u8),
 }
 
-/// The key scheme new tables are written in (see the module notes).
+/// The key scheme new tables are generated in (see the module notes); a writer may store a
+/// table in [`ALT_KEY_SCHEME`] instead, which has the same entries in another order.
 pub const KEY_SCHEME: u8 = 3;
+
+/// The other order of key scheme 3's entries (key scheme 4: the pair digit least significant,
+/// the pieces over their squares most), which compresses better for some tables.
+pub const ALT_KEY_SCHEME: u8 = 4;
+
+/// `true` for a key scheme this program reads.
+#[must_use]
+pub fn is_known_scheme(scheme: u8) -> bool {
+    (1..=4).contains(&scheme)
+}
 
 /// The 45 canonical pairs of general squares (strong, weak) and the inverse map.
 struct KingPairs {
@@ -167,8 +178,8 @@ pub struct Indexer {
 enum Layout {
     /// Key scheme 1: the general pairs, then every group over its reachable squares.
     Plain,
-    /// Key scheme 2.
-    PairDigit(PairDigit),
+    /// Key schemes 2 and 4 (the scheme).
+    PairDigit(PairDigit, u8),
     /// Key scheme 3.
     KingMajor(KingMajor),
 }
@@ -182,14 +193,14 @@ impl Indexer {
         Indexer::with_scheme(signature, KEY_SCHEME)
     }
 
-    /// The indexer of a table in key scheme `scheme` (1, 2 or 3, see the module notes), for
-    /// reading files written in an earlier scheme.
+    /// The indexer of a table in key scheme `scheme` (1 to 4, see the module notes), for
+    /// reading files written in another scheme.
     ///
     /// # Errors
     /// [`IndexError::TooLarge`] when a half would exceed 2^40 entries or 32 pieces,
-    /// [`IndexError::UnknownScheme`] for a scheme other than 1, 2 and 3.
+    /// [`IndexError::UnknownScheme`] for a scheme other than 1 to 4.
     pub fn with_scheme(signature: Signature, scheme: u8) -> Result<Indexer, IndexError> {
-        if !(1..=KEY_SCHEME).contains(&scheme) {
+        if !is_known_scheme(scheme) {
             return Err(IndexError::UnknownScheme(scheme));
         }
         let kp = king_pairs();
@@ -248,10 +259,11 @@ impl Indexer {
         }
         let too_large = IndexError::TooLarge(signature);
         let (layout, size) = match scheme {
-            2 => {
-                let l = PairDigit::new(&groups, &kp.red, &kp.black).ok_or(too_large)?;
+            2 | 4 => {
+                let l =
+                    PairDigit::new(&groups, &kp.red, &kp.black, scheme == 2).ok_or(too_large)?;
                 let size = l.size;
-                (Layout::PairDigit(l), size)
+                (Layout::PairDigit(l, scheme), size)
             }
             3 => {
                 let l = KingMajor::new(&groups, &kp.red, &kp.black).ok_or(too_large)?;
@@ -276,12 +288,12 @@ impl Indexer {
         })
     }
 
-    /// The key scheme of this indexer: 1, 2 or 3.
+    /// The key scheme of this indexer: 1 to 4.
     #[must_use]
     pub fn scheme(&self) -> u8 {
         match &self.layout {
             Layout::Plain => 1,
-            Layout::PairDigit(_) => 2,
+            Layout::PairDigit(_, scheme) => *scheme,
             Layout::KingMajor(_) => 3,
         }
     }
@@ -311,7 +323,7 @@ impl Indexer {
     pub fn encode(&self, p: &Placement) -> Option<u64> {
         match &self.layout {
             Layout::Plain => {}
-            Layout::PairDigit(l) => return l.encode(&self.groups, p.slots()),
+            Layout::PairDigit(l, _) => return l.encode(&self.groups, p.slots()),
             Layout::KingMajor(l) => return l.encode(&self.groups, p.slots()),
         }
         let s = p.slots();
@@ -368,7 +380,7 @@ impl Indexer {
         };
         match &self.layout {
             Layout::Plain => {}
-            Layout::PairDigit(l) => {
+            Layout::PairDigit(l, _) => {
                 l.decode(&self.groups, idx, &mut p.squares);
                 return p;
             }
@@ -521,7 +533,7 @@ impl Indexer {
     fn weak_defence(&self) -> Option<(&defence::Defence, &[usize])> {
         match &self.layout {
             Layout::Plain => None,
-            Layout::PairDigit(l) => Some((&l.sides[1], &l.group_slot)),
+            Layout::PairDigit(l, _) => Some((&l.sides[1], &l.group_slot)),
             Layout::KingMajor(l) => Some((&l.sides[1], &l.group_slot)),
         }
     }
@@ -554,6 +566,10 @@ mod tests {
         Indexer::with_scheme(s.parse().unwrap(), 1).unwrap()
     }
 
+    fn scheme4(s: &str) -> Indexer {
+        Indexer::with_scheme(s.parse().unwrap(), 4).unwrap()
+    }
+
     fn scheme2(s: &str) -> Indexer {
         Indexer::with_scheme(s.parse().unwrap(), 2).unwrap()
     }
@@ -565,7 +581,7 @@ mod tests {
         assert_eq!(scheme1("KRKAABB").size(), 45 * 90 * 10 * 21);
         assert_eq!(scheme1("KAK").size(), 45 * 5);
         assert_eq!(scheme1("KRRKA").size(), 45 * 4005 * 5);
-        assert!(Indexer::with_scheme("KRK".parse().unwrap(), 4).is_err());
+        assert!(Indexer::with_scheme("KRK".parse().unwrap(), 5).is_err());
         assert!(Indexer::with_scheme("KRK".parse().unwrap(), 0).is_err());
     }
 
@@ -613,7 +629,7 @@ mod tests {
         for name in [
             "KRK", "KRKAABB", "KPPKA", "KNCKB", "KAABBKAB", "KRNKRAB", "KRRKCC",
         ] {
-            for ix in [indexer(name), scheme2(name), scheme1(name)] {
+            for ix in [indexer(name), scheme4(name), scheme2(name), scheme1(name)] {
                 let step = (ix.size() / 5000).max(1);
                 let mut i = 0;
                 while i < ix.size() {
@@ -649,6 +665,8 @@ mod tests {
             assert!(!one.is_empty());
             assert_eq!(count(&scheme2(name)), one, "{name}");
             assert_eq!(count(&indexer(name)), one, "{name}");
+            assert_eq!(count(&scheme4(name)), one, "{name}");
+            assert_eq!(scheme4(name).size(), indexer(name).size(), "{name}");
         }
     }
 

@@ -1,14 +1,15 @@
-//! Key scheme 2 (tables written on 2026-11-26, still read): each side's defence as one
-//! placement, the two as one pair digit (the least significant), the chariots, horses and
-//! cannons over the squares the generals, defenders and earlier groups leave free, the soldiers
-//! over their 55 squares. Fewer entries than key scheme 3, but a free rank means another square
-//! as the defenders move, and its files compress worse.
+//! Key schemes 2 and 4: each side's defence as one placement, the two as one pair digit (the
+//! least significant), then the soldiers over their 55 squares, then the chariots, horses and
+//! cannons (the most significant): in key scheme 2 (tables written on 2026-11-26, still read)
+//! over the squares the generals, defenders and earlier groups leave free, in key scheme 4 over
+//! the 90 squares. Free ranks make fewer entries, but a free rank means another square as the
+//! defenders move, and such files compress worse.
 
 use super::defence::{Defence, mirrors};
 use super::groups::{BINOMIAL, Group, colex, group_digit, group_slots, grow, mirror_sq, uncolex};
 use crate::rules::{Color, Kind};
 
-/// The layout of key scheme 2.
+/// The layout of key schemes 2 and 4.
 #[derive(Clone, Debug)]
 pub(super) struct PairDigit {
     /// The defender placements of each side (strong, weak), in digit order.
@@ -25,8 +26,9 @@ pub(super) struct PairDigit {
     /// Chariot, horse and cannon groups (indices into the indexer's groups) in digit order,
     /// with their digit's weight and the number of squares still free for them.
     free_groups: Vec<(usize, u64, usize)>,
-    /// Soldier groups with their digit's weight.
-    soldier_groups: Vec<(usize, u64)>,
+    /// The groups over their reachable squares (soldiers; without free ranks chariots, horses
+    /// and cannons too, before them), with their digit's weight.
+    square_groups: Vec<(usize, u64)>,
     /// The first slot of each group.
     pub group_slot: Vec<usize>,
     /// Entries per half.
@@ -57,8 +59,15 @@ fn free_rank(occupied: u128, sq: u8) -> u8 {
 }
 
 impl PairDigit {
-    /// The layout of a table with these groups; `None` when a half would be too large.
-    pub fn new(groups: &[Group], red_kings: &[u8], black_kings: &[u8]) -> Option<PairDigit> {
+    /// The layout of a table with these groups, with chariots, horses and cannons over their
+    /// free ranks (key scheme 2) or over the 90 squares (key scheme 4); `None` when a half would
+    /// be too large.
+    pub fn new(
+        groups: &[Group],
+        red_kings: &[u8],
+        black_kings: &[u8],
+        free_ranks: bool,
+    ) -> Option<PairDigit> {
         let strong = Defence::new(groups, Color::Red, red_kings, true);
         let weak = Defence::new(groups, Color::Black, black_kings, false);
         let strong_d = strong.placements.iter().filter(|p| p[0] % 9 == 3).count() as u64;
@@ -74,22 +83,27 @@ impl PairDigit {
             .map(|g| g.count)
             .sum::<usize>();
         let mut free_groups = Vec::new();
-        let mut soldier_groups = Vec::new();
+        let mut square_groups = Vec::new();
         for (gi, g) in groups.iter().enumerate() {
             match g.piece.kind() {
-                Kind::Chariot | Kind::Horse | Kind::Cannon => {
+                Kind::Chariot | Kind::Horse | Kind::Cannon if free_ranks => {
                     free_groups.push((gi, 0, 90 - placed));
                     placed += g.count;
                 }
-                Kind::Soldier => soldier_groups.push((gi, 0)),
+                Kind::Chariot | Kind::Horse | Kind::Cannon => square_groups.push((gi, 0)),
                 _ => {}
+            }
+        }
+        for (gi, g) in groups.iter().enumerate() {
+            if g.piece.kind() == Kind::Soldier {
+                square_groups.push((gi, 0));
             }
         }
         // Weights: the pair least significant, then the soldiers, then the free groups.
         let mut stride = 1u64;
         let pair_stride = stride;
         stride = grow(stride, pairs)?;
-        for (gi, w) in soldier_groups.iter_mut().rev() {
+        for (gi, w) in square_groups.iter_mut().rev() {
             *w = stride;
             stride = grow(stride, groups[*gi].base)?;
         }
@@ -104,7 +118,7 @@ impl PairDigit {
             pair_stride,
             pairs,
             free_groups,
-            soldier_groups,
+            square_groups,
             group_slot,
             size: stride,
         })
@@ -155,7 +169,7 @@ impl PairDigit {
             idx += colex(&ranks[..g.count]) * weight;
             occupied |= mine;
         }
-        for &(gi, weight) in &self.soldier_groups {
+        for &(gi, weight) in &self.square_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
             idx += group_digit(g, &s[at..at + g.count], m)? * weight;
@@ -192,7 +206,7 @@ impl PairDigit {
             }
             occupied |= mine;
         }
-        for &(gi, weight) in &self.soldier_groups {
+        for &(gi, weight) in &self.square_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
             super::groups::group_squares(g, idx / weight % g.base, &mut out[at..]);
