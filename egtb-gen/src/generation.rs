@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use chariot::egtb::{Metric, Signature, TableFile};
 use egtb_gen::generate::Progress;
-use egtb_gen::run::{Report, build_one, memory_estimate, table_path_in};
+use egtb_gen::run::{Report, build_one, generation_order, memory_estimate, table_path_in};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A progress bar showing a generation's stages.
@@ -121,15 +121,7 @@ pub fn gen_command(
     } = *opts;
     let wanted = wanted_tables(names, set)?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut order: Vec<Signature> = Vec::new();
-    for s in &wanted {
-        for d in s.closure() {
-            if !order.contains(&d) {
-                order.push(d);
-            }
-        }
-    }
-    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    let order = generation_order(&wanted);
     let limit = (max_memory_gib * (1u64 << 30) as f64) as u64;
     let started = Instant::now();
     let overall = ProgressBar::new(order.len() as u64);

@@ -42,16 +42,7 @@ impl Plan {
     /// # Errors
     /// When a table cannot be indexed (its memory cannot be estimated).
     pub fn new(wanted: &[Signature]) -> Result<Plan, TableError> {
-        let mut tables: Vec<Signature> = Vec::new();
-        for s in wanted {
-            for d in s.closure() {
-                if !tables.contains(&d) {
-                    tables.push(d);
-                }
-            }
-        }
-        tables.sort_by_key(|s| (s.piece_count(), s.to_string()));
-        let jobs = tables
+        let jobs = crate::run::generation_order(wanted)
             .into_iter()
             .map(|table| {
                 Ok(Job {

@@ -43,6 +43,22 @@ pub fn readable_table(dir: &Path, sig: Signature, dtm_only: bool) -> PathBuf {
     }
 }
 
+/// The tables `wanted` need (captures lead to them, one or more away), `wanted` included, each
+/// once, smallest first: the order to generate them in.
+#[must_use]
+pub fn generation_order(wanted: &[Signature]) -> Vec<Signature> {
+    let mut order: Vec<Signature> = Vec::new();
+    for s in wanted {
+        for d in s.closure() {
+            if !order.contains(&d) {
+                order.push(d);
+            }
+        }
+    }
+    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
+    order
+}
+
 /// What one generated table cost.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Report {

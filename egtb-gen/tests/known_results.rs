@@ -10,7 +10,7 @@ use chariot::rules::Waivers;
 use chariot::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
 use egtb_gen::retro;
-use egtb_gen::run::{build_one, table_path};
+use egtb_gen::run::{build_one, generation_order, table_path};
 
 /// Tables generated once for all tests of this file, with everything they depend on.
 const TABLES: [&str; 9] = [
@@ -25,16 +25,8 @@ fn dir() -> &'static Path {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("egtb-known");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let mut order: Vec<Signature> = Vec::new();
-        for name in TABLES {
-            for s in name.parse::<Signature>().unwrap().closure() {
-                if !order.contains(&s) {
-                    order.push(s);
-                }
-            }
-        }
-        order.sort_by_key(|s| (s.piece_count(), s.to_string()));
-        for s in order {
+        let wanted: Vec<Signature> = TABLES.iter().map(|n| n.parse().unwrap()).collect();
+        for s in generation_order(&wanted) {
             build_one(s, &dir, 3, 4096, &Metric::ALL, &()).unwrap();
         }
         dir
@@ -325,16 +317,11 @@ fn the_rule_plan_wins_against_every_defence() {
 fn the_rule_plan_wins_in_tables_with_several_stages() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let mut order: Vec<Signature> = Vec::new();
-    for name in ["KRKCA", "KCAKN", "KRAKR"] {
-        for s in name.parse::<Signature>().unwrap().closure() {
-            if !order.contains(&s) {
-                order.push(s);
-            }
-        }
-    }
-    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
-    for s in order {
+    let wanted: Vec<Signature> = ["KRKCA", "KCAKN", "KRAKR"]
+        .iter()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    for s in generation_order(&wanted) {
         build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
     }
     let tb = Tablebases::open(&[&dir]).unwrap();
@@ -533,9 +520,7 @@ fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let sig: Signature = "KRKNP".parse().unwrap();
-    let mut order: Vec<Signature> = sig.closure().into_iter().collect();
-    order.sort_by_key(|s| (s.piece_count(), s.to_string()));
-    for s in order {
+    for s in generation_order(&[sig]) {
         build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
     }
     let t = TableFile::open(&table_path(dir, sig)).unwrap();
