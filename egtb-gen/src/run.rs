@@ -59,6 +59,24 @@ pub fn generation_order(wanted: &[Signature]) -> Vec<Signature> {
     order
 }
 
+/// Generates the tables `wanted` and every table they need into `dir`, smallest first, none
+/// skipped (the command line's `gen` adds skipping, memory limits and progress bars).
+///
+/// # Errors
+/// As [`build_one`], for the first table that fails.
+pub fn build_all(
+    wanted: &[Signature],
+    dir: &Path,
+    level: i32,
+    block_entries: u32,
+    metrics: &[Metric],
+) -> Result<Vec<Report>, TableError> {
+    generation_order(wanted)
+        .into_iter()
+        .map(|s| build_one(s, dir, level, block_entries, metrics, &()))
+        .collect()
+}
+
 /// What one generated table cost.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Report {

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value, is_conversion};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
-use egtb_gen::run::{build_one, generation_order, table_path, table_path_in};
+use egtb_gen::run::{build_all, table_path, table_path_in};
 
 /// Tables with captures (KRKA, KNKA, KRKN: the rule decides positions there), soldiers' moves
 /// (KPPK, KNKP) and neither (KRK).
@@ -22,9 +22,7 @@ fn dir() -> &'static Path {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let wanted: Vec<Signature> = TABLES.iter().map(|n| n.parse().unwrap()).collect();
-        for s in generation_order(&wanted) {
-            build_one(s, &dir, 3, 4096, &Metric::ALL, &()).unwrap();
-        }
+        build_all(&wanted, &dir, 3, 4096, &Metric::ALL).unwrap();
         dir
     })
 }

@@ -10,7 +10,7 @@ use chariot::rules::Waivers;
 use chariot::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
 use egtb_gen::retro;
-use egtb_gen::run::{build_one, generation_order, table_path};
+use egtb_gen::run::{build_all, table_path};
 
 /// Tables generated once for all tests of this file, with everything they depend on.
 const TABLES: [&str; 9] = [
@@ -26,9 +26,7 @@ fn dir() -> &'static Path {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let wanted: Vec<Signature> = TABLES.iter().map(|n| n.parse().unwrap()).collect();
-        for s in generation_order(&wanted) {
-            build_one(s, &dir, 3, 4096, &Metric::ALL, &()).unwrap();
-        }
+        build_all(&wanted, &dir, 3, 4096, &Metric::ALL).unwrap();
         dir
     })
 }
@@ -321,9 +319,7 @@ fn the_rule_plan_wins_in_tables_with_several_stages() {
         .iter()
         .map(|n| n.parse().unwrap())
         .collect();
-    for s in generation_order(&wanted) {
-        build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
-    }
+    build_all(&wanted, dir, 3, 4096, &Metric::ALL).unwrap();
     let tb = Tablebases::open(&[&dir]).unwrap();
     for name in ["KRKCA", "KCAKN", "KRAKR"] {
         let sig: Signature = name.parse().unwrap();
@@ -520,9 +516,7 @@ fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let sig: Signature = "KRKNP".parse().unwrap();
-    for s in generation_order(&[sig]) {
-        build_one(s, dir, 3, 4096, &Metric::ALL, &()).unwrap();
-    }
+    build_all(&[sig], dir, 3, 4096, &Metric::ALL).unwrap();
     let t = TableFile::open(&table_path(dir, sig)).unwrap();
     let coding = t.header().coding;
     // The weak side (horse and soldier, Black in the table) wins by the chase rule somewhere.

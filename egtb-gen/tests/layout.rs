@@ -6,7 +6,7 @@ use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases};
 use chariot::rules::Waivers;
 use chariot::{Color, Position};
 use egtb_gen::generate::generate;
-use egtb_gen::run::{build_one, generation_order, load_subtables, table_path_in};
+use egtb_gen::run::{build_all, generation_order, load_subtables, table_path_in};
 
 #[test]
 fn tables_read_back_as_generated_in_either_order() {
@@ -16,9 +16,7 @@ fn tables_read_back_as_generated_in_either_order() {
         .map(|n| n.parse().unwrap())
         .collect();
     let order = generation_order(&wanted);
-    for &s in &order {
-        build_one(s, dir.path(), 3, 4096, &Metric::ALL, &()).unwrap();
-    }
+    build_all(&wanted, dir.path(), 3, 4096, &Metric::ALL).unwrap();
     let tb = Tablebases::open(&[dir.path()]).unwrap();
     let legal = Waivers {
         placement: true,
