@@ -22,14 +22,18 @@ struct Cli {
 enum Command {
     /// Generate tables (and every smaller table they need) by retrograde analysis.
     ///
+    /// Each table is written as KRKAABB.egtb (distance to mate) and KRKAABB.dtc.egtb (distance
+    /// to conversion: to the next capture or soldier's move), or one of them (--metric), each
+    /// in the order of its entries that compresses better (key scheme 3 or 4).
+    ///
     /// Uses every core (rayon; set RAYON_NUM_THREADS to limit). Finished tables are written
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
     /// Memory: at most about 17 bytes per entry of the table being generated (5 during the
     /// retrograde passes, twice that at the end of the first pass, more while the
-    /// perpetual-check game is solved) plus 2 bytes per entry of the tables its captures lead to
-    /// (held in memory). The largest table of the third set (36 M entries) stays under 1 GiB;
+    /// perpetual-check game is solved; the DTC pass needs 8) plus 2 bytes per entry of the
+    /// tables its captures lead to (held in memory). The largest table of the third set (36 M entries) stays under 1 GiB;
     /// `--max-memory` refuses a table whose estimate exceeds the limit before starting it.
     #[command(verbatim_doc_comment)]
     Gen {
