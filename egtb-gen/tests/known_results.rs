@@ -192,6 +192,9 @@ fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
     assert_eq!((h.stats[0].rule_losses, h.stats[1].rule_wins), (0, 0));
     assert!(h.stats[0].rule_wins > 100 && h.stats[1].rule_losses > 1000);
     // The rule values agree with the mate search too (no mate within its horizon).
+    // The DTC file: a mate the search finds is a result by mate there.
+    let dtc = egtb_gen::run::table_path_in(dir(), "KRKN".parse().unwrap(), Metric::Dtc);
+    assert!(crosscheck_table(&dtc, 30, 3).unwrap().is_ok());
     let checked = crosscheck_table(&table_path(dir(), "KRKN".parse().unwrap()), 30, 3).unwrap();
     assert!(checked.is_ok(), "{}", checked.unwrap_err());
 }
