@@ -31,25 +31,39 @@ pub struct Layout {
     pub stats: [HalfStats; 2],
 }
 
-/// The generated table's entries `range` (of both halves) in key scheme `to`'s order; an unused
-/// entry repeats the code before it (0 at the start of the range).
-fn reorder(g: &Generated, from: &Indexer, to: &Indexer, range: std::ops::Range<u64>) -> Vec<u16> {
+/// The entry (of both halves, in `from`'s order) whose value entry `i` of `to`'s order holds,
+/// or `None` for an unused entry (pieces sharing a square, no legal position).
+#[inline]
+fn source(used: &Generated, from: &Indexer, to: &Indexer, i: u64) -> Option<u64> {
     let size = from.size();
-    let mut out = Vec::with_capacity((range.end - range.start) as usize);
-    let mut prev = 0u16;
+    let p = to.decode(i % size);
+    if p.has_overlap() {
+        return None;
+    }
+    let e = (i / size) * size + from.encode(&p)?;
+    used.is_used(e).then_some(e)
+}
+
+/// The codes of `tables` for entries `range` of `to`'s order; an unused entry repeats the code
+/// before it (0 at the start of the range).
+fn reorder(
+    tables: &[&Generated],
+    from: &Indexer,
+    to: &Indexer,
+    range: std::ops::Range<u64>,
+) -> Vec<Vec<u16>> {
+    let mut out: Vec<Vec<u16>> = tables
+        .iter()
+        .map(|_| Vec::with_capacity((range.end - range.start) as usize))
+        .collect();
+    let mut prev = vec![0u16; tables.len()];
     for i in range {
-        let half = i / size;
-        let p = to.decode(i % size);
-        let code = if p.has_overlap() {
-            prev
-        } else {
-            match from.encode(&p) {
-                Some(j) if g.is_used(half * size + j) => g.codes[(half * size + j) as usize],
-                _ => prev,
-            }
-        };
-        out.push(code);
-        prev = code;
+        let e = source(tables[0], from, to, i);
+        for (t, g) in tables.iter().enumerate() {
+            let code = e.map_or(prev[t], |e| g.codes[e as usize]);
+            out[t].push(code);
+            prev[t] = code;
+        }
     }
     out
 }
@@ -84,7 +98,7 @@ pub fn choose(g: &Generated, level: i32, block_entries: u32) -> u8 {
         .map(|&b| {
             let range = b * be..((b + 1) * be).min(total);
             let here = &g.codes[range.start as usize..range.end as usize];
-            let there = reorder(g, &from, &to, range);
+            let there = reorder(&[g], &from, &to, range).swap_remove(0);
             let a = compress_block(here, 0, block_entries, width, level).ok()?;
             let c = compress_block(&there, 0, block_entries, width, level).ok()?;
             Some((a.len() as u64, c.len() as u64))
@@ -130,31 +144,12 @@ pub fn arrange(tables: &[&Generated], scheme: u8, block_entries: u32) -> Vec<Lay
     if from.size() != to.size() {
         return keep();
     }
-    let size = from.size();
-    let total = 2 * size;
+    let total = 2 * from.size();
     let be = u64::from(block_entries);
     // Per block: every table's codes in the new order.
     let parts: Vec<Vec<Vec<u16>>> = (0..total.div_ceil(be))
         .into_par_iter()
-        .map(|b| {
-            let mut out: Vec<Vec<u16>> = tables.iter().map(|_| Vec::new()).collect();
-            let mut prev = vec![0u16; tables.len()];
-            for i in b * be..((b + 1) * be).min(total) {
-                let half = i / size;
-                let p = to.decode(i % size);
-                let source = (!p.has_overlap())
-                    .then(|| from.encode(&p))
-                    .flatten()
-                    .map(|j| half * size + j)
-                    .filter(|&e| first.is_used(e));
-                for (t, g) in tables.iter().enumerate() {
-                    let code = source.map_or(prev[t], |e| g.codes[e as usize]);
-                    out[t].push(code);
-                    prev[t] = code;
-                }
-            }
-            out
-        })
+        .map(|b| reorder(tables, &from, &to, b * be..((b + 1) * be).min(total)))
         .collect();
     tables
         .iter()

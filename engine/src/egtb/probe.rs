@@ -316,7 +316,7 @@ impl Tablebases {
         &self,
         pos: &Position,
         metric: Metric,
-    ) -> Result<Result<Vec<(Move, Value)>, Signature>, ProbeError> {
+    ) -> Result<Result<MoveValues, Signature>, ProbeError> {
         let mut p = pos.clone();
         let mut out = Vec::new();
         for &m in pos.legal_move_list().iter() {
@@ -328,11 +328,11 @@ impl Tablebases {
                 Metric::Dtc if conversion => self.probe(&p),
                 _ => self.probe_in(&p, metric),
             };
-            let sig = Signature::of(&p).0;
+            let missing = matches!(v, Ok(None)).then(|| Signature::of(&p).0);
             p.unmake_move();
-            match v? {
-                Some(v) => out.push((m, metric.before_move(v, conversion))),
-                None => return Ok(Err(sig)),
+            match (v?, missing) {
+                (Some(v), _) => out.push((m, metric.before_move(v, conversion))),
+                (None, sig) => return Ok(Err(sig.unwrap_or(Signature::of(pos).0))),
             }
         }
         Ok(Ok(out))
