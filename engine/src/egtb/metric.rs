@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Value;
+use super::{Value, plies};
 use crate::rules::{Kind, Move, Position};
 
 /// What a table's distances count.
@@ -83,10 +83,6 @@ impl Metric {
             _ => value.to_string(),
         }
     }
-}
-
-fn plies(n: u32) -> &'static str {
-    if n == 1 { "ply" } else { "plies" }
 }
 
 impl fmt::Display for Metric {

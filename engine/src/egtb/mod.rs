@@ -262,7 +262,7 @@ impl Ord for Value {
 }
 
 /// `ply` or `plies`.
-fn plies(n: u32) -> &'static str {
+pub(crate) fn plies(n: u32) -> &'static str {
     if n == 1 { "ply" } else { "plies" }
 }
 
