@@ -588,7 +588,7 @@ fn endgame_tables_play_the_quickest_mate_and_respect_banmoves() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "info string tablebase: win by the perpetual-check rule"),
+            .any(|l| l == "info string tablebase: win by the perpetual check/chase rules"),
         "{lines:?}"
     );
     assert_eq!(lines.last().unwrap(), "bestmove d1d2 ponder c3b1");

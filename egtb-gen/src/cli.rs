@@ -101,6 +101,10 @@ enum Command {
         /// Leave out the line to mate (faster).
         #[arg(long)]
         no_line: bool,
+        /// Only each position's own value: no best move, line or moves (the fastest, for probing
+        /// many positions; JSON leaves out `moves`, `best` and `line` are null).
+        #[arg(long)]
+        value_only: bool,
         /// Answer in this metric: `dtm` (distance to mate) or `dtc` (distance to conversion)
         /// [default: DTM where its table is open, else DTC].
         #[arg(long, value_parser = ["dtm", "dtc"])]
@@ -205,6 +209,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             fens,
             json,
             no_line,
+            value_only,
             metric,
         } => {
             let dirs = if dir.is_empty() {
@@ -214,7 +219,14 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             };
             // Lines that could not be answered make the run partial (exit 3).
             let metric = metric.and_then(|m| m.parse::<Metric>().ok());
-            return crate::tools::probe(&dirs, &fens, json, !no_line, metric)
+            let detail = if value_only {
+                crate::tools::Detail::Value
+            } else if no_line {
+                crate::tools::Detail::Moves
+            } else {
+                crate::tools::Detail::Line
+            };
+            return crate::tools::probe(&dirs, &fens, json, detail, metric)
                 .map(|ok| Exit::from_ok(ok, Exit::Partial));
         }
         Command::Verify { files, json } => crate::tools::verify(&files, json),

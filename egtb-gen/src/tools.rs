@@ -171,7 +171,7 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
             if c.rule_wins + c.rule_losses > 0 {
                 writeln!(
                     out,
-                    "    by the perpetual-check rule:  wins {:>12}                       losses {:>12}",
+                    "    by the perpetual check/chase rules:  wins {:>12}                       losses {:>12}",
                     c.rule_wins, c.rule_losses
                 )?;
             }
@@ -220,7 +220,7 @@ pub fn info(files: &[PathBuf], json: bool, longest: Option<usize>) -> anyhow::Re
             "judged" => "judged (no position decided by it)".to_owned(),
             _ => "not judged".to_owned(),
         };
-        writeln!(out, "  rules      perpetual check {rule}")?;
+        writeln!(out, "  rules      perpetual check/chase {rule}")?;
         for (side, name) in i.sides.iter().zip(["strong", "weak"]) {
             if let Some(h) = &side.histogram {
                 let bars = |v: &[(u32, u64)]| {
@@ -278,7 +278,20 @@ struct Answer {
     /// The best line for a win or loss (to mate, or until a repetition for a value decided by
     /// the rule); `null` for a draw (no line to show) and with `--no-line`.
     line: Option<Vec<String>>,
-    moves: Vec<MoveAnswer>,
+    /// Every legal move; left out with `--value-only`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveAnswer>>,
+}
+
+/// How much `probe` says about each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// The position's value only.
+    Value,
+    /// The value, the best move and every move's value.
+    Moves,
+    /// All of that and the best line.
+    Line,
 }
 
 #[derive(Debug, Serialize)]
@@ -316,7 +329,7 @@ struct Failure {
 }
 
 /// Answers one FEN.
-fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, String> {
+fn probe_one(tb: &Tablebases, fen: &str, detail: Detail) -> Result<Answer, String> {
     let pos = Position::from_fen(fen).map_err(|e| format!("invalid position: {e}"))?;
     let value = match tb.probe(&pos) {
         Ok(Some(v)) => v,
@@ -324,28 +337,8 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
         Err(e) => return Err(e.to_string()),
     };
     let metric = tb.metric_of(&pos).unwrap_or_default();
-    let (move_metric, mut moves) = tb
-        .move_values_with_metric(&pos)
-        .map_err(|e| e.to_string())?
-        .unwrap_or((metric, Vec::new()));
-    moves.sort_by_key(|&(_, v)| v.best_first());
-    let best = tb
-        .best_move(&pos)
-        .map_err(|e| e.to_string())?
-        .map(|(m, _)| m.to_string());
-    // A rule value's line runs until a position repeats (where the rule judges the cycle); a
-    // line by DTC until mate, which its distance does not bound.
-    let plies = match metric {
-        Metric::Dtm => value.dtm().map_or(RULE_LINE, |d| d as usize),
-        Metric::Dtc => DTC_LINE,
-    };
-    let line = if with_line && value != Value::Draw {
-        Some(tb.line(&pos, plies).map_err(|e| e.to_string())?)
-    } else {
-        None
-    };
     let (dtm, dtc) = distances(value, metric);
-    Ok(Answer {
+    let mut answer = Answer {
         fen: fen.to_owned(),
         metric: metric.name(),
         wdl: value.wdl().to_string(),
@@ -356,9 +349,34 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
             stage: r.stage,
             plies: r.plies,
         }),
-        best,
-        line: line.map(|l| l.iter().map(ToString::to_string).collect()),
-        moves: moves
+        best: None,
+        line: None,
+        moves: None,
+    };
+    if detail == Detail::Value {
+        return Ok(answer);
+    }
+    let (move_metric, mut moves) = tb
+        .move_values_with_metric(&pos)
+        .map_err(|e| e.to_string())?
+        .unwrap_or((metric, Vec::new()));
+    moves.sort_by_key(|&(_, v)| v.best_first());
+    answer.best = tb
+        .best_move(&pos)
+        .map_err(|e| e.to_string())?
+        .map(|(m, _)| m.to_string());
+    // A rule value's line runs until a position repeats (where the rule judges the cycle); a
+    // line by DTC until mate, which its distance does not bound.
+    let plies = match metric {
+        Metric::Dtm => value.dtm().map_or(RULE_LINE, |d| d as usize),
+        Metric::Dtc => DTC_LINE,
+    };
+    if detail == Detail::Line && value != Value::Draw {
+        let line = tb.line(&pos, plies).map_err(|e| e.to_string())?;
+        answer.line = Some(line.iter().map(ToString::to_string).collect());
+    }
+    answer.moves = Some(
+        moves
             .into_iter()
             .map(|(m, v)| {
                 let (dtm, dtc) = distances(v, move_metric);
@@ -371,11 +389,16 @@ fn probe_one(tb: &Tablebases, fen: &str, with_line: bool) -> Result<Answer, Stri
                 }
             })
             .collect(),
-    })
+    );
+    Ok(answer)
 }
 
-/// The text form of an answer: the value, the best move and line, then every move.
+/// The text form of an answer: the value, the best move and line, then every move (the value
+/// alone for an answer without moves).
 fn text(a: &Answer, value: &str) -> String {
+    let Some(moves) = &a.moves else {
+        return format!("{}\n  {value}", a.fen);
+    };
     let mut out = format!(
         "{}\n  {value}; best {}",
         a.fen,
@@ -393,10 +416,10 @@ fn text(a: &Answer, value: &str) -> String {
             "distance to mate"
         }
     ));
-    for m in &a.moves {
+    for m in moves {
         let how = match (m.dtm.or(m.dtc), m.by_rule) {
             (Some(d), _) => format!("{} in {d} {}", m.wdl, if d == 1 { "ply" } else { "plies" }),
-            (None, true) => format!("{} by the perpetual-check rule", m.wdl),
+            (None, true) => format!("{} by the perpetual check/chase rules", m.wdl),
             (None, false) => m.wdl.clone(),
         };
         out.push_str(&format!("\n    {:<5} {how}", m.mv));
@@ -411,7 +434,7 @@ pub fn probe(
     dirs: &[PathBuf],
     fens: &[String],
     json: bool,
-    with_line: bool,
+    detail: Detail,
     metric: Option<Metric>,
 ) -> anyhow::Result<bool> {
     let (mut tb, skipped) = Tablebases::open_skipping(dirs);
@@ -433,14 +456,16 @@ pub fn probe(
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut ok = true;
     let answer = |fen: &str, out: &mut dyn Write| -> anyhow::Result<bool> {
-        let pos_value = Position::from_fen(fen).ok().and_then(|p| {
-            let v = tb.probe(&p).ok().flatten()?;
-            Some(tb.metric_of(&p)?.describe(v))
-        });
-        match probe_one(&tb, fen, with_line) {
+        match probe_one(&tb, fen, detail) {
             Ok(a) if json => writeln!(out, "{}", serde_json::to_string(&a)?)?,
             Ok(a) => {
-                let value = pos_value.unwrap_or_else(|| a.wdl.clone());
+                let value = Position::from_fen(fen)
+                    .ok()
+                    .and_then(|p| {
+                        let v = tb.probe(&p).ok().flatten()?;
+                        Some(tb.metric_of(&p)?.describe(v))
+                    })
+                    .unwrap_or_else(|| a.wdl.clone());
                 writeln!(out, "{}", text(&a, &value))?;
             }
             Err(error) => {

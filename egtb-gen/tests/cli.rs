@@ -72,6 +72,51 @@ fn probe_json_from_stdin() {
 }
 
 #[test]
+fn probe_value_only_gives_the_same_values_without_moves() {
+    let fens = "4k4/9/9/9/9/9/9/9/9/3K1R3 b\n\
+                3k5/9/9/9/9/9/9/9/9/4KR3 w\n\
+                3k5/9/3R5/9/9/9/9/9/9/4K4 b\n";
+    let full = json_lines(
+        &run(
+            bin().arg("probe").arg("--dir").arg(data()).arg("--json"),
+            fens,
+        )
+        .1,
+    );
+    let (code, out, _) = run(
+        bin()
+            .arg("probe")
+            .arg("--dir")
+            .arg(data())
+            .arg("--json")
+            .arg("--value-only"),
+        fens,
+    );
+    assert_eq!(code, 0, "{out}");
+    let brief = json_lines(&out);
+    assert_eq!(brief.len(), 3, "{out}");
+    for (b, f) in brief.iter().zip(&full) {
+        for key in ["fen", "metric", "wdl", "dtm", "dtc", "by_rule", "rule_rank"] {
+            assert_eq!(b[key], f[key], "{key}: {out}");
+        }
+        assert!(b.get("moves").is_none() && b["best"].is_null() && b["line"].is_null());
+    }
+    let (_, text, _) = run(
+        bin()
+            .arg("probe")
+            .arg("--dir")
+            .arg(data())
+            .arg("--value-only")
+            .arg("3k5/9/9/9/9/9/9/9/9/4KR3 w"),
+        "",
+    );
+    assert!(
+        text.contains("win, mate in") && !text.contains("best"),
+        "{text}"
+    );
+}
+
+#[test]
 fn probe_text_and_info() {
     let (code, out, err) = run(
         bin()
@@ -149,8 +194,8 @@ fn rule_values_in_gen_info_probe_and_verify() {
     let (code, out, err) = run(bin().arg("info").arg(&table), "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("by the perpetual-check rule:  wins")
-            && out.contains("perpetual check judged; decides 1597 positions")
+        out.contains("by the perpetual check/chase rules:  wins")
+            && out.contains("perpetual check/chase judged; decides 1597 positions")
             && out.contains("format version 2"),
         "{out}"
     );
@@ -174,7 +219,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("win by the perpetual-check rule (stage 1, 1 ply); best d1d2"),
+        out.contains("win by the perpetual check/chase rules (stage 1, 1 ply); best d1d2"),
         "{out}"
     );
     let (code, out, err) = run(bin().arg("verify").arg(&table), "");

@@ -118,9 +118,9 @@ pub(crate) struct TableAnswer {
     /// For the side to move: `win`, `draw` or `loss`.
     wdl: String,
     /// Plies to mate (odd: the side to move mates; even: it is mated), `null` for a draw or a
-    /// value decided by the perpetual-check rule.
+    /// value decided by the perpetual check/chase rules.
     dtm: Option<u32>,
-    /// `true` when the perpetual-check rule decides the value.
+    /// `true` when the perpetual check/chase rules decide the value.
     by_rule: bool,
     /// The best move, `null` when there is none (mated, stalemated).
     best: Option<String>,

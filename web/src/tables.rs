@@ -47,7 +47,7 @@ struct SideView {
     /// Its pieces, e.g. `KR`.
     material: String,
     /// Positions, wins, draws and losses for the side to move (by mate or by the
-    /// perpetual-check rule; `rule_wins` and `rule_losses` of them by the rule), indices that
+    /// perpetual check/chase rules; `rule_wins` and `rule_losses` of them by the rules), indices that
     /// are no legal position, and the longest distance to mate in plies (0 when none).
     #[serde(flatten)]
     counts: SideCounts,

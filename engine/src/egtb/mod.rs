@@ -272,7 +272,7 @@ impl fmt::Display for Value {
             Value::Win(d) => write!(f, "win, mate in {d} {}", plies(*d)),
             Value::RuleWin(r) => write!(
                 f,
-                "win by the perpetual-check rule (stage {}, {} {})",
+                "win by the perpetual check/chase rules (stage {}, {} {})",
                 r.stage,
                 r.plies,
                 plies(r.plies)
@@ -280,7 +280,7 @@ impl fmt::Display for Value {
             Value::Draw => f.write_str("draw"),
             Value::RuleLoss(r) => write!(
                 f,
-                "loss by the perpetual-check rule (stage {}, {} {})",
+                "loss by the perpetual check/chase rules (stage {}, {} {})",
                 r.stage,
                 r.plies,
                 plies(r.plies)

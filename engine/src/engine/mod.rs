@@ -629,7 +629,7 @@ impl Engine {
             }) => {
                 if value.by_rule() {
                     listen(Event::Note(format!(
-                        "tablebase: {} by the perpetual-check rule",
+                        "tablebase: {} by the perpetual check/chase rules",
                         value.wdl()
                     )));
                 }

@@ -563,6 +563,20 @@ mod tests {
     }
 
     #[test]
+    fn a_rook_chasing_two_horses_in_turn_wins_against_a_horse_chasing_it() {
+        // From the KRKNN table, where xiangqitb and the rules give Red the win and Chariot's
+        // tables a draw (`docs/egtb.md`, "Compared with xiangqitb"): Black's horses attack the
+        // rook on every move; the rook attacks the horse on f7 (pinned on the generals' file,
+        // so unprotected) and then the one on g5 (its guard on f7 is pinned). Red chases a
+        // different horse each time, so only Black chases perpetually and loses.
+        let fen = "5k3/9/5n3/9/9/8n/6R2/9/9/5K3 w - - 0 1";
+        assert_eq!(
+            play(fen, "g3f3 i4g5 f3g3 g5i4", true),
+            GameState::RedWins(Reason::PerpetualChase)
+        );
+    }
+
+    #[test]
     fn chasing_a_protected_piece_is_allowed() {
         // As above, but the black rook on e9 guards the cannon: a draw.
         let fen = "4rk3/9/R8/4c4/9/9/9/9/9/3K5 w - - 0 1";

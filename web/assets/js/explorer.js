@@ -206,7 +206,7 @@ export class Explorer {
     return `${t(`tb.${v.wdl}`)}${this.distance(v) ? ` · ${this.distance(v)}` : ''}`;
   }
 
-  /** A value's distance in plies, or that the perpetual-check rule decides it. */
+  /** A value's distance in plies, or that the perpetual check/chase rules decide it. */
   distance(v) {
     if (v.by_rule) return t('tb.rule');
     if (v.dtm === null || v.dtm === undefined) return '';
