@@ -155,10 +155,23 @@ enum Command {
         /// `make` (a Makefile) or `snakemake` (a Snakefile).
         #[arg(long, default_value = "make", value_parser = ["make", "snakemake"])]
         format: String,
+        /// The files each job writes, as `gen --metric`: `dtm`, `dtc` or `both`. A job counts as
+        /// done when its DTC file (with `both`, written last) or its DTM file is there.
+        #[arg(long, default_value = "both", value_parser = ["dtm", "dtc", "both"])]
+        metric: String,
         /// Write the plan here instead of to standard output.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+}
+
+/// The metrics of a `--metric dtm|dtc|both` argument.
+fn metrics_of(arg: &str) -> Vec<Metric> {
+    match arg {
+        "dtm" => vec![Metric::Dtm],
+        "dtc" => vec![Metric::Dtc],
+        _ => Metric::ALL.to_vec(),
+    }
 }
 
 /// Runs the command line; errors are printed with their causes.
@@ -191,11 +204,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                 max_memory_gib: max_memory,
                 force,
                 keep_going,
-                metrics: match metric.as_str() {
-                    "dtm" => vec![Metric::Dtm],
-                    "dtc" => vec![Metric::Dtc],
-                    _ => Metric::ALL.to_vec(),
-                },
+                metrics: metrics_of(&metric),
             },
         ),
         Command::Info {
@@ -241,12 +250,14 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             set,
             dir,
             format,
+            metric,
             out,
         } => crate::generation::plan_command(
             &signatures,
             set.as_deref(),
             &dir.unwrap_or_else(chariot::data::user_table_dir),
             format == "snakemake",
+            &metrics_of(&metric),
             out.as_deref(),
         ),
         Command::Sets => {

@@ -79,10 +79,11 @@ pub fn plan_command(
     set: Option<&str>,
     dir: &Path,
     snakemake: bool,
+    metrics: &[Metric],
     out: Option<&Path>,
 ) -> anyhow::Result<bool> {
     let wanted = wanted_tables(names, set)?;
-    let plan = egtb_gen::plan::Plan::new(&wanted)?;
+    let plan = egtb_gen::plan::Plan::new(&wanted, metrics)?;
     let origin = std::env::args().collect::<Vec<_>>().join(" ");
     let text = if snakemake {
         plan.snakefile(dir, &origin)

@@ -11,10 +11,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use chariot::egtb::Signature;
+use chariot::egtb::{Metric, Signature};
 
 use crate::error::TableError;
-use crate::run::{memory_estimate, table_path};
+use crate::run::{memory_estimate, table_path_in};
 
 /// One job: a table, the tables it needs, and its estimated peak memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,14 +34,17 @@ pub struct Plan {
     pub wanted: Vec<Signature>,
     /// Every table to generate (those asked for and their dependencies), smallest first.
     pub jobs: Vec<Job>,
+    /// The files each job writes (`gen --metric`): DTM, DTC or both.
+    pub metrics: Vec<Metric>,
 }
 
 impl Plan {
-    /// The plan for `wanted` and everything they depend on.
+    /// The plan for `wanted` and everything they depend on, each job writing the files of
+    /// `metrics` (not empty).
     ///
     /// # Errors
     /// When a table cannot be indexed (its memory cannot be estimated).
-    pub fn new(wanted: &[Signature]) -> Result<Plan, TableError> {
+    pub fn new(wanted: &[Signature], metrics: &[Metric]) -> Result<Plan, TableError> {
         let jobs = crate::run::generation_order(wanted)
             .into_iter()
             .map(|table| {
@@ -61,7 +64,31 @@ impl Plan {
         Ok(Plan {
             wanted: asked,
             jobs,
+            metrics: metrics.to_vec(),
         })
+    }
+
+    /// The file whose presence says a job is done: the DTC file when the job writes one (`gen`
+    /// writes it last, after the DTM file), else the DTM file. A table of the plan needs this
+    /// file of each table it captures into, which is what `gen --metric` reads.
+    fn done_metric(&self) -> Metric {
+        if self.metrics.contains(&Metric::Dtc) {
+            Metric::Dtc
+        } else {
+            Metric::Dtm
+        }
+    }
+
+    /// The `--metric` argument of every job.
+    fn metric_arg(&self) -> &'static str {
+        match (
+            self.metrics.contains(&Metric::Dtm),
+            self.metrics.contains(&Metric::Dtc),
+        ) {
+            (true, true) => "both",
+            (false, true) => "dtc",
+            _ => "dtm",
+        }
     }
 
     /// The plan as a Makefile: `make -j N -f FILE` generates every table into `dir` (override
@@ -69,8 +96,9 @@ impl Plan {
     /// more options for every `gen` (e.g. `--level 19`). `origin` is the command that wrote it.
     #[must_use]
     pub fn makefile(&self, dir: &Path, origin: &str) -> String {
+        let done = self.done_metric();
         let file = |s: &Signature| {
-            table_path(Path::new("$(DIR)"), *s)
+            table_path_in(Path::new("$(DIR)"), *s, done)
                 .to_string_lossy()
                 .into_owned()
         };
@@ -101,8 +129,9 @@ impl Plan {
             let _ = writeln!(out, "{}", rule.trim_end());
             let _ = writeln!(
                 out,
-                "\t$(EGTB_GEN) gen {} --dir $(DIR) $(GEN_FLAGS)",
-                job.table
+                "\t$(EGTB_GEN) gen {} --dir $(DIR) --metric {} $(GEN_FLAGS)",
+                job.table,
+                self.metric_arg()
             );
         }
         out
@@ -114,6 +143,11 @@ impl Plan {
     #[must_use]
     pub fn snakefile(&self, dir: &Path, origin: &str) -> String {
         let name = |s: &Signature| format!("\"{s}\"");
+        // The file name of a table, after its name: `{t}.egtb` or `{t}.dtc.egtb`.
+        let file = match self.done_metric() {
+            Metric::Dtm => "{t}.egtb",
+            Metric::Dtc => "{t}.dtc.egtb",
+        };
         let mut out = String::new();
         let _ = writeln!(out, "# Written by `{origin}`.");
         let _ = writeln!(
@@ -152,21 +186,23 @@ impl Plan {
         let _ = writeln!(out, "rule all:");
         let _ = writeln!(
             out,
-            "    input: [f\"{{DIR}}/{{t}}.egtb\" for t in [{}]]",
+            "    input: [f\"{{DIR}}/{file}\" for t in [{}]]",
             wanted.join(", ")
         );
         let _ = writeln!(out);
         let _ = writeln!(out, "rule table:");
         let _ = writeln!(
             out,
-            "    input: lambda w: [f\"{{DIR}}/{{t}}.egtb\" for t in NEEDS[w.table]]"
+            "    input: lambda w: [f\"{{DIR}}/{file}\" for t in NEEDS[w.table]]"
         );
-        let _ = writeln!(out, "    output: DIR + \"/{{table}}.egtb\"");
+        let output = file.replace("{t}", "{table}");
+        let _ = writeln!(out, "    output: DIR + \"/{output}\"");
         let _ = writeln!(out, "    wildcard_constraints: table = \"|\".join(NEEDS)");
         let _ = writeln!(out, "    resources: mem_mb = lambda w: MEMORY[w.table]");
         let _ = writeln!(
             out,
-            "    shell: \"{{EGTB_GEN}} gen {{wildcards.table}} --dir {{DIR}} {{FLAGS}}\""
+            "    shell: \"{{EGTB_GEN}} gen {{wildcards.table}} --dir {{DIR}} --metric {} {{FLAGS}}\"",
+            self.metric_arg()
         );
         out
     }
@@ -184,7 +220,7 @@ mod tests {
     #[test]
     fn every_table_comes_after_what_it_needs() {
         let wanted: Vec<Signature> = ["KRKA", "KCKAB"].map(|s| s.parse().unwrap()).to_vec();
-        let plan = Plan::new(&wanted).unwrap();
+        let plan = Plan::new(&wanted, &Metric::ALL).unwrap();
         for (i, job) in plan.jobs.iter().enumerate() {
             for need in &job.needs {
                 let at = plan.jobs.iter().position(|j| j.table == *need).unwrap();
@@ -193,11 +229,30 @@ mod tests {
         }
         assert!(plan.jobs.iter().any(|j| j.table.to_string() == "KRK"));
         let make = plan.makefile(Path::new("/t"), "egtb-gen plan KRKA KCKAB");
+        // Both metrics: a job is done when its DTC file (written last) is there.
+        assert!(
+            make.contains("all: $(DIR)/KRKA.dtc.egtb $(DIR)/KCKAB.dtc.egtb\n"),
+            "{make}"
+        );
+        assert!(
+            make.contains("$(DIR)/KRKA.dtc.egtb: $(DIR)/KAK.dtc.egtb $(DIR)/KRK.dtc.egtb\n"),
+            "{make}"
+        );
+        assert!(make.contains("\t$(EGTB_GEN) gen KRKA --dir $(DIR) --metric both $(GEN_FLAGS)\n"));
+        let dtm = Plan::new(&wanted, &[Metric::Dtm]).unwrap();
+        let make = dtm.makefile(Path::new("/t"), "egtb-gen plan --metric dtm KRKA KCKAB");
         assert!(
             make.contains("all: $(DIR)/KRKA.egtb $(DIR)/KCKAB.egtb\n"),
             "{make}"
         );
-        assert!(make.contains("\t$(EGTB_GEN) gen KRKA --dir $(DIR) $(GEN_FLAGS)\n"));
+        assert!(make.contains("\t$(EGTB_GEN) gen KRKA --dir $(DIR) --metric dtm $(GEN_FLAGS)\n"));
+        let dtc = Plan::new(&wanted, &[Metric::Dtc]).unwrap();
+        let snake = dtc.snakefile(Path::new("/t"), "egtb-gen plan --metric dtc KRKA KCKAB");
+        assert!(
+            snake.contains("    output: DIR + \"/{table}.dtc.egtb\""),
+            "{snake}"
+        );
+        assert!(snake.contains("--metric dtc {FLAGS}"), "{snake}");
         let snake = plan.snakefile(Path::new("/t"), "egtb-gen plan KRKA KCKAB");
         let krka = snake
             .lines()

@@ -69,6 +69,31 @@ fn the_small_sets_makefile_generates_the_shipped_tables() {
         again.status.success(),
         "make -q: the tables are not up to date"
     );
+    // A job is done only when its DTC file (written last) is there too.
+    std::fs::remove_file(tables.join("KRKA.dtc.egtb")).unwrap();
+    assert!(!make(&["-q"]).status.success(), "make -q misses a DTC file");
+    // Plans of one metric target that metric's files, and see these tables as made.
+    for metric in ["dtm", "dtc"] {
+        let out = bin()
+            .args(["plan", "--set", "small", "--metric", metric, "--dir"])
+            .arg(&tables)
+            .arg("--out")
+            .arg(&makefile)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = std::fs::read_to_string(&makefile).unwrap();
+        assert!(
+            text.contains(&format!("--metric {metric} $(GEN_FLAGS)")),
+            "{text}"
+        );
+        if metric == "dtc" {
+            let rerun = make(&[]);
+            assert!(rerun.status.success());
+            assert!(tables.join("KRKA.dtc.egtb").exists());
+        }
+        assert!(make(&["-q"]).status.success(), "{metric}: not up to date");
+    }
 }
 
 #[test]
