@@ -17,26 +17,22 @@ from collections import Counter, defaultdict
 WDL = {"win": "W", "draw": "D", "loss": "L"}
 
 
-def mirror(board):
-    """The board with files a..i reversed (the same position for the rules)."""
-    rows = []
+def rows(board):
+    """The board's ranks as strings of 9 characters, '.' for an empty square."""
+    out = []
     for row in board.split("/"):
         squares = []
         for c in row:
             squares.extend(["."] * int(c) if c.isdigit() else [c])
-        rows.append("".join(reversed(squares)))
-    return "/".join(rows)
+        out.append("".join(squares))
+    return out
 
 
 def canonical(board):
-    expanded = []
-    for row in board.split("/"):
-        squares = []
-        for c in row:
-            squares.extend(["."] * int(c) if c.isdigit() else [c])
-        expanded.append("".join(squares))
-    plain = "/".join(expanded)
-    return min(plain, mirror(board))
+    """One name for a board and its mirror image (files a..i reversed), which the rules treat
+    alike."""
+    plain = rows(board)
+    return min("/".join(plain), "/".join(r[::-1] for r in plain))
 
 
 def main():
