@@ -847,7 +847,8 @@ fn analysis_searches_where_the_book_would_play() {
 }
 
 #[test]
-fn evalfile_loads_a_network_and_an_empty_value_restores_the_hand_written_evaluation() {
+fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_empty_restores_the_built_in_network()
+ {
     use chariot::nnue::Network;
     use chariot::nnue::features::INPUTS;
     // A network that says 125 centipawns for the side to move whatever the position, so every
@@ -886,9 +887,20 @@ fn evalfile_loads_a_network_and_an_empty_value_restores_the_hand_written_evaluat
         lines.iter().any(|l| l.contains("score cp -125")),
         "{lines:?}"
     );
-    // Empty: the hand-written evaluation again.
-    e.send("setoption name EvalFile value <empty>");
+    // Use NNUE false: the hand-written evaluation; true again: the file's network.
+    e.send("setoption name Use NNUE value false");
     e.starts("info string evaluating with the hand-written evaluation");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        !lines.iter().any(|l| l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    e.send("setoption name Use NNUE value true");
+    e.starts("info string evaluating with the network of evalfile");
+    // Empty: the built-in network again.
+    e.send("setoption name EvalFile value <empty>");
+    e.starts("info string evaluating with the built-in network");
     e.send("go depth 3");
     let lines = e.lines_until("bestmove");
     assert!(

@@ -18,7 +18,7 @@ pub const SETS: [(&str, &str); 4] = [
     ),
     (
         "third",
-        "one attacking piece against one attacking piece, each side with at most one advisor or elephant (78 tables; the perpetual-check rule decides positions in some)",
+        "one attacking piece against one attacking piece, each side with at most one advisor or elephant (78 tables; the perpetual check/chase rules decide positions in some)",
     ),
     (
         "small",

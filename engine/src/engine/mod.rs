@@ -177,7 +177,9 @@ pub struct Engine {
     use_egtb: bool,
     books: Arc<BookSet>,
     tables: Arc<Tablebases>,
-    /// The network the search evaluates with; `None` for the hand-written evaluation.
+    /// The network the search evaluates with (the built-in one from the start); `None` for the
+    /// hand-written evaluation. Searches at lower knowledge levels or another style use the
+    /// hand-written evaluation anyway (`search::uses_network`).
     network: Option<Arc<crate::nnue::Network>>,
     searcher: Option<Searcher>,
     hash: HashView,
@@ -215,6 +217,8 @@ impl Engine {
         let mut searcher = Searcher::new(options.clone());
         let hash = searcher.hash_view();
         searcher.set_tablebases(Some(Arc::clone(&tables)));
+        let network = crate::nnue::builtin::default_network();
+        searcher.set_network(network.clone());
         Engine {
             position: Position::start(),
             banmoves: Vec::new(),
@@ -223,7 +227,7 @@ impl Engine {
             use_egtb: true,
             books,
             tables,
-            network: None,
+            network,
             searcher: Some(searcher),
             hash,
             worker: None,

@@ -2,9 +2,11 @@
 //! layer updated incrementally as moves are made, a clipped ReLU and one output.
 //!
 //! [`features`] defines the inputs, [`network`] the quantised network and its inference,
-//! [`file`] the `.nnue` format (`docs/formats/nnue.md`), and [`train`] the trainer that fits a
-//! network to `chariot datagen` data on the CPU (`docs/tuning.md`).
+//! [`file`] the `.nnue` format (`docs/formats/nnue.md`), [`builtin`] the network compiled into
+//! the binary, and [`train`] the trainer that fits a network to `chariot datagen` data on the CPU
+//! (`docs/tuning.md`).
 
+pub mod builtin;
 pub mod features;
 pub mod file;
 pub mod network;

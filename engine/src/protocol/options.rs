@@ -47,8 +47,11 @@ pub enum OptionId {
     UseEgtb,
     /// `egtbpaths` / `EGTBPath`: `;`-separated table directories or files.
     EgtbPaths,
+    /// `usennue` / `Use NNUE`: evaluate with a neural network (the built-in one, or
+    /// `evalfile`'s); `false`: the hand-written evaluation.
+    UseNnue,
     /// `evalfile` / `EvalFile`: a neural network (`.nnue`) to evaluate with; empty: the
-    /// hand-written evaluation.
+    /// built-in network.
     EvalFile,
 }
 
@@ -172,6 +175,12 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         Some("egtbpaths"),
         Some("EGTBPath"),
         "type string default <empty>",
+    ),
+    (
+        OptionId::UseNnue,
+        Some("usennue"),
+        Some("Use NNUE"),
+        "type check default true",
     ),
     (
         OptionId::EvalFile,

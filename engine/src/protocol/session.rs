@@ -56,6 +56,10 @@ struct Settings {
     ponder: bool,
     move_overhead: Duration,
     naming: SquareNaming,
+    /// `usennue` / `Use NNUE`: evaluate with a network (else the hand-written evaluation).
+    use_nnue: bool,
+    /// The network of `evalfile` / `EvalFile`; `None`: the built-in one.
+    net_file: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -67,6 +71,8 @@ impl Default for Settings {
             ponder: false,
             move_overhead: Duration::from_millis(30),
             naming: SquareNaming::ZeroBased,
+            use_nnue: true,
+            net_file: None,
         }
     }
 }
@@ -353,6 +359,32 @@ impl Session {
         self.engine.new_game();
     }
 
+    /// Gives the engine the evaluation `usennue` and `evalfile` ask for, and says which.
+    fn apply_network(&mut self) {
+        let net = if self.settings.use_nnue {
+            self.settings
+                .net_file
+                .clone()
+                .or_else(crate::nnue::builtin::default_network)
+        } else {
+            None
+        };
+        let said = match (&net, &self.settings.net_file) {
+            (None, _) => "info string evaluating with the hand-written evaluation".to_owned(),
+            (Some(n), Some(_)) => format!(
+                "info string evaluating with the network of evalfile ({} neurons a side)",
+                n.hidden()
+            ),
+            (Some(n), None) => format!(
+                "info string evaluating with the {} ({} neurons a side)",
+                crate::nnue::builtin::NAME,
+                n.hidden()
+            ),
+        };
+        self.engine.set_network(net);
+        self.say(&said);
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let Some(id) = options::lookup(name) else {
             // UCCI: options the engine did not list are not an error ("并不会出错"); say so once.
@@ -445,21 +477,21 @@ impl Session {
                     count(found, "endgame table", "endgame tables")
                 ));
             }
+            OptionId::UseNnue => {
+                self.settings.use_nnue = options::check(name, value)?;
+                self.apply_network();
+            }
             OptionId::EvalFile => {
                 let path = value.unwrap_or("").trim();
                 let path = if path == "<empty>" { "" } else { path };
-                if path.is_empty() {
-                    self.engine.set_network(None);
-                    self.say("info string evaluating with the hand-written evaluation");
+                self.settings.net_file = if path.is_empty() {
+                    None
                 } else {
                     let net = crate::nnue::file::read(std::path::Path::new(path))
                         .map_err(|e| format!("evalfile: {e} (the previous evaluation is kept)"))?;
-                    let hidden = net.hidden();
-                    self.engine.set_network(Some(std::sync::Arc::new(net)));
-                    self.say(&format!(
-                        "info string evaluating with the network {path} ({hidden} neurons a side)"
-                    ));
-                }
+                    Some(std::sync::Arc::new(net))
+                };
+                self.apply_network();
             }
             OptionId::NewGame => self.new_game(),
             OptionId::ClearHash => self.engine.clear_hash(),

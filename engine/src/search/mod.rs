@@ -53,6 +53,7 @@ use std::time::Duration;
 pub use crate::levels::{Level, Style};
 pub use limits::{Limits, TimeLeft};
 pub use score::{Bound, Score};
+pub use thread::uses_network;
 
 use crate::egtb::Tablebases;
 use crate::rules::{Move, Position};

@@ -108,7 +108,16 @@ mod tests {
     use crate::search::{Control, Limits, Options, Score, Searcher};
 
     fn search(net: Option<Network>, fen: &str, depth: u32) -> crate::search::SearchResult {
-        let mut searcher = Searcher::new(Options::default());
+        search_with(Options::default(), net, fen, depth)
+    }
+
+    fn search_with(
+        options: Options,
+        net: Option<Network>,
+        fen: &str,
+        depth: u32,
+    ) -> crate::search::SearchResult {
+        let mut searcher = Searcher::new(options);
         searcher.set_network(net.map(Arc::new));
         let limits = Limits {
             depth: Some(depth),
@@ -130,10 +139,25 @@ mod tests {
             vec![0; 2 * hidden],
             bias,
         );
-        let result = search(Some(flat), crate::rules::START_FEN, 3);
+        let result = search(Some(flat.clone()), crate::rules::START_FEN, 3);
         assert_eq!(result.score, Score::Cp(-125));
         let hand_written = search(None, crate::rules::START_FEN, 3);
         assert_ne!(hand_written.score, Score::Cp(-125));
+        // Lower knowledge levels and other styles shape the hand-written evaluation: the
+        // network is set aside for them.
+        for options in [
+            Options {
+                knowledge: crate::levels::Level::Medium,
+                ..Options::default()
+            },
+            Options {
+                style: crate::levels::Style::Risky,
+                ..Options::default()
+            },
+        ] {
+            let r = search_with(options, Some(flat.clone()), crate::rules::START_FEN, 3);
+            assert_ne!(r.score, Score::Cp(-125));
+        }
     }
 
     #[test]

@@ -387,7 +387,10 @@ pub(crate) fn run(
         idle: searcher.options.idle,
         tables: searcher.tables.as_deref().map(|t| (t, t.max_pieces())),
         tbhits: AtomicU64::new(0),
-        network: searcher.network.as_deref(),
+        network: searcher
+            .network
+            .as_deref()
+            .filter(|_| uses_network(&searcher.options)),
     };
     let tt = &searcher.tt;
     let time = TimeManager::new(limits, start);
@@ -489,4 +492,14 @@ impl<'a> Worker<'a> {
             nodes: 0,
         }
     }
+}
+
+/// Whether a search with `options` evaluates with the network it has: only at full knowledge and
+/// the normal style. Lower knowledge levels and the solid and risky styles are shapes of the
+/// hand-written evaluation (the levels of play, `docs/search.md`), which the network has no
+/// counterpart for.
+#[must_use]
+pub fn uses_network(options: &super::Options) -> bool {
+    options.knowledge >= crate::levels::Level::Large
+        && options.style == crate::levels::Style::Normal
 }
