@@ -58,8 +58,8 @@ struct Settings {
     naming: SquareNaming,
     /// `usennue` / `Use NNUE`: evaluate with a network (else the hand-written evaluation).
     use_nnue: bool,
-    /// The network of `evalfile` / `EvalFile`; `None`: the built-in one.
-    net_file: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The file of `evalfile` / `EvalFile` and its network; `None`: the built-in one.
+    net_file: Option<(String, std::sync::Arc<crate::nnue::Network>)>,
 }
 
 impl Default for Settings {
@@ -364,15 +364,16 @@ impl Session {
         let net = if self.settings.use_nnue {
             self.settings
                 .net_file
-                .clone()
+                .as_ref()
+                .map(|(_, n)| std::sync::Arc::clone(n))
                 .or_else(crate::nnue::builtin::default_network)
         } else {
             None
         };
         let said = match (&net, &self.settings.net_file) {
             (None, _) => "info string evaluating with the hand-written evaluation".to_owned(),
-            (Some(n), Some(_)) => format!(
-                "info string evaluating with the network of evalfile ({} neurons a side)",
+            (Some(n), Some((path, _))) => format!(
+                "info string evaluating with the network of evalfile {path} ({} neurons a side)",
                 n.hidden()
             ),
             (Some(n), None) => format!(
@@ -489,7 +490,7 @@ impl Session {
                 } else {
                     let net = crate::nnue::file::read(std::path::Path::new(path))
                         .map_err(|e| format!("evalfile: {e} (the previous evaluation is kept)"))?;
-                    Some(std::sync::Arc::new(net))
+                    Some((path.to_owned(), std::sync::Arc::new(net)))
                 };
                 self.apply_network();
             }
