@@ -97,6 +97,12 @@ enum Command {
         /// Random plies after the book walk.
         #[arg(long, default_value_t = 6, value_name = "N")]
         random_plies: usize,
+        /// Search with this network (`.nnue`) instead of the built-in one.
+        #[arg(long, value_name = "FILE")]
+        evalfile: Option<std::path::PathBuf>,
+        /// Search with the hand-written evaluation instead of a network.
+        #[arg(long, conflicts_with = "evalfile")]
+        no_nnue: bool,
         /// Hide the progress bar.
         #[arg(long)]
         quiet: bool,
@@ -324,6 +330,8 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             no_book,
             book_plies,
             random_plies,
+            evalfile,
+            no_nnue,
             quiet,
         } => {
             if nodes == 0 || threads == 0 {
@@ -331,7 +339,17 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                     "--nodes and --threads must be at least 1",
                 ));
             }
+            let network = match (&evalfile, no_nnue) {
+                (_, true) => None,
+                (Some(path), false) => Some(std::sync::Arc::new(
+                    chariot::nnue::file::read(path).context("--evalfile")?,
+                )),
+                (None, false) => {
+                    Some(chariot::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?)
+                }
+            };
             let settings = chariot::datagen::Settings {
+                network,
                 target_records: positions,
                 nodes,
                 threads,

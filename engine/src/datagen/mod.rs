@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::book::{self, BookSet};
+use crate::nnue::Network;
 use crate::random::Rng;
 use crate::rules::{GameState, JudgeConfig, Position, judge};
 use crate::search::{Control, Limits, Options, Score, Searcher};
@@ -54,6 +55,10 @@ pub struct Settings {
     /// An opening whose first search gives either side more than this many centipawns is
     /// dropped (a random ply that hangs a piece makes a game not worth learning from).
     pub opening_balance: i32,
+    /// The network the searches evaluate with, or `None` for the hand-written evaluation. The
+    /// default is the built-in network (the engine's default evaluation), so that each new net
+    /// learns from the best player there is.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Settings {
@@ -70,6 +75,7 @@ impl Default for Settings {
             max_plies: 400,
             hash_mb: 16,
             opening_balance: 300,
+            network: crate::nnue::builtin::default_network(),
         }
     }
 }
@@ -186,9 +192,11 @@ impl<'s> Player<'s> {
             threads: 1,
             ..Options::default()
         };
+        let mut searcher = Searcher::new(options);
+        searcher.set_network(settings.network.clone());
         Player {
             settings,
-            searcher: Searcher::new(options),
+            searcher,
             control: Arc::new(Control::default()),
         }
     }
@@ -342,6 +350,23 @@ mod tests {
         let all = format::read_all(&path).unwrap();
         assert_eq!(&all[..records.len()], &records[..]);
         assert!(all.len() as u64 >= more.target_records);
+    }
+
+    #[test]
+    fn the_searches_evaluate_with_the_network_given() {
+        let default = Settings::default();
+        let net = default
+            .network
+            .clone()
+            .expect("the built-in network is the default");
+        let player = Player::new(&default);
+        let used = player.searcher.network().expect("a network");
+        assert!(Arc::ptr_eq(used, &net));
+        let hand = Settings {
+            network: None,
+            ..Settings::default()
+        };
+        assert!(Player::new(&hand).searcher.network().is_none());
     }
 
     #[test]
