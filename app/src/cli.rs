@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use chariot::eval::{EvalConfig, breakdown};
+use chariot::nnue::kernels::Kernel;
 use chariot::rules::perft::{divide, perft};
 use chariot::rules::{Position, START_FEN};
 use chariot::search::puzzle::Puzzle;
@@ -60,6 +61,14 @@ enum Command {
         /// similar trees.
         #[arg(long, default_value = "large", value_parser = parse_pruning)]
         pruning: Level,
+        /// Evaluate with the built-in network (the engine's default evaluation) instead of the
+        /// hand-written evaluation, whose node count is the signature.
+        #[arg(long)]
+        nnue: bool,
+        /// With --nnue: the network's vector kernels, `avx2` (where the CPU has it, the default
+        /// there) or `portable`; the same node count, for measuring the speed of each.
+        #[arg(long, requires = "nnue", value_parser = parse_kernel)]
+        kernel: Option<Kernel>,
     },
     /// Print the static evaluation of a position, term by term.
     Eval {
@@ -292,7 +301,30 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Bench { depth, pruning } => run_bench(depth, pruning),
+        Command::Bench {
+            depth,
+            pruning,
+            nnue,
+            kernel,
+        } => {
+            let network = if nnue {
+                let net = chariot::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?;
+                let net = match kernel {
+                    Some(k) if !k.available() => {
+                        return Err(chariot_cli::usage(format!(
+                            "--kernel {}: this CPU does not have it",
+                            k.name()
+                        )));
+                    }
+                    Some(k) => (*net).clone().with_kernel(k),
+                    None => (*net).clone(),
+                };
+                Some(std::sync::Arc::new(net))
+            } else {
+                None
+            };
+            run_bench(depth, pruning, network)
+        }
         Command::Serve {
             host,
             port,
@@ -465,10 +497,31 @@ fn parse_pruning(s: &str) -> Result<Level, String> {
     chariot::protocol::options::level("pruning", Some(s))
 }
 
-fn run_bench(depth: u32, pruning: Level) -> anyhow::Result<()> {
+fn parse_kernel(s: &str) -> Result<Kernel, String> {
+    match s {
+        "avx2" => Ok(Kernel::Avx2),
+        "portable" => Ok(Kernel::Portable),
+        _ => Err(format!("{s:?} is not a kernel (avx2, portable)")),
+    }
+}
+
+fn run_bench(
+    depth: u32,
+    pruning: Level,
+    network: Option<std::sync::Arc<chariot::nnue::Network>>,
+) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
+    match &network {
+        Some(net) => writeln!(
+            out,
+            "Evaluation: {} ({} kernels)",
+            chariot::nnue::builtin::NAME,
+            net.kernel().name()
+        )?,
+        None => writeln!(out, "Evaluation: hand-written")?,
+    }
     let mut failure = None;
-    let result = bench::run_with(depth, pruning, |i, fen, r| {
+    let result = bench::run_with(depth, pruning, network, |i, fen, r| {
         let best = r
             .best
             .map_or_else(|| "(none)".to_owned(), |m| m.to_string());

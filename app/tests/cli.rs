@@ -12,7 +12,7 @@ fn bench_command_takes_a_pruning_level_and_rejects_a_bad_one() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let small = bench::run_with(3, Level::Small, |_, _, _| {}).nodes;
+    let small = bench::run_with(3, Level::Small, None, |_, _, _| {}).nodes;
     assert!(text.contains(&format!("Total nodes: {small}")), "{text}");
     let out = std::process::Command::new(chariot)
         .args(["bench", "3", "--pruning", "lots"])
@@ -21,6 +21,47 @@ fn bench_command_takes_a_pruning_level_and_rejects_a_bad_one() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("pruning") && err.contains("\"lots\""), "{err}");
+}
+
+#[test]
+fn bench_with_the_network_counts_the_same_nodes_on_every_kernel() {
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(chariot)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let total = |text: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("Total nodes: "))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no total in {text}"))
+    };
+    let (code, portable, _) = run(&["bench", "4", "--nnue", "--kernel", "portable"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        portable.starts_with("Evaluation: built-in network"),
+        "{portable}"
+    );
+    let (code, fastest, _) = run(&["bench", "4", "--nnue"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(total(&portable), total(&fastest));
+    let (_, hand, _) = run(&["bench", "4"]);
+    assert!(hand.starts_with("Evaluation: hand-written"), "{hand}");
+    assert_ne!(
+        total(&portable),
+        total(&hand),
+        "the network changes the tree"
+    );
+    let (code, _, err) = run(&["bench", "4", "--nnue", "--kernel", "sse9"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("sse9"), "{err}");
 }
 
 #[test]

@@ -333,11 +333,11 @@ fn bench_with_less_pruning_searches_more_nodes() {
     // The default is `large`; `small` keeps only the null move, `none` nothing.
     let default = bench::run(5, |_, _, _| {});
     assert_eq!(
-        bench::run_with(5, Level::Large, |_, _, _| {}).nodes,
+        bench::run_with(5, Level::Large, None, |_, _, _| {}).nodes,
         default.nodes
     );
-    let small = bench::run_with(5, Level::Small, |_, _, _| {});
-    let none = bench::run_with(5, Level::None, |_, _, _| {});
+    let small = bench::run_with(5, Level::Small, None, |_, _, _| {});
+    let none = bench::run_with(5, Level::None, None, |_, _, _| {});
     assert!(
         default.nodes < small.nodes,
         "{} {}",

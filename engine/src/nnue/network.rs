@@ -6,9 +6,10 @@
 //! weights × [`QB`], output bias × `QA × QB`; the activation is clipped to `0..=QA`, so the output
 //! sum is `QA × QB` times the float network's, and the evaluation in centipawns is that sum ×
 //! [`SCALE`] / (`QA × QB`). Integer arithmetic throughout: every build and CPU gives the same
-//! number (the loops are plain slices that the compiler vectorises where the CPU allows).
+//! number, whichever of the [`kernels`](super::kernels) (AVX2 or portable) does the work.
 
 use super::features::{self, INPUTS};
+use super::kernels::Kernel;
 use crate::rules::{Color, Piece, Position, Square};
 
 /// First-layer quantisation: an activation of 1.0 is `QA`.
@@ -30,6 +31,8 @@ pub struct Network {
     pub(super) w2: Vec<i16>,
     /// Output bias.
     pub(super) b2: i32,
+    /// The vector kernels the arithmetic runs on (the same results whichever).
+    kernel: Kernel,
 }
 
 /// The first layer's sums for both perspectives.
@@ -58,7 +61,27 @@ impl Network {
             b1,
             w2,
             b2,
+            kernel: Kernel::detect(),
         }
+    }
+
+    /// The network computing with `kernel` (the fastest this CPU has by default; the others
+    /// give the same numbers, more slowly: for measuring). A kernel the CPU lacks falls back to
+    /// the portable one.
+    #[must_use]
+    pub fn with_kernel(mut self, kernel: Kernel) -> Network {
+        self.kernel = if kernel.available() {
+            kernel
+        } else {
+            Kernel::Portable
+        };
+        self
+    }
+
+    /// The vector kernels in use.
+    #[must_use]
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// Neurons per perspective in the first layer.
@@ -108,14 +131,16 @@ impl Network {
     /// Adds `piece` on `sq` to first-layer sums kept elsewhere (the search's stack of them):
     /// `red` and `black` are the two perspectives', `hidden` long each.
     pub fn add_to(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
-        add_row(red, self.row(features::index(Color::Red, piece, sq)));
-        add_row(black, self.row(features::index(Color::Black, piece, sq)));
+        let k = self.kernel;
+        k.add_row(red, self.row(features::index(Color::Red, piece, sq)));
+        k.add_row(black, self.row(features::index(Color::Black, piece, sq)));
     }
 
     /// Takes `piece` on `sq` off first-layer sums kept elsewhere (see [`Network::add_to`]).
     pub fn remove_from(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
-        sub_row(red, self.row(features::index(Color::Red, piece, sq)));
-        sub_row(black, self.row(features::index(Color::Black, piece, sq)));
+        let k = self.kernel;
+        k.sub_row(red, self.row(features::index(Color::Red, piece, sq)));
+        k.sub_row(black, self.row(features::index(Color::Black, piece, sq)));
     }
 
     /// The evaluation in centipawns from the side to move's view.
@@ -134,7 +159,11 @@ impl Network {
             (black, red)
         };
         let (w_us, w_them) = self.w2.split_at(self.hidden);
-        let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.b2;
+        let k = self.kernel;
+        let sum = k
+            .dot_crelu(us, w_us)
+            .wrapping_add(k.dot_crelu(them, w_them))
+            .wrapping_add(self.b2);
         sum * SCALE / (i32::from(QA) * i32::from(QB))
     }
 
@@ -143,25 +172,6 @@ impl Network {
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         self.evaluate(&self.refresh_position(pos), pos.turn())
     }
-}
-
-fn add_row(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(*w);
-    }
-}
-
-fn sub_row(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(*w);
-    }
-}
-
-fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
-    acc.iter()
-        .zip(w)
-        .map(|(&a, &w)| i32::from(a.clamp(0, QA)) * i32::from(w))
-        .sum()
 }
 
 #[cfg(test)]

@@ -50,19 +50,23 @@ pub struct BenchResult {
 /// # Panics
 /// Never for the built-in positions (they are legal).
 pub fn run(depth: u32, each: impl FnMut(usize, &str, &SearchResult)) -> BenchResult {
-    run_with(depth, Level::Large, each)
+    run_with(depth, Level::Large, None, each)
 }
 
 /// [`run`] with the `pruning` option at `pruning` (the default is [`Level::Large`]): with less
 /// pruning the tree holds more of the cheap quiescence nodes, as ElephantEye's does, so that the
 /// speed of the code can be compared with another engine's on trees of a similar kind (see
-/// `docs/PERFORMANCE.md`). Only the default's node count is the search's signature.
+/// `docs/PERFORMANCE.md`). With a `network` the searches evaluate with it (the engine's default
+/// evaluation, the built-in network, has its own node count; the hand-written evaluation's is
+/// the signature, kept from before the network). Only the default pruning's node count is a
+/// signature.
 ///
 /// # Panics
 /// Never for the built-in positions (they are legal).
 pub fn run_with(
     depth: u32,
     pruning: Level,
+    network: Option<Arc<crate::nnue::Network>>,
     mut each: impl FnMut(usize, &str, &SearchResult),
 ) -> BenchResult {
     let limits = Limits {
@@ -81,6 +85,7 @@ pub fn run_with(
             pruning,
             ..Options::default()
         });
+        searcher.set_network(network.clone());
         let start = Instant::now();
         let result = searcher.search(&pos, &limits, &control, &mut |_| {});
         time += start.elapsed();
