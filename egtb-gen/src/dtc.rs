@@ -135,8 +135,7 @@ impl Pass<'_> {
         let lost = self.class[e as usize] == LOST;
         let mover = self.turn_of(e).opponent();
         let base = mover.index() as u64 * self.size;
-        let p = self.ix.decode(e % self.size);
-        retro::predecessors_by(self.ix, &p, mover, false, |q| {
+        retro::predecessors_by(self.ix, e % self.size, mover, false, |q| {
             let q = (base + q) as usize;
             match self.class[q] {
                 WON if lost

@@ -228,8 +228,7 @@ impl Work<'_> {
         let turn = self.turn_of(e);
         let mover = turn.opponent();
         let base = mover.index() as u64 * self.size;
-        let p = self.ix.decode(e % self.size);
-        retro::predecessors(&self.ix, &p, mover, |q| {
+        retro::predecessors(&self.ix, e % self.size, mover, |q| {
             let slot = &self.val[(base + q) as usize];
             if !odd {
                 // Lost here: the predecessor wins by moving here (unless it already wins sooner).

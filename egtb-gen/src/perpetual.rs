@@ -89,7 +89,7 @@ impl GameGraph for TableGraph<'_> {
     fn predecessors(&self, w: u64, mut f: impl FnMut(u64)) {
         let mover = self.turn(w).opponent();
         let base = mover.index() as u64 * self.size;
-        retro::predecessors(self.ix, &self.ix.decode(w % self.size), mover, |q| {
+        retro::predecessors(self.ix, w % self.size, mover, |q| {
             f(base + q);
         });
     }

@@ -9,7 +9,7 @@
 //! to move in check, generals facing) by the caller, which knows them from the first pass.
 
 use chariot::egtb::Indexer;
-use chariot::egtb::index::{Placement, mirror_square};
+use chariot::egtb::index::{PieceStep, Placement, mirror_square};
 use chariot::{Color, Kind};
 
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -31,57 +31,90 @@ fn at(file: i32, rank: i32) -> Option<u8> {
 }
 
 /// Calls `emit(index)` once for every (predecessor, move) pair whose move leads from a position
-/// stored at `index` (with `mover` to move) to a position stored at the index of `p` (with the
-/// other side to move). `p` must be a decoded, canonical placement.
-pub fn predecessors(ix: &Indexer, p: &Placement, mover: Color, emit: impl FnMut(u64)) {
-    predecessors_by(ix, p, mover, true, emit);
+/// stored at `index` (with `mover` to move) to the position stored at `idx` (with the other side
+/// to move).
+pub fn predecessors(ix: &Indexer, idx: u64, mover: Color, emit: impl FnMut(u64)) {
+    predecessors_by(ix, idx, mover, true, emit);
 }
 
 /// [`predecessors`], with the soldiers' unmoves left out when `soldiers` is `false` (distance to
 /// conversion counts a soldier's move as a conversion, not as a move inside the table).
 pub fn predecessors_by(
     ix: &Indexer,
-    p: &Placement,
+    idx: u64,
     mover: Color,
     soldiers: bool,
     mut emit: impl FnMut(u64),
 ) {
-    unmoves(ix, p, mover, soldiers, &mut emit);
+    let p = ix.decode(idx);
+    unmoves(ix, &p, Some(idx), mover, soldiers, &mut emit);
     // A placement stands for its mirror image too, unless the image has its own index (both
     // generals on the e-file, and in key schemes 2 and 3 a symmetric weak defence): then it has its
     // own predecessors.
-    if ix.covers_mirror(p) {
-        let mut m = *p;
+    if ix.covers_mirror(&p) {
+        let mut m = p;
         for s in &mut m.squares[..m.len as usize] {
             *s = mirror_square(*s);
         }
-        unmoves(ix, &m, mover, soldiers, &mut emit);
+        unmoves(ix, &m, None, mover, soldiers, &mut emit);
     }
 }
 
 /// The unmoves of `p` itself, keeping only predecessors that are stored without the mirror.
-fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut impl FnMut(u64)) {
+/// `idx` is the index of `p` when `p` is stored as it is: the unmoves of chariots, horses,
+/// cannons and soldiers then derive their index from it ([`Indexer::piece_step`]).
+fn unmoves(
+    ix: &Indexer,
+    p: &Placement,
+    idx: Option<u64>,
+    mover: Color,
+    soldiers: bool,
+    emit: &mut impl FnMut(u64),
+) {
     let mut occupied = 0u128;
     for &s in p.slots() {
         occupied |= 1 << s;
     }
     let empty = |s: u8| occupied >> s & 1 == 0;
     let pieces = ix.slot_pieces();
+    // Whether a placement is stored as it is depends on the generals and the weak side's
+    // defence only: moving any other piece keeps the answer.
+    let canonical = ix.is_canonical(p);
     let mut q = *p;
-    let mut try_origin = |slot: usize, from: u8, q: &mut Placement| {
-        let old = q.squares[slot];
-        q.squares[slot] = from;
-        if ix.is_canonical(q) {
-            if let Some(i) = ix.encode(q) {
-                emit(i);
+    let mut try_origin =
+        |slot: usize, from: u8, step: Option<&PieceStep<'_>>, q: &mut Placement| {
+            if let Some(step) = step {
+                if let Some(i) = step.index_with(p, from) {
+                    emit(i);
+                }
+                return;
             }
-        }
-        q.squares[slot] = old;
-    };
+            let old = q.squares[slot];
+            q.squares[slot] = from;
+            if ix.is_canonical(q) {
+                if let Some(i) = ix.encode(q) {
+                    emit(i);
+                }
+            }
+            q.squares[slot] = old;
+        };
     for (slot, piece) in pieces.iter().enumerate() {
         if piece.color() != mover || (!soldiers && piece.kind() == Kind::Soldier) {
             continue;
         }
+        let attacker = matches!(
+            piece.kind(),
+            Kind::Chariot | Kind::Horse | Kind::Cannon | Kind::Soldier
+        );
+        if attacker && !canonical {
+            // Every predecessor is stored as its mirror image, found from the image's unmoves.
+            continue;
+        }
+        let step = if attacker {
+            idx.and_then(|i| ix.piece_step(i, p, slot))
+        } else {
+            None
+        };
         let t = p.squares[slot];
         let (tf, tr) = (i32::from(t % 9), i32::from(t / 9));
         match piece.kind() {
@@ -92,7 +125,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut
                         if !empty(s) {
                             break;
                         }
-                        try_origin(slot, s, &mut q);
+                        try_origin(slot, s, step.as_ref(), &mut q);
                         f += df;
                         r += dr;
                     }
@@ -112,21 +145,21 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut
                     };
                     let leg = at(lf, lr).unwrap_or(t);
                     if empty(s) && empty(leg) {
-                        try_origin(slot, s, &mut q);
+                        try_origin(slot, s, step.as_ref(), &mut q);
                     }
                 }
             }
             Kind::General => {
                 for (df, dr) in ORTHO {
                     if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
-                        try_origin(slot, s, &mut q);
+                        try_origin(slot, s, step.as_ref(), &mut q);
                     }
                 }
             }
             Kind::Advisor => {
                 for (df, dr) in DIAG {
                     if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
-                        try_origin(slot, s, &mut q);
+                        try_origin(slot, s, step.as_ref(), &mut q);
                     }
                 }
             }
@@ -139,14 +172,14 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut
                     // Elephants never cross the river: origin and target are on one half.
                     let same_half = (tr <= 4) == (tr + 2 * dr <= 4);
                     if same_half && empty(s) && empty(eye) {
-                        try_origin(slot, s, &mut q);
+                        try_origin(slot, s, step.as_ref(), &mut q);
                     }
                 }
             }
             Kind::Soldier => {
                 let back = if mover == Color::Red { -1 } else { 1 };
                 if let Some(s) = at(tf, tr + back).filter(|&s| empty(s)) {
-                    try_origin(slot, s, &mut q);
+                    try_origin(slot, s, step.as_ref(), &mut q);
                 }
                 let crossed = if mover == Color::Red {
                     tr >= 5
@@ -156,7 +189,7 @@ fn unmoves(ix: &Indexer, p: &Placement, mover: Color, soldiers: bool, emit: &mut
                 if crossed {
                     for df in [-1, 1] {
                         if let Some(s) = at(tf + df, tr).filter(|&s| empty(s)) {
-                            try_origin(slot, s, &mut q);
+                            try_origin(slot, s, step.as_ref(), &mut q);
                         }
                     }
                 }

@@ -154,6 +154,46 @@ impl Placement {
     }
 }
 
+/// The index changes of moving one chariot, horse, cannon or soldier of a canonical placement
+/// (see [`Indexer::piece_step`]): neither the generals nor the defenders move, so only the
+/// piece's group digit changes, and the new index follows from the old one without encoding
+/// the whole placement.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceStep<'a> {
+    group: &'a Group,
+    /// The group's first slot.
+    first: usize,
+    /// The slot of the piece that moves.
+    slot: usize,
+    /// The index with the group's digit taken out.
+    base: u64,
+    /// The weight of the group's digit.
+    weight: u64,
+}
+
+impl PieceStep<'_> {
+    /// The index of the placement `p` (the one the step was made for) with the piece on `sq`
+    /// instead, or `None` when its group cannot stand there. `sq` must be empty in `p`.
+    #[inline]
+    #[must_use]
+    pub fn index_with(&self, p: &Placement, sq: u8) -> Option<u64> {
+        let g = self.group;
+        let digit = if g.count == 1 {
+            let o = g.ordinal[sq as usize];
+            if o == u8::MAX {
+                return None;
+            }
+            u64::from(o)
+        } else {
+            let mut squares = [0u8; 5];
+            squares[..g.count].copy_from_slice(&p.squares[self.first..self.first + g.count]);
+            squares[self.slot - self.first] = sq;
+            groups::group_digit(g, &squares[..g.count], |q| q)?
+        };
+        Some(self.base + digit * self.weight)
+    }
+}
+
 /// The index of one table: maps positions to entries and back.
 #[derive(Clone, Debug)]
 pub struct Indexer {
@@ -364,6 +404,38 @@ impl Indexer {
             slot += g.count;
         }
         Some(idx)
+    }
+
+    /// For the canonical placement `p` stored at `idx` (as [`Indexer::decode`] gives), the
+    /// step that computes the indices of `p` with the piece in `slot` moved elsewhere, or `None`
+    /// when that needs a full [`Indexer::encode`]: the piece is a general, advisor or elephant,
+    /// or the key scheme is not 3. The moved placements are canonical too (the mirror depends
+    /// on the generals and the weak side's defence only).
+    #[must_use]
+    pub fn piece_step(&self, idx: u64, p: &Placement, slot: usize) -> Option<PieceStep<'_>> {
+        let Layout::KingMajor(l) = &self.layout else {
+            return None;
+        };
+        let gi = l.group_slot.iter().rposition(|&first| first <= slot)?;
+        let g = &self.groups[gi];
+        let first = l.group_slot[gi];
+        if slot >= first + g.count {
+            return None;
+        }
+        let weight = l.piece_weight(&self.groups, gi, p.slots())?;
+        let digit = groups::group_digit(g, &p.squares[first..first + g.count], |q| q)?;
+        debug_assert_eq!(
+            self.encode(p),
+            Some(idx),
+            "p is canonical and stored at idx"
+        );
+        Some(PieceStep {
+            group: g,
+            first,
+            slot,
+            base: idx - digit * weight,
+            weight,
+        })
     }
 
     /// The placement of an index (`idx < size`), in the table's frame. Pieces may share a square

@@ -129,6 +129,26 @@ impl KingMajor {
         Some(b.start + (piece * b.strong + ds) * b.weak + dw)
     }
 
+    /// How the index of the canonical slots `s` changes when the piece of group `gi` (a
+    /// chariot, horse, cannon or soldier group) moves: the weight of the group's digit and the
+    /// group's place in the piece digit; `None` for a defender or general group or slots with
+    /// no block. Such a move keeps the generals and defences, so the block, the defence digits
+    /// and the mirror stay: only the group's digit changes.
+    #[inline]
+    pub fn piece_weight(&self, groups: &[Group], gi: usize, s: &[u8]) -> Option<u64> {
+        let &(_, weight) = self.piece_groups.iter().find(|&&(g, _)| g == gi)?;
+        let [strong, weak] = &self.sides;
+        let ks = strong.king_ord[s[0] as usize];
+        let kw = weak.king_ord[s[1] as usize];
+        if ks == u8::MAX || kw == u8::MAX {
+            return None;
+        }
+        let bi = self.block_of[ks as usize][kw as usize];
+        let b = self.blocks.get(usize::from(bi))?;
+        debug_assert!(!groups[gi].is_defender());
+        Some(weight * b.strong * b.weak)
+    }
+
     /// The slots of index `idx` (below the size), written into `out`.
     #[inline]
     pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
