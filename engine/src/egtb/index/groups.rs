@@ -100,10 +100,22 @@ pub(super) fn group_digit(g: &Group, squares: &[u8], m: impl Fn(u8) -> u8 + Copy
 #[inline]
 pub(super) fn uncolex(mut digit: u64, out: &mut [u8]) {
     for i in (0..out.len()).rev() {
-        let mut o = i;
-        while BINOMIAL[o + 1][i + 1] <= digit {
-            o += 1;
-        }
+        // The largest ordinal `o` with C(o, i + 1) <= digit: the digit itself for one piece,
+        // else a binary search (C(o, i + 1) grows with `o`; the answer lies in i..90).
+        let o = if i == 0 {
+            digit as usize
+        } else {
+            let (mut lo, mut hi) = (i, 90);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if BINOMIAL[mid][i + 1] <= digit {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            lo
+        };
         digit -= BINOMIAL[o][i + 1];
         out[i] = o as u8;
     }
@@ -136,4 +148,30 @@ pub(super) fn group_slots(groups: &[Group]) -> Vec<usize> {
 #[inline]
 pub(super) fn grow(stride: u64, base: u64) -> Option<u64> {
     stride.checked_mul(base).filter(|&s| s <= MAX_SIZE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uncolex_inverts_colex_for_every_digit() {
+        for k in 1..=3usize {
+            for digit in 0..BINOMIAL[90][k] {
+                let mut ords = [0u8; 5];
+                uncolex(digit, &mut ords[..k]);
+                assert!(ords[..k].windows(2).all(|w| w[0] < w[1]), "{k}: {digit}");
+                assert!(usize::from(ords[k - 1]) < 90);
+                assert_eq!(colex(&ords[..k]), digit, "{k}: {ords:?}");
+            }
+        }
+        // Larger groups at their edges.
+        for k in 4..=5usize {
+            for digit in [0, 1, 2, BINOMIAL[90][k] / 2, BINOMIAL[90][k] - 1] {
+                let mut ords = [0u8; 5];
+                uncolex(digit, &mut ords[..k]);
+                assert_eq!(colex(&ords[..k]), digit, "{k}: {ords:?}");
+            }
+        }
+    }
 }
