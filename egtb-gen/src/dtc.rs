@@ -86,8 +86,7 @@ impl Pass<'_> {
         if p.has_overlap() {
             return Ok((OTHER, UNSET, 0));
         }
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, self.turn_of(e)), LEGAL_ONLY)
-        else {
+        let Ok(mut pos) = self.ix.position(&p, self.turn_of(e), LEGAL_ONLY) else {
             return Ok((OTHER, UNSET, 0));
         };
         let moves = pos.legal_move_list();

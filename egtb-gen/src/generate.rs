@@ -143,7 +143,7 @@ impl Work<'_> {
         if p.has_overlap() {
             return None;
         }
-        Position::from_setup(&self.ix.setup(&p, turn), LEGAL_ONLY).ok()
+        self.ix.position(&p, turn, LEGAL_ONLY).ok()
     }
 
     fn schedule(&self, level: u32) {

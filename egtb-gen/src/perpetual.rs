@@ -71,7 +71,7 @@ impl GameGraph for TableGraph<'_> {
     fn successors(&self, v: u64, mut f: impl FnMut(u64)) {
         let turn = self.turn(v);
         let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, turn), state::LEGAL_ONLY) else {
+        let Ok(mut pos) = self.ix.position(&p, turn, state::LEGAL_ONLY) else {
             return;
         };
         for &m in pos.legal_move_list().iter() {
@@ -145,8 +145,7 @@ impl TableGraph<'_> {
     /// the move (and must leave it so) and the move; `false` for an unused index.
     fn any_quiet_move(&self, v: u64, mut test: impl FnMut(&mut Position, Move) -> bool) -> bool {
         let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = Position::from_setup(&self.ix.setup(&p, self.turn(v)), state::LEGAL_ONLY)
-        else {
+        let Ok(mut pos) = self.ix.position(&p, self.turn(v), state::LEGAL_ONLY) else {
             return false;
         };
         let moves = pos.legal_move_list();

@@ -23,7 +23,7 @@ use super::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, FileError, TableFile};
 use super::index::{IndexError, Indexer, mirror_square};
 use super::signature::Signature;
 use super::{Metric, Value, Wdl};
-use crate::rules::{Color, Position, Waivers};
+use crate::rules::{Color, Waivers};
 
 /// Why a table's statistics could not be computed.
 #[derive(Debug, thiserror::Error)]
@@ -267,7 +267,7 @@ impl Distances {
                 let turn = if half == 0 { Color::Red } else { Color::Black };
                 let idx = entry % size;
                 let p = ix.decode(idx);
-                if p.has_overlap() || Position::from_setup(&ix.setup(&p, turn), waivers).is_err() {
+                if p.has_overlap() || ix.position(&p, turn, waivers).is_err() {
                     continue;
                 }
                 let side = &mut sides[half];
@@ -342,6 +342,7 @@ fn is_mirror_twin(ix: &Indexer, p: &super::index::Placement, idx: u64) -> bool {
 mod tests {
     use super::*;
     use crate::egtb::Tablebases;
+    use crate::rules::Position;
 
     fn data() -> std::path::PathBuf {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb")

@@ -92,6 +92,9 @@ pub enum PositionError {
     /// The side that just moved is in check: its general could be captured.
     #[error("{0} is not to move but is in check")]
     OppositeInCheck(Color),
+    /// Two pieces were given the same square ([`Position::from_pieces`]).
+    #[error("two pieces on {0}")]
+    SharedSquare(Square),
 }
 
 /// What a move left behind, so that it can be unmade.
@@ -173,6 +176,25 @@ impl Position {
     /// # Errors
     /// The first rule the setup breaks.
     pub fn from_setup(setup: &Setup, waivers: Waivers) -> Result<Position, PositionError> {
+        let pieces = Square::all().filter_map(|sq| setup.board[sq.index()].map(|p| (p, sq)));
+        let mut pos = Position::from_pieces(pieces, setup.turn, waivers)?;
+        pos.halfmoves = setup.halfmoves;
+        pos.fullmoves = setup.fullmoves.max(1);
+        Ok(pos)
+    }
+
+    /// The position of `pieces` with `turn` to move (clocks at their start), checked like
+    /// [`Position::from_setup`]: for callers that hold a few pieces rather than a board, such
+    /// as the tablebase generator, which builds one position per table entry.
+    ///
+    /// # Errors
+    /// [`PositionError::SharedSquare`] when two pieces are given one square, otherwise the
+    /// first rule the position breaks.
+    pub fn from_pieces(
+        pieces: impl IntoIterator<Item = (Piece, Square)>,
+        turn: Color,
+        waivers: Waivers,
+    ) -> Result<Position, PositionError> {
         let mut pos = Position {
             board: [0; SQUARES],
             pieces: [Bitboard::EMPTY; 16],
@@ -180,16 +202,17 @@ impl Position {
             kings: [Square::new(0, 0); 2],
             files: [0; 9],
             ranks: [0; 10],
-            turn: setup.turn,
-            key: zobrist::turn_key(setup.turn),
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves.max(1),
+            turn,
+            key: zobrist::turn_key(turn),
+            halfmoves: 0,
+            fullmoves: 1,
             history: Vec::new(),
         };
-        for sq in Square::all() {
-            if let Some(piece) = setup.board[sq.index()] {
-                pos.put(piece, sq);
+        for (piece, sq) in pieces {
+            if pos.board[sq.index()] != 0 {
+                return Err(PositionError::SharedSquare(sq));
             }
+            pos.put(piece, sq);
         }
         for color in Color::ALL {
             let total = pos.occupied[color.index()].count();
@@ -602,5 +625,53 @@ mod tests {
                 assert_masks(&pos);
             }
         }
+    }
+
+    #[test]
+    fn a_position_from_its_pieces_equals_the_one_from_its_board() {
+        let mut rng = Rng::seeded(41);
+        let roots = crate::rules::testing::ROOTS;
+        crate::rules::testing::random_games(&roots, 6, 80, &mut rng, |pos| {
+            let setup = pos.to_setup();
+            let pieces: Vec<(Piece, Square)> = Square::all()
+                .filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq)))
+                .collect();
+            let mut from_board = Position::from_setup(&setup, Waivers::NONE).unwrap();
+            from_board.halfmoves = 0;
+            from_board.fullmoves = 1;
+            // The pieces in any order give the same position.
+            let mut reversed = pieces.clone();
+            reversed.reverse();
+            for list in [pieces, reversed] {
+                let p = Position::from_pieces(list, pos.turn(), Waivers::NONE).unwrap();
+                assert_eq!(p.to_setup(), from_board.to_setup());
+                assert_eq!(p.key(), from_board.key());
+                assert_masks(&p);
+            }
+        });
+        let red_king = Piece::new(Color::Red, Kind::General);
+        let black_king = Piece::new(Color::Black, Kind::General);
+        let e0: Square = "e0".parse().unwrap();
+        let e9: Square = "e9".parse().unwrap();
+        let rook = Piece::new(Color::Red, Kind::Chariot);
+        assert_eq!(
+            Position::from_pieces(
+                [(red_king, e0), (black_king, e9), (rook, e9)],
+                Color::Red,
+                Waivers::NONE
+            )
+            .unwrap_err(),
+            PositionError::SharedSquare(e9)
+        );
+        // The same checks as a board: facing generals.
+        assert_eq!(
+            Position::from_pieces(
+                [(red_king, e0), (black_king, e9)],
+                Color::Red,
+                Waivers::NONE
+            )
+            .unwrap_err(),
+            PositionError::GeneralsFacing
+        );
     }
 }

@@ -558,6 +558,35 @@ impl Indexer {
         setup
     }
 
+    /// The position of a placement in the table's frame, with `turn` to move, checked against
+    /// the rules except for `waivers` (as [`Position::from_setup`] of [`Indexer::setup`], without
+    /// building a board first: the generator builds one position per entry).
+    ///
+    /// # Errors
+    /// The rule the position breaks; [`crate::rules::PositionError::SharedSquare`] when two pieces
+    /// share a square.
+    ///
+    /// # Panics
+    /// When a slot holds no square index (90 or more).
+    pub fn position(
+        &self,
+        p: &Placement,
+        turn: Color,
+        waivers: crate::rules::Waivers,
+    ) -> Result<Position, crate::rules::PositionError> {
+        let pieces = p
+            .slots()
+            .iter()
+            .zip(&self.slot_pieces)
+            .map(|(&sq, &piece)| {
+                (
+                    piece,
+                    Square::from_index(usize::from(sq)).unwrap_or_else(|| unreachable!("a square")),
+                )
+            });
+        Position::from_pieces(pieces, turn, waivers)
+    }
+
     /// The general squares of the strong (Red) side in the table's frame.
     #[must_use]
     pub fn red_king_squares(&self) -> &[u8] {
