@@ -30,10 +30,11 @@ enum Command {
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
-    /// Memory: at most about 17 bytes per entry of the table being generated (5 during the
-    /// retrograde passes, twice that at the end of the first pass, more while the
-    /// perpetual-check game is solved; the DTC pass needs 8) plus 2 bytes per entry of the
-    /// tables its captures lead to (held in memory). The largest table of the third set (36 M entries) stays under 1 GiB;
+    /// Memory: at most about 15 bytes per entry of the table being generated (5 during the
+    /// retrograde passes, 11 while the perpetual check/chase game is solved, 15 when both
+    /// sides have attacking pieces and so two games; the DTC pass needs 8) plus 2 bytes per
+    /// entry of the tables its captures lead to (held in memory). The largest table of the
+    /// third set (36 M entries) stays under 1 GiB;
     /// `--max-memory` refuses a table whose estimate exceeds the limit before starting it.
     #[command(verbatim_doc_comment)]
     Gen {

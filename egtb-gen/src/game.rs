@@ -180,6 +180,7 @@ const JOINED: u8 = 2;
 
 /// Per node, counts of moves that stay in the region ([`prepare`] or [`Degrees::new`]); shared
 /// by the two games of a table.
+#[derive(Clone)]
 pub struct Degrees {
     /// Moves into the region.
     out: Vec<u8>,
@@ -524,11 +525,12 @@ impl<G: GameGraph> Solver<'_, G> {
 }
 
 /// Solves the game for winner `p`: every region node P wins, with its rank. `degrees` comes
-/// from [`prepare`] on the same graph.
+/// from [`prepare`] on the same graph; the solver counts them down in place (so a caller that
+/// solves for both winners passes a clone the first time).
 ///
 /// # Errors
 /// [`GameError::TooDeep`] when stages or plies exceed 16 bits.
-pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solution, GameError> {
+pub fn solve<G: GameGraph>(g: &G, degrees: Degrees, p: Color) -> Result<Solution, GameError> {
     let n = g.nodes() as usize;
     let s = Solver {
         g,
@@ -537,8 +539,9 @@ pub fn solve<G: GameGraph>(g: &G, degrees: &Degrees, p: Color) -> Result<Solutio
         plies: (0..n).map(|_| AtomicU16::new(0)).collect(),
         cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
         mark: (0..n).map(|_| AtomicU8::new(OUT)).collect(),
-        out: degrees.out.iter().map(|&x| AtomicU8::new(x)).collect(),
-        quiet: degrees.quiet.iter().map(|&x| AtomicU8::new(x)).collect(),
+        // In place: the same allocations, as atomics.
+        out: degrees.out.into_iter().map(AtomicU8::new).collect(),
+        quiet: degrees.quiet.into_iter().map(AtomicU8::new).collect(),
     };
     s.exits()?;
     let targets = g.chase_targets(p);
@@ -694,10 +697,10 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        let red = solve(&g, &prepare(&g), R).unwrap();
+        let red = solve(&g, prepare(&g), R).unwrap();
         assert_eq!(red.rank(r0), rank(1, 1));
         assert_eq!(red.rank(b0), rank(1, 2));
-        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
     }
 
     #[test]
@@ -707,8 +710,8 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
-        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
     }
 
     #[test]
@@ -721,13 +724,13 @@ pub(crate) mod tests {
         g.edge(r0, b0);
         g.edge(b0, r1);
         g.edge(r1, b0);
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
         let mut g = Explicit::default();
         let b0 = g.node(B, false, Exit::Draw);
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
     }
 
     #[test]
@@ -742,14 +745,14 @@ pub(crate) mod tests {
         g.edge(r0, b1);
         g.edge(b1, r1);
         g.edge(r1, b0);
-        let red = solve(&g, &prepare(&g), R).unwrap();
+        let red = solve(&g, prepare(&g), R).unwrap();
         assert_eq!(red.rank(r1), rank(1, 1));
         assert_eq!(red.rank(b1), rank(1, 2));
         assert_eq!(red.rank(r0), rank(1, 3));
         assert_eq!(red.rank(b0), rank(1, 4));
         // If Red's move into b0 checked too, both would check forever: a draw.
         g.check[b0 as usize] = true;
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
     }
 
     #[test]
@@ -764,7 +767,7 @@ pub(crate) mod tests {
         g.edge(r1, b1);
         g.edge(b1, r1);
         g.edge(r0, b1);
-        let red = solve(&g, &prepare(&g), R).unwrap();
+        let red = solve(&g, prepare(&g), R).unwrap();
         assert_eq!(red.rank(r0), rank(0, 1));
         assert_eq!(red.rank(b0), rank(0, 2));
         assert_eq!(red.rank(r1), rank(0, 3));
@@ -795,7 +798,7 @@ pub(crate) mod tests {
         let r4 = g.node(R, false, Exit::Lose);
         g.edge(r4, b4);
         g.edge(b4, r5);
-        let red = solve(&g, &prepare(&g), R).unwrap();
+        let red = solve(&g, prepare(&g), R).unwrap();
         assert_eq!(red.rank(b0), rank(1, 2));
         assert_eq!(red.rank(r3), rank(1, 1));
         assert_eq!(red.rank(r2), rank(3, 1));
@@ -804,7 +807,7 @@ pub(crate) mod tests {
         assert_eq!(red.rank(b4), rank(4, 0));
         assert_eq!(red.rank(r4), rank(4, 1));
         assert_eq!(red.stages, 5);
-        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
     }
 
     /// Checks the certificate of the module notes on a solution: plies have the right parity
@@ -1011,7 +1014,7 @@ pub(crate) mod tests {
         for seed in 1..2000u64 {
             let g = random_graph(seed, 8 + (seed % 3) as usize * 2);
             for p in [R, B] {
-                let sol = solve(&g, &prepare(&g), p).unwrap();
+                let sol = solve(&g, prepare(&g), p).unwrap();
                 let brute = brute_force(&g, p);
                 for v in 0..g.nodes() {
                     assert_eq!(
@@ -1159,7 +1162,7 @@ pub(crate) mod tests {
         for seed in 1..500u64 {
             let g = random_marked_graph(seed, 6 + (seed % 2) as usize * 2);
             for p in [R, B] {
-                let sol = solve(&g, &prepare(&g), p).unwrap();
+                let sol = solve(&g, prepare(&g), p).unwrap();
                 let brute = brute_force_rules(&g, p);
                 for v in 0..g.nodes() {
                     assert!(
@@ -1180,7 +1183,7 @@ pub(crate) mod tests {
                 // Without the chase targets: exact.
                 let mut plain = g.clone();
                 plain.targets = [Vec::new(), Vec::new()];
-                let sol = solve(&plain, &prepare(&plain), p).unwrap();
+                let sol = solve(&plain, prepare(&plain), p).unwrap();
                 let brute = brute_force_rules(&plain, p);
                 for v in 0..g.nodes() {
                     assert_eq!(sol.rank(v).is_some(), brute[v as usize], "seed {seed}");
@@ -1209,18 +1212,18 @@ pub(crate) mod tests {
         let r0 = g.node(R, false, Exit::Lose);
         g.marked_edge(b0, r0, chase(3));
         g.edge(r0, b0);
-        let red = solve(&g, &prepare(&g), R).unwrap();
+        let red = solve(&g, prepare(&g), R).unwrap();
         assert_eq!(red.rank(r0), rank(1, 1));
         assert_eq!(red.rank(b0), rank(1, 2));
         assert_eq!(red.kinds, [CoreKind::Chase(3)]);
-        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
         // If Red's answer chased too, both would chase forever: a draw.
         g.marks[r0 as usize][0] = chase(3);
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
-        assert_eq!(solve(&g, &prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
         // Chasing another piece than the judged one is no perpetual chase of it.
         g.marks[r0 as usize][0] = Marks::default();
         g.marks[b0 as usize][0] = chase(4);
-        assert_eq!(solve(&g, &prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
     }
 }

@@ -19,15 +19,16 @@
 //! makes a position won or lost by mate; it keeps the position undecided (like a drawing
 //! capture), and the game then counts it as a move out of the region that wins or loses.
 //!
-//! Each position needs 4 bytes while its table is built (a 16-bit state, an 8-bit count of
-//! quiet moves not yet refuted and a byte saying whether the side to move is in check), plus 2
-//! bytes per position of the tables its captures lead to; the game adds 6 bytes per position
-//! while it runs.
+//! Each position needs 5 bytes while its table is built (a 16-bit state, 8-bit counts of quiet
+//! moves not yet refuted and of those that give no check, and a byte saying whether the side to
+//! move is in check), written in place by the first pass, plus 2 bytes per position of the
+//! tables its captures lead to; the game adds 6 bytes per position while it runs (and keeps the
+//! move counts as its own), 4 more for a second game.
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
-use chariot::egtb::{Coding, Indexer, Metric, Signature, Value};
+use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
@@ -292,43 +293,39 @@ pub fn generate(
     };
     progress.stage(&format!("{sig}: first pass"), total);
     const CHUNK: u64 = 1 << 14;
-    type Chunk = (Vec<u16>, Vec<u8>, Vec<u8>, Vec<u8>);
-    let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
-            let mut vals = Vec::with_capacity(CHUNK as usize);
-            let mut cnts = Vec::with_capacity(CHUNK as usize);
-            let mut quiet = Vec::with_capacity(CHUNK as usize);
-            let mut checks = Vec::with_capacity(CHUNK as usize);
-            for e in range.clone() {
-                let (v, n, q, check) = work.first_pass(e)?;
-                vals.push(v);
-                cnts.push(n);
-                quiet.push(q);
-                checks.push(u8::from(check));
-            }
-            progress.advance(range.end - range.start);
-            Ok((vals, cnts, quiet, checks))
-        })
-        .collect::<Result<_, GenError>>()?;
-    work.val = chunks
-        .iter()
-        .flat_map(|(v, _, _, _)| v.iter().map(|&x| AtomicU16::new(x)))
+    // Every entry's working state is written where it stays, so the first pass needs no second
+    // copy (the state, counts and check flag: 5 bytes an entry).
+    let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
+    work.val = std::iter::repeat_with(|| AtomicU16::new(0))
+        .take(n)
         .collect();
-    work.cnt = chunks
-        .iter()
-        .flat_map(|(_, n, _, _)| n.iter().map(|&x| AtomicU8::new(x)))
+    work.cnt = std::iter::repeat_with(|| AtomicU8::new(0))
+        .take(n)
         .collect();
-    work.no_check = chunks
-        .iter()
-        .flat_map(|(_, _, q, _)| q.iter().map(|&x| AtomicU8::new(x)))
+    work.no_check = std::iter::repeat_with(|| AtomicU8::new(0))
+        .take(n)
         .collect();
-    work.check = chunks
-        .iter()
-        .flat_map(|(_, _, _, c)| c.iter().copied())
-        .collect();
-    drop(chunks);
+    let mut check = vec![0u8; n];
+    {
+        let w = &work;
+        check
+            .par_chunks_mut(CHUNK as usize)
+            .enumerate()
+            .try_for_each(|(c, checks)| {
+                let start = c as u64 * CHUNK;
+                for (i, in_check) in checks.iter_mut().enumerate() {
+                    let e = start + i as u64;
+                    let (v, cnt, quiet, check) = w.first_pass(e)?;
+                    w.val[e as usize].store(v, Relaxed);
+                    w.cnt[e as usize].store(cnt, Relaxed);
+                    w.no_check[e as usize].store(quiet, Relaxed);
+                    *in_check = u8::from(check);
+                }
+                progress.advance(checks.len() as u64);
+                Ok::<(), GenError>(())
+            })?;
+    }
+    work.check = check;
 
     let mut level = 0u32;
     while level <= work.max_level.load(Relaxed) {
@@ -360,7 +357,7 @@ pub fn generate(
         .into_iter()
         .map(AtomicU16::into_inner)
         .collect();
-    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, &degrees)
+    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, degrees)
         .map_err(|source| GenError::Game { table: sig, source })?;
     let (codes, stats, mut coding) =
         finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;

@@ -243,7 +243,7 @@ pub fn judge(
     ix: &Indexer,
     state: &[u16],
     check: &[u8],
-    degrees: &Degrees,
+    degrees: Degrees,
 ) -> Result<RuleValues, GameError> {
     let g = TableGraph::new(ix, state, check);
     // The counts the retrograde passes left must be the region's moves; debug builds (and the
@@ -260,14 +260,23 @@ pub fn judge(
         }
     }
     let sig = ix.signature();
+    // The loser must be able to check, or the winner could only win by exits, which need a
+    // rule value in a smaller table, which needs the loser's attacking pieces there too.
+    let winners: Vec<Color> = Color::ALL
+        .into_iter()
+        .filter(|w| sig.side(w.opponent()).has_attackers())
+        .collect();
     let mut solutions = Vec::new();
-    for winner in Color::ALL {
-        // The loser must be able to check, or the winner could only win by exits, which need
-        // a rule value in a smaller table, which needs the loser's attacking pieces there too.
-        if !sig.side(winner.opponent()).has_attackers() {
-            continue;
-        }
-        solutions.push(game::solve(&g, degrees, winner)?);
+    let mut degrees = Some(degrees);
+    for (i, &winner) in winners.iter().enumerate() {
+        // The last game takes the counts themselves, an earlier one a copy.
+        let d = if i + 1 == winners.len() {
+            degrees.take()
+        } else {
+            degrees.clone()
+        };
+        let Some(d) = d else { break };
+        solutions.push(game::solve(&g, d, winner)?);
     }
     Ok(RuleValues { solutions })
 }

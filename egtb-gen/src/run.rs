@@ -98,10 +98,21 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     for s in sig.captures() {
         subs += 2 * Indexer::new(s)?.size();
     }
-    // 5 bytes per entry during the retrograde passes (twice at the end of the first pass: the
-    // chunked copy); then the state, check byte and move counts (5), the second game's working
-    // arrays (8) with the first game's solution (4); plus the subtables.
-    Ok(own * 17 + subs * 2)
+    // 5 bytes per entry during the first pass and the retrograde passes (state, two move
+    // counts, check byte); 8 in the DTC pass (its 4 with both tables' codes); in the game, the
+    // state and check byte (3) and the solver's arrays (8, the move counts among them), and
+    // with games for both winners the first one's copy of the counts (2) or solution (4);
+    // plus the subtables.
+    let games = chariot::Color::ALL
+        .into_iter()
+        .filter(|w| sig.side(w.opponent()).has_attackers())
+        .count();
+    let per_entry = match games {
+        0 => 8,
+        1 => 11,
+        _ => 15,
+    };
+    Ok(own * per_entry + subs * 2)
 }
 
 /// Loads the tables the captures of `sig` lead to: their DTM files, or with `dtm_only` false a
