@@ -25,7 +25,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::HalfStats;
-use chariot::egtb::{Coding, Indexer, Metric, Signature, Value, is_conversion};
+use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value, is_conversion};
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
@@ -185,30 +185,34 @@ pub fn conversion_table(
         open: Vec::new(),
         max_level: AtomicU32::new(1),
     };
-    let chunks: Vec<Vec<(u8, u16, u8)>> = (0..total.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
-            let out = range
-                .clone()
-                .map(|e| pass.first(e))
-                .collect::<Result<Vec<_>, _>>()?;
-            progress.advance(range.end - range.start);
-            Ok(out)
-        })
-        .collect::<Result<_, GenError>>()?;
-    pass.class = chunks.iter().flatten().map(|x| x.0).collect();
-    pass.dist = chunks
-        .iter()
-        .flatten()
-        .map(|x| AtomicU16::new(x.1))
+    // Written in place (no second copy): class, distance and open moves, 4 bytes an entry.
+    let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
+    pass.dist = std::iter::repeat_with(|| AtomicU16::new(UNSET))
+        .take(n)
         .collect();
-    pass.open = chunks
-        .iter()
-        .flatten()
-        .map(|x| AtomicU8::new(x.2))
+    pass.open = std::iter::repeat_with(|| AtomicU8::new(0))
+        .take(n)
         .collect();
-    drop(chunks);
+    let mut class = vec![OTHER; n];
+    {
+        let p = &pass;
+        class
+            .par_chunks_mut(CHUNK as usize)
+            .enumerate()
+            .try_for_each(|(c, classes)| {
+                let start = c as u64 * CHUNK;
+                for (i, slot) in classes.iter_mut().enumerate() {
+                    let e = start + i as u64;
+                    let (class, dist, open) = p.first(e)?;
+                    *slot = class;
+                    p.dist[e as usize].store(dist, Relaxed);
+                    p.open[e as usize].store(open, Relaxed);
+                }
+                progress.advance(classes.len() as u64);
+                Ok::<(), GenError>(())
+            })?;
+    }
+    pass.class = class;
     let mut level = 0u32;
     while level <= pass.max_level.load(Relaxed) {
         if level + 1 >= u32::from(UNSET) {
