@@ -70,7 +70,8 @@ enum Command {
         #[arg(long, requires = "nnue", value_parser = parse_kernel)]
         kernel: Option<Kernel>,
     },
-    /// Print the static evaluation of a position, term by term.
+    /// Print the static evaluation of a position: the hand-written evaluation term by term,
+    /// then the built-in network's (the engine's default evaluation).
     Eval {
         /// The position (UCCI FEN); the start position when absent.
         #[arg(long, default_value = START_FEN)]
@@ -349,7 +350,19 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 engine: pos.turn(),
                 ..EvalConfig::FULL
             };
-            writeln!(io::stdout().lock(), "{}", breakdown(&pos, &config))?;
+            let mut out = io::stdout().lock();
+            writeln!(out, "hand-written evaluation:")?;
+            writeln!(out, "{}", breakdown(&pos, &config))?;
+            match chariot::nnue::builtin::network() {
+                Ok(net) => {
+                    let v = net.evaluate_position(&pos);
+                    let red = if pos.turn().is_red() { v } else { -v };
+                    writeln!(out, "{}:", chariot::nnue::builtin::NAME)?;
+                    writeln!(out, "evaluation (red): {red}")?;
+                    writeln!(out, "evaluation (side to move): {v}")?;
+                }
+                Err(e) => writeln!(out, "{e}")?,
+            }
             Ok(())
         }
         Command::Datagen {

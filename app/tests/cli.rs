@@ -65,6 +65,35 @@ fn bench_with_the_network_counts_the_same_nodes_on_every_kernel() {
 }
 
 #[test]
+fn eval_prints_both_evaluations() {
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    // Red a chariot up, Black to move: the network, like the hand-written evaluation, sees Red
+    // far ahead, so the side to move's score is the negated red one.
+    let fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1";
+    let out = std::process::Command::new(chariot)
+        .args(["eval", "--fen", fen])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let net = text
+        .split_once("built-in network")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no network section in {text}"));
+    let value = |section: &str, label: &str| -> i32 {
+        section
+            .lines()
+            .find_map(|l| l.strip_prefix(label))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {label} in {section}"))
+    };
+    let red = value(net, "evaluation (red):");
+    assert!(red > 300, "{text}");
+    assert_eq!(value(net, "evaluation (side to move):"), -red);
+    assert!(text.starts_with("hand-written evaluation:"), "{text}");
+}
+
+#[test]
 fn exit_codes_follow_the_convention() {
     let chariot = env!("CARGO_BIN_EXE_chariot");
     let run = |args: &[&str]| {

@@ -868,6 +868,16 @@ fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_
     e.send(&format!("setoption name EvalFile value {}", path.display()));
     e.starts("info string evaluating with the network");
     e.send("position startpos");
+    // `eval` shows the network's verdict beside the hand-written terms.
+    e.send("eval");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "network evaluation (side to move): 125"),
+        "{lines:?}"
+    );
     e.send("go depth 3");
     let lines = e.lines_until("bestmove");
     assert!(
@@ -890,6 +900,13 @@ fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_
     // Use NNUE false: the hand-written evaluation; true again: the file's network.
     e.send("setoption name Use NNUE value false");
     e.starts("info string evaluating with the hand-written evaluation");
+    e.send("eval");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("network evaluation")),
+        "{lines:?}"
+    );
     e.send("go depth 3");
     let lines = e.lines_until("bestmove");
     assert!(

@@ -292,6 +292,16 @@ impl Session {
                 for line in table.to_string().lines() {
                     self.say(line);
                 }
+                // The network the search evaluates with, when it does (`usennue`, and the
+                // knowledge and style that use it).
+                if let Some(net) = self
+                    .engine
+                    .network()
+                    .filter(|_| crate::search::uses_network(self.engine.options()))
+                {
+                    let v = net.evaluate_position(self.engine.position());
+                    self.say(&format!("network evaluation (side to move): {v}"));
+                }
             }
             Command::Bench(depth) => {
                 let depth = depth.unwrap_or(crate::search::bench::DEFAULT_DEPTH);
