@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use chariot::datagen::format;
 use chariot::nnue::{file, train};
+use chariot::training_data as format;
 
 /// Trains on `data` and writes the network to `out`.
 pub fn run(

@@ -61,10 +61,13 @@
 //! and the stage never rises. So every infinite play ends up in one core with Q checking on
 //! every move and P not checking infinitely often. `docs/egtb.md` gives the full argument.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
 use chariot::Color;
 use rayon::prelude::*;
+
+use crate::region::Region;
 
 /// The best a move out of the region gives the side to move there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,14 +139,16 @@ pub enum GameError {
     TooDeep,
 }
 
-/// The nodes P wins, with their ranks: `stage[v] == NONE` for the others.
+/// The nodes P wins, with their ranks.
 pub struct Solution {
     /// The winner.
     pub winner: Color,
-    /// Stage per node, [`NONE`] when P does not win it.
-    pub stage: Vec<u16>,
-    /// Plies per node (meaningful where the stage is set).
-    pub plies: Vec<u16>,
+    /// The region the arrays are numbered by.
+    region: Arc<Region>,
+    /// Stage per region node (by its dense number), [`NONE`] when P does not win it.
+    stage: Vec<u16>,
+    /// Plies per region node (meaningful where the stage is set).
+    plies: Vec<u16>,
     /// The number of stages used (0 when P wins nothing).
     pub stages: u16,
     /// The kind of each level's core: level `i` (from 1) is stage `2i - 1`, `kinds[i - 1]`.
@@ -154,10 +159,11 @@ impl Solution {
     /// The rank of node `v`, if P wins it.
     #[must_use]
     pub fn rank(&self, v: u64) -> Option<Rank> {
-        let stage = self.stage[v as usize];
+        let r = self.region.get(v)?;
+        let stage = self.stage[r];
         (stage != NONE).then(|| Rank {
             stage,
-            plies: self.plies[v as usize],
+            plies: self.plies[r],
         })
     }
 
@@ -178,8 +184,8 @@ const ARENA: u8 = 1;
 /// Attracted in the current computation.
 const JOINED: u8 = 2;
 
-/// Per node, counts of moves that stay in the region ([`prepare`] or [`Degrees::new`]); shared
-/// by the two games of a table.
+/// Per region node (by its dense number in the [`Region`]), counts of moves that stay in the
+/// region ([`prepare`] or [`Degrees::new`]).
 #[derive(Clone)]
 pub struct Degrees {
     /// Moves into the region.
@@ -189,48 +195,59 @@ pub struct Degrees {
 }
 
 impl Degrees {
-    /// Degrees known already: per node, its moves into the region and those of them that give
-    /// no check (the generator keeps both while it refutes moves).
+    /// Degrees known already: per node of the table (`out` and `quiet` as long as the node
+    /// count), its moves into the region and those of them that give no check (the generator
+    /// keeps both while it refutes moves); kept for the region's nodes only.
     #[must_use]
-    pub fn new(out: Vec<u8>, quiet: Vec<u8>) -> Degrees {
-        Degrees { out, quiet }
+    pub fn new(out: Vec<u8>, quiet: Vec<u8>, region: &Region) -> Degrees {
+        let pick = |all: Vec<u8>| -> Vec<u8> {
+            let mut kept = Vec::with_capacity(region.len());
+            kept.extend(region.scan(1 << 16, |v, _| Some(all[v as usize])));
+            kept
+        };
+        Degrees {
+            out: pick(out),
+            quiet: pick(quiet),
+        }
     }
 
-    /// Node `v`'s moves into the region: all, and those that give no check.
+    /// The moves into the region of the node numbered `r` in the region: all, and those that
+    /// give no check.
     #[must_use]
-    pub fn of(&self, v: u64) -> (u8, u8) {
-        (self.out[v as usize], self.quiet[v as usize])
+    pub fn of(&self, r: usize) -> (u8, u8) {
+        (self.out[r], self.quiet[r])
     }
 }
 
+/// The region of `g`, numbered densely.
+#[must_use]
+pub fn region_of<G: GameGraph>(g: &G) -> Region {
+    Region::new(g.nodes(), |v| g.in_region(v))
+}
+
 /// Counts every region node's moves into the region by generating them.
-pub fn prepare<G: GameGraph>(g: &G) -> Degrees {
-    let n = g.nodes();
-    let counts: Vec<(u8, u8)> = (0..n)
-        .into_par_iter()
-        .map(|v| {
-            if !g.in_region(v) {
-                return (0, 0);
+pub fn prepare<G: GameGraph>(g: &G, region: &Region) -> Degrees {
+    let counts: Vec<(u8, u8)> = region.scan(1 << 12, |v, _| {
+        let (mut out, mut quiet) = (0u8, 0u8);
+        g.successors(v, |w| {
+            if g.in_region(w) {
+                out += 1;
+                quiet += u8::from(!g.in_check(w));
             }
-            let (mut out, mut quiet) = (0u8, 0u8);
-            g.successors(v, |w| {
-                if g.in_region(w) {
-                    out += 1;
-                    quiet += u8::from(!g.in_check(w));
-                }
-            });
-            (out, quiet)
-        })
-        .collect();
+        });
+        Some((out, quiet))
+    });
     Degrees {
         out: counts.iter().map(|c| c.0).collect(),
         quiet: counts.iter().map(|c| c.1).collect(),
     }
 }
 
+/// The game's working arrays, one entry per region node (by its dense number).
 struct Solver<'a, G: GameGraph> {
     g: &'a G,
     p: Color,
+    region: &'a Region,
     stage: Vec<AtomicU16>,
     plies: Vec<AtomicU16>,
     /// The counter of the current attractor (Q nodes: moves not yet joined).
@@ -246,16 +263,22 @@ struct Solver<'a, G: GameGraph> {
 const CHUNK: u64 = 1 << 12;
 
 impl<G: GameGraph> Solver<'_, G> {
+    /// The dense number of region node `v`.
+    #[inline]
+    fn at(&self, v: u64) -> usize {
+        self.region.at(v)
+    }
+
     fn won(&self, v: u64) -> bool {
-        self.stage[v as usize].load(Relaxed) != NONE
+        self.stage[self.at(v)].load(Relaxed) != NONE
     }
 
     fn mark(&self, v: u64) -> u8 {
-        self.mark[v as usize].load(Relaxed)
+        self.mark[self.at(v)].load(Relaxed)
     }
 
     fn set_mark(&self, v: u64, m: u8) {
-        self.mark[v as usize].store(m, Relaxed);
+        self.mark[self.at(v)].store(m, Relaxed);
     }
 
     fn is_p(&self, v: u64) -> bool {
@@ -265,17 +288,7 @@ impl<G: GameGraph> Solver<'_, G> {
     /// Calls `f` for every region node, in parallel; collects what it returns. A scan reads and
     /// writes only the per-node arrays (no move generation), so it is cheap.
     fn scan<T: Send>(&self, f: impl Fn(u64) -> Option<T> + Sync) -> Vec<T> {
-        let n = self.g.nodes();
-        (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .flat_map_iter(|c| {
-                let f = &f;
-                (c * CHUNK..((c + 1) * CHUNK).min(n))
-                    .filter(|&v| self.g.in_region(v))
-                    .filter_map(f)
-                    .collect::<Vec<T>>()
-            })
-            .collect()
+        self.region.scan(CHUNK, |v, _| f(v))
     }
 
     /// Backward search through the nodes marked [`ARENA`]. `seeds` (node, rank) are arena
@@ -301,7 +314,7 @@ impl<G: GameGraph> Solver<'_, G> {
         for (v, r) in seeds {
             if self.mark(v) == ARENA {
                 self.set_mark(v, JOINED);
-                self.plies[v as usize].store(r as u16, Relaxed);
+                self.plies[self.at(v)].store(r as u16, Relaxed);
                 joined.push(v);
                 put(&mut layers, v, r);
             }
@@ -328,17 +341,17 @@ impl<G: GameGraph> Solver<'_, G> {
                             return;
                         }
                         let claim = if self.is_p(v) {
-                            self.mark[v as usize]
+                            self.mark[self.at(v)]
                                 .compare_exchange(ARENA, JOINED, Relaxed, Relaxed)
                                 .is_ok()
                         } else {
-                            self.cnt[v as usize].fetch_sub(1, Relaxed) == 1
-                                && self.mark[v as usize]
+                            self.cnt[self.at(v)].fetch_sub(1, Relaxed) == 1
+                                && self.mark[self.at(v)]
                                     .compare_exchange(ARENA, JOINED, Relaxed, Relaxed)
                                     .is_ok()
                         };
                         if claim {
-                            self.plies[v as usize].store(rank as u16, Relaxed);
+                            self.plies[self.at(v)].store(rank as u16, Relaxed);
                             out.push(v);
                         }
                     });
@@ -362,8 +375,8 @@ impl<G: GameGraph> Solver<'_, G> {
     /// Gives every node in `nodes` the stage `s` (their plies are already set).
     fn settle(&self, nodes: &[u64], s: u16) {
         nodes.par_iter().for_each(|&v| {
-            self.stage[v as usize].store(s, Relaxed);
-            self.mark[v as usize].store(OUT, Relaxed);
+            self.stage[self.at(v)].store(s, Relaxed);
+            self.mark[self.at(v)].store(OUT, Relaxed);
         });
     }
 
@@ -373,9 +386,9 @@ impl<G: GameGraph> Solver<'_, G> {
             let quiet = !self.g.in_check(w);
             self.g.predecessors(w, |v| {
                 if self.g.in_region(v) {
-                    self.out[v as usize].fetch_sub(1, Relaxed);
+                    self.out[self.at(v)].fetch_sub(1, Relaxed);
                     if quiet {
-                        self.quiet[v as usize].fetch_sub(1, Relaxed);
+                        self.quiet[self.at(v)].fetch_sub(1, Relaxed);
                     }
                 }
             });
@@ -396,8 +409,8 @@ impl<G: GameGraph> Solver<'_, G> {
             if self.g.exit(v) != Exit::Lose {
                 return None;
             }
-            let n = self.out[v as usize].load(Relaxed);
-            self.cnt[v as usize].store(n, Relaxed);
+            let n = self.out[self.at(v)].load(Relaxed);
+            self.cnt[self.at(v)].store(n, Relaxed);
             self.set_mark(v, ARENA);
             (n == 0).then_some((v, 0))
         });
@@ -428,7 +441,7 @@ impl<G: GameGraph> Solver<'_, G> {
                 let escape = !self.is_p(v)
                     && (self.g.exit(v) != Exit::Lose
                         || match kind {
-                            CoreKind::Check => self.quiet[v as usize].load(Relaxed) > 0,
+                            CoreKind::Check => self.quiet[self.at(v)].load(Relaxed) > 0,
                             CoreKind::Chase(t) => self.g.has_move_not_chasing(v, t, |w| {
                                 self.g.in_region(w) && !self.won(w)
                             }),
@@ -450,8 +463,8 @@ impl<G: GameGraph> Solver<'_, G> {
                 if self.mark(v) != ARENA || self.is_p(v) {
                     return None;
                 }
-                let n = self.out[v as usize].load(Relaxed);
-                self.cnt[v as usize].store(n, Relaxed);
+                let n = self.out[self.at(v)].load(Relaxed);
+                self.cnt[self.at(v)].store(n, Relaxed);
                 Some((v, n == 0))
             });
             let mut seeds: Vec<(u64, i32)> = match kind {
@@ -510,8 +523,8 @@ impl<G: GameGraph> Solver<'_, G> {
                 if self.g.exit(v) != Exit::Lose {
                     return None;
                 }
-                let n = self.out[v as usize].load(Relaxed);
-                self.cnt[v as usize].store(n, Relaxed);
+                let n = self.out[self.at(v)].load(Relaxed);
+                self.cnt[self.at(v)].store(n, Relaxed);
             }
             self.set_mark(v, ARENA);
             None::<()>
@@ -524,17 +537,24 @@ impl<G: GameGraph> Solver<'_, G> {
     }
 }
 
-/// Solves the game for winner `p`: every region node P wins, with its rank. `degrees` comes
-/// from [`prepare`] on the same graph; the solver counts them down in place (so a caller that
-/// solves for both winners passes a clone the first time).
+/// Solves the game for winner `p`: every region node P wins, with its rank. `region` is the
+/// graph's region, `degrees` come from [`prepare`] on the same graph (or [`Degrees::new`]);
+/// the solver counts them down in place (so a caller that solves for both winners passes a
+/// clone the first time).
 ///
 /// # Errors
 /// [`GameError::TooDeep`] when stages or plies exceed 16 bits.
-pub fn solve<G: GameGraph>(g: &G, degrees: Degrees, p: Color) -> Result<Solution, GameError> {
-    let n = g.nodes() as usize;
+pub fn solve<G: GameGraph>(
+    g: &G,
+    region: &Arc<Region>,
+    degrees: Degrees,
+    p: Color,
+) -> Result<Solution, GameError> {
+    let n = region.len();
     let s = Solver {
         g,
         p,
+        region,
         stage: (0..n).map(|_| AtomicU16::new(NONE)).collect(),
         plies: (0..n).map(|_| AtomicU16::new(0)).collect(),
         cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
@@ -585,6 +605,7 @@ pub fn solve<G: GameGraph>(g: &G, degrees: Degrees, p: Color) -> Result<Solution
         .map_or(0, |&m| m + 1);
     Ok(Solution {
         winner: p,
+        region: Arc::clone(region),
         stage,
         plies: s.plies.into_iter().map(AtomicU16::into_inner).collect(),
         stages: used,
@@ -685,6 +706,12 @@ pub(crate) mod tests {
     const R: Color = Color::Red;
     const B: Color = Color::Black;
 
+    /// The game of `g` solved for winner `p`, its degrees counted by [`prepare`].
+    fn solved<G: GameGraph>(g: &G, p: Color) -> Solution {
+        let region = Arc::new(region_of(g));
+        solve(g, &region, prepare(g, &region), p).unwrap()
+    }
+
     fn rank(stage: u16, plies: u16) -> Option<Rank> {
         Some(Rank { stage, plies })
     }
@@ -697,10 +724,10 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        let red = solve(&g, prepare(&g), R).unwrap();
+        let red = solved(&g, R);
         assert_eq!(red.rank(r0), rank(1, 1));
         assert_eq!(red.rank(b0), rank(1, 2));
-        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solved(&g, B).count(), 0);
     }
 
     #[test]
@@ -710,8 +737,8 @@ pub(crate) mod tests {
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
-        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
+        assert_eq!(solved(&g, B).count(), 0);
     }
 
     #[test]
@@ -724,13 +751,13 @@ pub(crate) mod tests {
         g.edge(r0, b0);
         g.edge(b0, r1);
         g.edge(r1, b0);
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
         let mut g = Explicit::default();
         let b0 = g.node(B, false, Exit::Draw);
         let r0 = g.node(R, true, Exit::Lose);
         g.edge(b0, r0);
         g.edge(r0, b0);
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
     }
 
     #[test]
@@ -745,14 +772,14 @@ pub(crate) mod tests {
         g.edge(r0, b1);
         g.edge(b1, r1);
         g.edge(r1, b0);
-        let red = solve(&g, prepare(&g), R).unwrap();
+        let red = solved(&g, R);
         assert_eq!(red.rank(r1), rank(1, 1));
         assert_eq!(red.rank(b1), rank(1, 2));
         assert_eq!(red.rank(r0), rank(1, 3));
         assert_eq!(red.rank(b0), rank(1, 4));
         // If Red's move into b0 checked too, both would check forever: a draw.
         g.check[b0 as usize] = true;
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
     }
 
     #[test]
@@ -767,7 +794,7 @@ pub(crate) mod tests {
         g.edge(r1, b1);
         g.edge(b1, r1);
         g.edge(r0, b1);
-        let red = solve(&g, prepare(&g), R).unwrap();
+        let red = solved(&g, R);
         assert_eq!(red.rank(r0), rank(0, 1));
         assert_eq!(red.rank(b0), rank(0, 2));
         assert_eq!(red.rank(r1), rank(0, 3));
@@ -798,7 +825,7 @@ pub(crate) mod tests {
         let r4 = g.node(R, false, Exit::Lose);
         g.edge(r4, b4);
         g.edge(b4, r5);
-        let red = solve(&g, prepare(&g), R).unwrap();
+        let red = solved(&g, R);
         assert_eq!(red.rank(b0), rank(1, 2));
         assert_eq!(red.rank(r3), rank(1, 1));
         assert_eq!(red.rank(r2), rank(3, 1));
@@ -807,7 +834,7 @@ pub(crate) mod tests {
         assert_eq!(red.rank(b4), rank(4, 0));
         assert_eq!(red.rank(r4), rank(4, 1));
         assert_eq!(red.stages, 5);
-        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solved(&g, B).count(), 0);
     }
 
     /// Checks the certificate of the module notes on a solution: plies have the right parity
@@ -1014,7 +1041,7 @@ pub(crate) mod tests {
         for seed in 1..2000u64 {
             let g = random_graph(seed, 8 + (seed % 3) as usize * 2);
             for p in [R, B] {
-                let sol = solve(&g, prepare(&g), p).unwrap();
+                let sol = solved(&g, p);
                 let brute = brute_force(&g, p);
                 for v in 0..g.nodes() {
                     assert_eq!(
@@ -1162,7 +1189,7 @@ pub(crate) mod tests {
         for seed in 1..500u64 {
             let g = random_marked_graph(seed, 6 + (seed % 2) as usize * 2);
             for p in [R, B] {
-                let sol = solve(&g, prepare(&g), p).unwrap();
+                let sol = solved(&g, p);
                 let brute = brute_force_rules(&g, p);
                 for v in 0..g.nodes() {
                     assert!(
@@ -1183,7 +1210,7 @@ pub(crate) mod tests {
                 // Without the chase targets: exact.
                 let mut plain = g.clone();
                 plain.targets = [Vec::new(), Vec::new()];
-                let sol = solve(&plain, prepare(&plain), p).unwrap();
+                let sol = solved(&plain, p);
                 let brute = brute_force_rules(&plain, p);
                 for v in 0..g.nodes() {
                     assert_eq!(sol.rank(v).is_some(), brute[v as usize], "seed {seed}");
@@ -1212,18 +1239,18 @@ pub(crate) mod tests {
         let r0 = g.node(R, false, Exit::Lose);
         g.marked_edge(b0, r0, chase(3));
         g.edge(r0, b0);
-        let red = solve(&g, prepare(&g), R).unwrap();
+        let red = solved(&g, R);
         assert_eq!(red.rank(r0), rank(1, 1));
         assert_eq!(red.rank(b0), rank(1, 2));
         assert_eq!(red.kinds, [CoreKind::Chase(3)]);
-        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solved(&g, B).count(), 0);
         // If Red's answer chased too, both would chase forever: a draw.
         g.marks[r0 as usize][0] = chase(3);
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
-        assert_eq!(solve(&g, prepare(&g), B).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
+        assert_eq!(solved(&g, B).count(), 0);
         // Chasing another piece than the judged one is no perpetual chase of it.
         g.marks[r0 as usize][0] = Marks::default();
         g.marks[b0 as usize][0] = chase(4);
-        assert_eq!(solve(&g, prepare(&g), R).unwrap().count(), 0);
+        assert_eq!(solved(&g, R).count(), 0);
     }
 }

@@ -32,7 +32,7 @@ use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
-use crate::game::{Degrees, GameError};
+use crate::game::GameError;
 use crate::loaded::Subtables;
 use crate::retro;
 use crate::state::*;
@@ -343,21 +343,19 @@ pub fn generate(
         level += 1;
     }
     progress.stage(&format!("{sig}: perpetual check"), 0);
-    let degrees = Degrees::new(
-        std::mem::take(&mut work.cnt)
-            .into_iter()
-            .map(AtomicU8::into_inner)
-            .collect(),
-        std::mem::take(&mut work.no_check)
-            .into_iter()
-            .map(AtomicU8::into_inner)
-            .collect(),
-    );
+    let out: Vec<u8> = std::mem::take(&mut work.cnt)
+        .into_iter()
+        .map(AtomicU8::into_inner)
+        .collect();
+    let quiet: Vec<u8> = std::mem::take(&mut work.no_check)
+        .into_iter()
+        .map(AtomicU8::into_inner)
+        .collect();
     let state: Vec<u16> = std::mem::take(&mut work.val)
         .into_iter()
         .map(AtomicU16::into_inner)
         .collect();
-    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, degrees)
+    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, out, quiet)
         .map_err(|source| GenError::Game { table: sig, source })?;
     let (codes, stats, mut coding) =
         finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;

@@ -2,12 +2,12 @@
 //!
 //! Stages, as in Syzygy's `tbgen`/`tbver`: [`generate`] (retrograde analysis of one table over
 //! the working [`state`] codes, with [`retro`] unmoves, then the perpetual-check rule:
-//! [`perpetual`] builds the table's game for [`game`], which solves it), [`dtc`] (distances to
-//! conversion from the finished values), [`run`] (subtables
-//! [`loaded`] into memory, compression in the better [`layout`] and atomic writes), [`verify`] (an independent re-check,
-//! the rule's game included, reading tables only through the library's reader) and
-//! [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of tables and
-//! [`plan`] writes a set's dependency graph for `make` or Snakemake.
+//! [`perpetual`] builds the table's game for [`game`], which solves it over its [`region`]),
+//! [`dtc`] (distances to conversion from the finished values), [`run`] (subtables [`loaded`]
+//! into memory, compression in the better [`layout`] and atomic writes), [`verify`] (an
+//! independent re-check, the rule's game included, reading tables only through the library's
+//! reader) and [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of
+//! tables and [`plan`] writes a set's dependency graph for `make` or Snakemake.
 //! Errors are typed ([`error::TableError`]); progress is reported through
 //! [`generate::Progress`]. The commands (argument parsing, progress bars, output, exit codes)
 //! are the binary's. The file format, the index and the prober live in `chariot::egtb`.
@@ -21,6 +21,7 @@ pub mod layout;
 pub mod loaded;
 pub mod perpetual;
 pub mod plan;
+pub mod region;
 pub mod retro;
 pub mod run;
 pub mod sets;

@@ -233,9 +233,10 @@ impl RuleValues {
     }
 }
 
-/// Solves the rule for a table whose retrograde passes are done. `degrees` are the moves of
-/// every position of the region into the region, all and those that give no check (the
-/// generator's counters of unrefuted moves: every other move of such a position is refuted).
+/// Solves the rule for a table whose retrograde passes are done. `out` and `quiet` are, per
+/// entry, the moves of every position of the region into the region, all and those that give no
+/// check (the generator's counters of unrefuted moves: every other move of such a position is
+/// refuted); the game keeps them for its region only.
 ///
 /// # Errors
 /// [`GameError`] when the game's stages or plies exceed 16 bits.
@@ -243,19 +244,22 @@ pub fn judge(
     ix: &Indexer,
     state: &[u16],
     check: &[u8],
-    degrees: Degrees,
+    out: Vec<u8>,
+    quiet: Vec<u8>,
 ) -> Result<RuleValues, GameError> {
     let g = TableGraph::new(ix, state, check);
+    let region = std::sync::Arc::new(game::region_of(&g));
+    let degrees = Degrees::new(out, quiet, &region);
     // The counts the retrograde passes left must be the region's moves; debug builds (and the
     // tests) count them again by generating the moves.
     #[cfg(debug_assertions)]
     {
-        let fresh = game::prepare(&g);
-        for v in (0..g.nodes()).filter(|&v| g.in_region(v)) {
+        let fresh = game::prepare(&g, &region);
+        for r in 0..region.len() {
             assert_eq!(
-                degrees.of(v),
-                fresh.of(v),
-                "moves into the region of entry {v}"
+                degrees.of(r),
+                fresh.of(r),
+                "moves into the region of its node {r}"
             );
         }
     }
@@ -276,7 +280,7 @@ pub fn judge(
             degrees.clone()
         };
         let Some(d) = d else { break };
-        solutions.push(game::solve(&g, d, winner)?);
+        solutions.push(game::solve(&g, &region, d, winner)?);
     }
     Ok(RuleValues { solutions })
 }

@@ -22,6 +22,7 @@ pub mod protocol;
 pub mod random;
 pub mod rules;
 pub mod search;
+pub mod training_data;
 pub mod tune;
 
 pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, Square};

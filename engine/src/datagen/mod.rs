@@ -9,13 +9,11 @@
 //! value). When the game ends (by the rules core's judge, or adjudicated: a mate found, a score
 //! beyond [`Settings::win_adjudication`] for both sides' searches over several plies, or the ply
 //! cap as a draw), its records are written with the result, one game at a time, to a file in the
-//! [`format`] of `docs/formats/training-data.md`.
+//! [`training_data`](crate::training_data) format of `docs/formats/training-data.md`.
 //!
 //! Games run on `threads` threads, each with its own single-threaded searcher. Everything
 //! random is drawn from a generator seeded by the run's seed, the game's number and the number of
 //! records already in the file, so a resumed run plays new games, and a run is repeatable.
-
-pub mod format;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,7 +24,7 @@ use crate::nnue::Network;
 use crate::random::Rng;
 use crate::rules::{GameState, JudgeConfig, Position, judge};
 use crate::search::{Control, Limits, Options, Score, Searcher};
-use format::{DataError, DataFile, Outcome, Record};
+use crate::training_data::{DataError, DataFile, Outcome, Record};
 
 /// How data is generated.
 #[derive(Clone, Debug)]
@@ -315,6 +313,7 @@ fn opening(book: Option<&BookSet>, rng: &mut Rng, settings: &Settings) -> Positi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::training_data as format;
 
     #[test]
     fn a_small_run_writes_legal_filtered_positions_and_resumes() {

@@ -6,11 +6,9 @@
 //! changes the speed.
 //!
 //! Why the results cannot differ: the rows are added lane by lane with 16-bit wrapping in both;
-//! the dot product clips each sum to `0..=QA`, multiplies by a 16-bit weight (at most
-//! 255 × 32,768 in magnitude, so a pair of products fits 32 bits) and adds with 32-bit wrapping,
-//! which gives the same total in any order.
-
-use super::network::QA;
+//! the dot product clips each sum to `0..=clip` (the network's `QA`, 255), multiplies by a 16-bit
+//! weight (at most 255 × 32,768 in magnitude, so a pair of products fits 32 bits) and adds with
+//! 32-bit wrapping, which gives the same total in any order.
 
 /// Which implementation the kernels use on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,24 +74,24 @@ impl Kernel {
         }
     }
 
-    /// `Σ clamp(acc[i], 0, QA) × w[i]` (32-bit, wrapping) over the shorter of the two.
+    /// `Σ clamp(acc[i], 0, clip) × w[i]` (32-bit, wrapping) over the shorter of the two;
+    /// `clip` must be at most 255 for the products to fit (see the module notes).
     #[must_use]
-    pub fn dot_crelu(self, acc: &[i16], w: &[i16]) -> i32 {
+    pub fn dot_crelu(self, acc: &[i16], w: &[i16], clip: i16) -> i32 {
+        debug_assert!((0..=255).contains(&clip));
         match self {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
                 // SAFETY: the CPU has AVX2 (checked just above).
-                unsafe { avx2::dot_crelu(acc, w) }
+                unsafe { avx2::dot_crelu(acc, w, clip) }
             }
-            _ => portable::dot_crelu(acc, w),
+            _ => portable::dot_crelu(acc, w, clip),
         }
     }
 }
 
 /// The kernels in plain Rust.
 mod portable {
-    use super::QA;
-
     pub fn add_row(acc: &mut [i16], row: &[i16]) {
         for (a, w) in acc.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
@@ -106,9 +104,9 @@ mod portable {
         }
     }
 
-    pub fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    pub fn dot_crelu(acc: &[i16], w: &[i16], clip: i16) -> i32 {
         acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
-            sum.wrapping_add(i32::from(a.clamp(0, QA)) * i32::from(w))
+            sum.wrapping_add(i32::from(a.clamp(0, clip)) * i32::from(w))
         })
     }
 }
@@ -124,7 +122,7 @@ mod avx2 {
         _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
     };
 
-    use super::{QA, portable};
+    use super::portable;
 
     const LANES: usize = 16;
 
@@ -171,11 +169,11 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    pub unsafe fn dot_crelu(acc: &[i16], w: &[i16], clip: i16) -> i32 {
         let n = acc.len().min(w.len());
         let whole = n / LANES * LANES;
         let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QA);
+        let top = _mm256_set1_epi16(clip);
         let mut sum = _mm256_setzero_si256();
         for i in (0..whole).step_by(LANES) {
             let a = acc[i..i + LANES].as_ptr().cast::<__m256i>();
@@ -192,13 +190,14 @@ mod avx2 {
         );
         let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
         let one = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
-        _mm_cvtsi128_si32(one).wrapping_add(portable::dot_crelu(&acc[whole..n], &w[whole..n]))
+        _mm_cvtsi128_si32(one).wrapping_add(portable::dot_crelu(&acc[whole..n], &w[whole..n], clip))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::network::QA;
     use crate::random::Rng;
 
     fn vector(rng: &mut Rng, n: usize) -> Vec<i16> {
@@ -233,8 +232,8 @@ mod tests {
                     assert_eq!(a, b, "{} sub_row, {n} lanes", kernel.name());
                     assert_eq!(a, acc, "adding and subtracting a row is the identity");
                     assert_eq!(
-                        kernel.dot_crelu(&acc, &row),
-                        portable::dot_crelu(&acc, &row),
+                        kernel.dot_crelu(&acc, &row, QA),
+                        portable::dot_crelu(&acc, &row, QA),
                         "{} dot_crelu, {n} lanes",
                         kernel.name()
                     );
@@ -256,7 +255,7 @@ mod tests {
         let w = [7, 7, 2, -1, 1, 3];
         // 0 + 0 + 6 - 255 + 255 + 765
         for kernel in [Kernel::Portable, Kernel::detect()] {
-            assert_eq!(kernel.dot_crelu(&acc, &w), 771);
+            assert_eq!(kernel.dot_crelu(&acc, &w, QA), 771);
         }
     }
 }

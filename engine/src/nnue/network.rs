@@ -161,8 +161,8 @@ impl Network {
         let (w_us, w_them) = self.w2.split_at(self.hidden);
         let k = self.kernel;
         let sum = k
-            .dot_crelu(us, w_us)
-            .wrapping_add(k.dot_crelu(them, w_them))
+            .dot_crelu(us, w_us, QA)
+            .wrapping_add(k.dot_crelu(them, w_them, QA))
             .wrapping_add(self.b2);
         sum * SCALE / (i32::from(QA) * i32::from(QB))
     }

@@ -17,9 +17,9 @@
 
 use super::features::{self, INPUTS};
 use super::network::{Network, QA, QB};
-use crate::datagen::format::Record;
 use crate::random::Rng;
 use crate::rules::{Color, Square};
+use crate::training_data::Record;
 
 /// Largest float weight that quantises without overflow in the accumulator (33 rows of at
 /// most `1.98 × QA` stay inside an `i16`).
@@ -425,8 +425,8 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::Outcome;
     use crate::rules::testing::{ROOTS, random_games};
+    use crate::training_data::Outcome;
 
     /// Records whose score is a simple function of material, so a network can learn it.
     fn material_records(n_games: usize) -> Vec<Record> {
