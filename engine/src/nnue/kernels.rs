@@ -56,7 +56,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
                 // SAFETY: the CPU has AVX2 (checked just above).
-                unsafe { avx2::add_row(acc, row) }
+                unsafe { avx2::update::<false>(acc, row) }
             }
             _ => portable::add_row(acc, row),
         }
@@ -68,7 +68,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
                 // SAFETY: the CPU has AVX2 (checked just above).
-                unsafe { avx2::sub_row(acc, row) }
+                unsafe { avx2::update::<true>(acc, row) }
             }
             _ => portable::sub_row(acc, row),
         }
@@ -126,10 +126,12 @@ mod avx2 {
 
     const LANES: usize = 16;
 
+    /// `acc[i] += row[i]`, or `-=` with `SUB`.
+    ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add_row(acc: &mut [i16], row: &[i16]) {
+    pub unsafe fn update<const SUB: bool>(acc: &mut [i16], row: &[i16]) {
         let n = acc.len().min(row.len());
         let whole = n / LANES * LANES;
         for i in (0..whole).step_by(LANES) {
@@ -137,33 +139,20 @@ mod avx2 {
             let w = row[i..i + LANES].as_ptr().cast::<__m256i>();
             // SAFETY: both ranges are 16 i16s (32 bytes) in bounds; unaligned loads and stores.
             unsafe {
-                _mm256_storeu_si256(
-                    a,
-                    _mm256_add_epi16(_mm256_loadu_si256(a), _mm256_loadu_si256(w)),
-                )
-            };
+                let (x, y) = (_mm256_loadu_si256(a), _mm256_loadu_si256(w));
+                let sum = if SUB {
+                    _mm256_sub_epi16(x, y)
+                } else {
+                    _mm256_add_epi16(x, y)
+                };
+                _mm256_storeu_si256(a, sum);
+            }
         }
-        portable::add_row(&mut acc[whole..n], &row[whole..n]);
-    }
-
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn sub_row(acc: &mut [i16], row: &[i16]) {
-        let n = acc.len().min(row.len());
-        let whole = n / LANES * LANES;
-        for i in (0..whole).step_by(LANES) {
-            let a = acc[i..i + LANES].as_mut_ptr().cast::<__m256i>();
-            let w = row[i..i + LANES].as_ptr().cast::<__m256i>();
-            // SAFETY: both ranges are 16 i16s (32 bytes) in bounds; unaligned loads and stores.
-            unsafe {
-                _mm256_storeu_si256(
-                    a,
-                    _mm256_sub_epi16(_mm256_loadu_si256(a), _mm256_loadu_si256(w)),
-                )
-            };
+        if SUB {
+            portable::sub_row(&mut acc[whole..n], &row[whole..n]);
+        } else {
+            portable::add_row(&mut acc[whole..n], &row[whole..n]);
         }
-        portable::sub_row(&mut acc[whole..n], &row[whole..n]);
     }
 
     /// # Safety
