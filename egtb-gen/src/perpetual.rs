@@ -247,6 +247,19 @@ pub fn judge(
     out: Vec<u8>,
     quiet: Vec<u8>,
 ) -> Result<RuleValues, GameError> {
+    let sig = ix.signature();
+    // The loser must be able to check, or the winner could only win by exits, which need a
+    // rule value in a smaller table, which needs the loser's attacking pieces there too.
+    let winners: Vec<Color> = Color::ALL
+        .into_iter()
+        .filter(|w| sig.side(w.opponent()).has_attackers())
+        .collect();
+    if winners.is_empty() {
+        // No side can lose by the rule: no game to build.
+        return Ok(RuleValues {
+            solutions: Vec::new(),
+        });
+    }
     let g = TableGraph::new(ix, state, check);
     let region = std::sync::Arc::new(game::region_of(&g));
     let degrees = Degrees::new(out, quiet, &region);
@@ -263,13 +276,6 @@ pub fn judge(
             );
         }
     }
-    let sig = ix.signature();
-    // The loser must be able to check, or the winner could only win by exits, which need a
-    // rule value in a smaller table, which needs the loser's attacking pieces there too.
-    let winners: Vec<Color> = Color::ALL
-        .into_iter()
-        .filter(|w| sig.side(w.opponent()).has_attackers())
-        .collect();
     let mut solutions = Vec::new();
     let mut degrees = Some(degrees);
     for (i, &winner) in winners.iter().enumerate() {
