@@ -7,11 +7,14 @@
 //! the perpetual-check and perpetual-chase rules are kept as they are (their ranks already
 //! count the plies to the next step of the winner's plan).
 //!
-//! 1. **First pass** (every entry, in parallel): a won position with a conversion into a
-//!    position lost by mate for the opponent is won at 1; a lost position without a move is
-//!    lost at 0; a lost position whose every move is a conversion is lost at 1; other lost
-//!    positions count their moves that are no conversion.
-//! 2. **Levels** `n = 0, 1, 2, ...`: every position at distance `n` updates its predecessors
+//! 1. **First pass** (every entry, in parallel), from the DTM pass's values and the byte its
+//!    first pass kept per entry ([`MoveFacts`]), without generating moves: a won position with a
+//!    capture into a position lost by mate for the opponent is won at 1; a lost position without
+//!    a move is lost at 0; a lost position whose every move is a conversion is lost at 1; other
+//!    lost positions count their moves that are no conversion.
+//! 2. **Soldiers' conversions** (tables with soldiers): every position lost by mate makes the
+//!    won positions one soldier's move before it won at 1.
+//! 3. **Levels** `n = 0, 1, 2, ...`: every position at distance `n` updates its predecessors
 //!    through moves that are no conversion (unmoves without captures and without soldiers). A
 //!    lost one makes a won predecessor won at `n + 1` unless it has its distance already; a
 //!    won one counts down a lost predecessor's moves, and at zero the predecessor is lost at
@@ -20,40 +23,45 @@
 //!
 //! Every position decided by mate gets a distance (its DTM is a bound: along the winner's
 //! mating line a conversion or the mate comes within DTM plies); one that does not is an error.
-//! Memory: 4 bytes per entry beside the table's DTM codes.
+//! Memory: 2 bytes per entry (its class, won or lost by mate or neither, and a distance or a lost
+//! position's count of open moves; turned into the DTC codes in place) beside the table's DTM
+//! codes and first-pass bytes.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::HalfStats;
 use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value, is_conversion};
-use chariot::{Color, Position};
+use chariot::{Color, Kind};
 use rayon::prelude::*;
 
-use crate::generate::{GenError, Generated, Progress};
-use crate::loaded::Subtables;
-use crate::retro;
-use crate::state::LEGAL_ONLY;
+use crate::generate::{GenError, Generated, MoveFacts, Progress};
+use crate::retro::{self, Unmoves};
+use crate::state::{CAPTURE_WINS, LEGAL_ONLY, inside};
 
-/// Not decided by mate, or no legal position.
-const OTHER: u8 = 0;
-/// Won by mate.
-const WON: u8 = 1;
-/// Lost by mate.
-const LOST: u8 = 2;
-/// No distance (yet).
-const UNSET: u16 = u16::MAX;
+/// Class bits of an entry's word: not decided by mate, or no legal position.
+const OTHER: u16 = 0;
+/// Class bits: won by mate.
+const WON: u16 = 1 << 14;
+/// Class bits: lost by mate.
+const LOST: u16 = 2 << 14;
+/// The class bits.
+const CLASS: u16 = 3 << 14;
+/// Bit set while the entry's distance is not known: a won position's, or a lost one's with, in
+/// the low bits, its moves that are no conversion and lead to a position whose distance is not
+/// known yet.
+const OPEN: u16 = 1 << 13;
+/// The distance bits (a DTC is at most the DTM, which fits them: `MAX_DISTANCE`).
+const DIST: u16 = OPEN - 1;
 
 struct Pass<'a> {
     sig: Signature,
     ix: &'a Indexer,
     size: u64,
     dtm: &'a Generated,
-    subs: &'a Subtables,
-    class: Vec<u8>,
+    facts: &'a [u8],
+    /// Per entry its class ([`WON`], [`LOST`], [`OTHER`]) and a distance, or [`OPEN`] (with a
+    /// count for a lost position).
     dist: Vec<AtomicU16>,
-    /// A lost position's moves that are no conversion and lead to a position whose distance
-    /// is not known yet.
-    open: Vec<AtomicU8>,
     max_level: AtomicU32,
 }
 
@@ -66,106 +74,108 @@ impl Pass<'_> {
         }
     }
 
-    fn own_value(&self, pos: &Position) -> Option<Value> {
-        let (turn, idx) = self.ix.index_of(pos).ok()?;
-        let e = turn.index() as u64 * self.size + idx;
-        self.dtm.coding.decode(self.dtm.codes[e as usize]).ok()
+    /// The DTM pass's value of a legal position, `None` for an unused entry.
+    fn value(&self, e: u64) -> Result<Option<Value>, GenError> {
+        if !self.dtm.is_used(e) {
+            return Ok(None);
+        }
+        match self.dtm.coding.decode(self.dtm.codes[e as usize]) {
+            Ok(v) => Ok(Some(v)),
+            Err(_) => Err(GenError::BadSubtable(self.sig)),
+        }
     }
 
-    /// Entry `e`'s class, first distance and count of moves that are no conversion.
-    fn first(&self, e: u64) -> Result<(u8, u16, u8), GenError> {
-        let Ok(value) = self.dtm.coding.decode(self.dtm.codes[e as usize]) else {
-            return Err(GenError::BadSubtable(self.sig));
-        };
-        let class = match value {
-            Value::Win(_) => WON,
-            Value::Loss(_) => LOST,
-            _ => return Ok((OTHER, UNSET, 0)),
-        };
+    fn class(&self, e: u64) -> u16 {
+        self.dist[e as usize].load(Relaxed) & CLASS
+    }
+
+    /// Entry `e`'s first word: its class and first distance, or [`OPEN`] with its count of moves
+    /// that are no conversion.
+    fn first(&self, e: u64) -> Result<u16, GenError> {
+        let f = self.facts[e as usize];
+        Ok(match self.value(e)? {
+            Some(Value::Loss(0)) => LOST,
+            Some(Value::Loss(_)) => match inside(f).map_or_else(|| self.count_inside(e), Ok)? {
+                0 => LOST | 1,
+                n => LOST | OPEN | u16::from(n),
+            },
+            Some(Value::Win(_)) if f & CAPTURE_WINS != 0 => WON | 1,
+            Some(Value::Win(_)) => WON | OPEN,
+            _ => OTHER,
+        })
+    }
+
+    /// The moves of entry `e` that are no conversion, counted by generating them (for the few
+    /// positions with more than the first-pass byte holds).
+    fn count_inside(&self, e: u64) -> Result<u8, GenError> {
         let p = self.ix.decode(e % self.size);
-        if p.has_overlap() {
-            return Ok((OTHER, UNSET, 0));
-        }
-        let Ok(mut pos) = self.ix.position(&p, self.turn_of(e), LEGAL_ONLY) else {
-            return Ok((OTHER, UNSET, 0));
-        };
+        let pos = self
+            .ix
+            .position(&p, self.turn_of(e), LEGAL_ONLY)
+            .map_err(|_| GenError::BadSubtable(self.sig))?;
         let moves = pos.legal_move_list();
-        if class == LOST {
-            if moves.is_empty() {
-                return Ok((LOST, 0, 0));
+        let n = moves.iter().filter(|&&m| !is_conversion(&pos, m)).count();
+        Ok(u8::try_from(n).unwrap_or(u8::MAX))
+    }
+
+    /// Makes the won positions one soldier's move before lost entry `e` won at 1.
+    fn soldier_conversions(&self, e: u64) {
+        let mover = self.turn_of(e).opponent();
+        let base = mover.index() as u64 * self.size;
+        retro::predecessors_by(self.ix, e % self.size, mover, Unmoves::SoldiersOnly, |q| {
+            let slot = &self.dist[(base + q) as usize];
+            if slot.load(Relaxed) == WON | OPEN {
+                let _ = slot.compare_exchange(WON | OPEN, WON | 1, Relaxed, Relaxed);
             }
-            let inside = moves.iter().filter(|&&m| !is_conversion(&pos, m)).count();
-            return Ok(match inside {
-                0 => (LOST, 1, 0),
-                n => (LOST, UNSET, u8::try_from(n).unwrap_or(u8::MAX)),
-            });
-        }
-        for &m in moves.iter() {
-            if !is_conversion(&pos, m) {
-                continue;
-            }
-            let capture = pos.is_capture(m);
-            pos.make_move(m);
-            let after = if capture {
-                let needed = Signature::of(&pos).0;
-                let sub = self.subs.get(&needed).ok_or(GenError::MissingSubtable {
-                    table: self.sig,
-                    needed,
-                })?;
-                sub.value(&pos).ok_or(GenError::BadSubtable(needed))?
-            } else {
-                self.own_value(&pos)
-                    .ok_or(GenError::BadSubtable(self.sig))?
-            };
-            pos.unmake_move();
-            if matches!(after, Value::Loss(_)) {
-                return Ok((WON, 1, 0));
-            }
-        }
-        Ok((WON, UNSET, 0))
+        });
     }
 
     /// Visits entry `e` if its distance is `level`, updating its predecessors.
     fn visit(&self, e: u64, level: u16) {
-        if self.dist[e as usize].load(Relaxed) != level {
+        let w = self.dist[e as usize].load(Relaxed);
+        // One masked comparison rejects nearly every entry of a level's scan.
+        if w & !CLASS != level || w & CLASS == OTHER {
             return;
         }
+        let lost = w & CLASS == LOST;
         let next = level + 1;
-        let lost = self.class[e as usize] == LOST;
         let mover = self.turn_of(e).opponent();
         let base = mover.index() as u64 * self.size;
-        retro::predecessors_by(self.ix, e % self.size, mover, false, |q| {
-            let q = (base + q) as usize;
-            match self.class[q] {
-                WON if lost
-                    && self.dist[q]
-                        .compare_exchange(UNSET, next, Relaxed, Relaxed)
-                        .is_ok() =>
+        retro::predecessors_by(self.ix, e % self.size, mover, Unmoves::NoSoldiers, |q| {
+            let slot = &self.dist[(base + q) as usize];
+            if lost {
+                // A won predecessor converts by moving here, unless it does sooner (a plain load
+                // first: most predecessors are no longer open).
+                if slot.load(Relaxed) == WON | OPEN
+                    && slot
+                        .compare_exchange(WON | OPEN, WON | next, Relaxed, Relaxed)
+                        .is_ok()
                 {
                     self.max_level.fetch_max(u32::from(next), Relaxed);
                 }
-                LOST if !lost
-                    && self.dist[q].load(Relaxed) == UNSET
-                    && self.open[q].fetch_sub(1, Relaxed) == 1 =>
-                {
-                    self.dist[q].store(next, Relaxed);
-                    self.max_level.fetch_max(u32::from(next), Relaxed);
-                }
-                _ => {}
+                return;
+            }
+            // A lost predecessor's move here is refuted; its last one decides its distance.
+            let counted = slot.fetch_update(Relaxed, Relaxed, |w| {
+                (w & (CLASS | OPEN) == LOST | OPEN)
+                    .then(|| if w & DIST == 1 { LOST | next } else { w - 1 })
+            });
+            if counted == Ok(LOST | OPEN | 1) {
+                self.max_level.fetch_max(u32::from(next), Relaxed);
             }
         });
     }
 }
 
 /// The DTC table of a generated DTM table: same signature, flags and rule values, distances to
-/// conversion. `subs` must hold every table a capture leads to (either metric).
+/// conversion. `facts` are the bytes the DTM pass's first pass kept ([`crate::generate`]).
 ///
 /// # Errors
-/// [`GenError`] when a subtable is missing or invalid, a distance exceeds the codes, or a
-/// position decided by mate gets no distance (a fault of the DTM values).
+/// [`GenError`] when a distance exceeds the codes, or a position decided by mate gets no
+/// distance (a fault of the DTM values).
 pub fn conversion_table(
     dtm: &Generated,
-    subs: &Subtables,
+    facts: &MoveFacts,
     progress: &dyn Progress,
 ) -> Result<Generated, GenError> {
     let sig = dtm.signature;
@@ -174,52 +184,51 @@ pub fn conversion_table(
     let total = 2 * size;
     const CHUNK: u64 = 1 << 14;
     progress.stage(&format!("{sig}: conversions"), total);
-    let mut pass = Pass {
+    let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
+    if facts.0.len() != n || dtm.codes.len() != n {
+        return Err(GenError::BadSubtable(sig));
+    }
+    let pass = Pass {
         sig,
         ix: &ix,
         size,
         dtm,
-        subs,
-        class: Vec::new(),
-        dist: Vec::new(),
-        open: Vec::new(),
+        facts: &facts.0,
+        dist: std::iter::repeat_with(|| AtomicU16::new(OPEN))
+            .take(n)
+            .collect(),
         max_level: AtomicU32::new(1),
     };
-    // Written in place (no second copy): class, distance and open moves, 4 bytes an entry.
-    let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
-    pass.dist = std::iter::repeat_with(|| AtomicU16::new(UNSET))
-        .take(n)
-        .collect();
-    pass.open = std::iter::repeat_with(|| AtomicU8::new(0))
-        .take(n)
-        .collect();
-    let mut class = vec![OTHER; n];
-    {
-        let p = &pass;
-        class
-            .par_chunks_mut(CHUNK as usize)
-            .enumerate()
-            .try_for_each(|(c, classes)| {
-                let start = c as u64 * CHUNK;
-                for (i, slot) in classes.iter_mut().enumerate() {
-                    let e = start + i as u64;
-                    let (class, dist, open) = p.first(e)?;
-                    *slot = class;
-                    p.dist[e as usize].store(dist, Relaxed);
-                    p.open[e as usize].store(open, Relaxed);
+    let p = &pass;
+    (0..total.div_ceil(CHUNK))
+        .into_par_iter()
+        .try_for_each(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
+            let len = range.end - range.start;
+            for e in range {
+                p.dist[e as usize].store(p.first(e)?, Relaxed);
+            }
+            progress.advance(len);
+            Ok::<(), GenError>(())
+        })?;
+    let soldiers = |c: Color| sig.side(c).count(Kind::Soldier) > 0;
+    if soldiers(Color::Red) || soldiers(Color::Black) {
+        progress.stage(&format!("{sig}: soldiers' conversions"), total);
+        (0..total.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+            for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
+                if soldiers(p.turn_of(e).opponent()) && p.class(e) == LOST {
+                    p.soldier_conversions(e);
                 }
-                progress.advance(classes.len() as u64);
-                Ok::<(), GenError>(())
-            })?;
+            }
+            progress.advance(CHUNK.min(total - c * CHUNK));
+        });
     }
-    pass.class = class;
     let mut level = 0u32;
     while level <= pass.max_level.load(Relaxed) {
-        if level + 1 >= u32::from(UNSET) {
+        if level + 1 > u32::from(DIST) {
             return Err(GenError::CodesOverflow(sig));
         }
         progress.stage(&format!("{sig}: conversion distance {level}"), total);
-        let p = &pass;
         (0..total.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
             for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
                 p.visit(e, level as u16);
@@ -228,23 +237,24 @@ pub fn conversion_table(
         });
         level += 1;
     }
-    finish(&pass)
+    finish(pass)
 }
 
-/// The DTC codes, statistics and coding.
-fn finish(pass: &Pass) -> Result<Generated, GenError> {
-    let dtm = pass.dtm;
-    let value = |e: usize| -> Result<Option<Value>, GenError> {
-        let d = pass.dist[e].load(Relaxed);
-        Ok(match pass.class[e] {
-            WON | LOST if d == UNSET => return Err(GenError::NoConversion(pass.sig, e as u64)),
-            WON => Some(Value::Win(u32::from(d))),
-            LOST => Some(Value::Loss(u32::from(d))),
+/// The DTC codes (written over the pass's words), statistics and coding.
+fn finish(pass: Pass) -> Result<Generated, GenError> {
+    let (sig, dtm) = (pass.sig, pass.dtm);
+    let size = pass.size as usize;
+    let mut words: Vec<u16> = pass.dist.into_iter().map(AtomicU16::into_inner).collect();
+    let value = |e: usize, w: u16| -> Result<Option<Value>, GenError> {
+        Ok(match w & CLASS {
+            _ if w & OPEN != 0 => return Err(GenError::NoConversion(sig, e as u64)),
+            WON => Some(Value::Win(u32::from(w & DIST))),
+            LOST => Some(Value::Loss(u32::from(w & DIST))),
             _ if !dtm.is_used(e as u64) => None,
             _ => match dtm.coding.decode(dtm.codes[e]) {
                 // Draws and rule values as the DTM table has them.
                 Ok(v @ (Value::Draw | Value::RuleWin(_) | Value::RuleLoss(_))) => Some(v),
-                _ => return Err(GenError::BadSubtable(pass.sig)),
+                _ => return Err(GenError::BadSubtable(sig)),
             },
         })
     };
@@ -255,13 +265,13 @@ fn finish(pass: &Pass) -> Result<Generated, GenError> {
         ..s
     });
     let mut max = 0u32;
-    for e in 0..dtm.codes.len() {
-        let half = &mut stats[e / pass.size as usize];
-        if let Some(Value::Win(d) | Value::Loss(d)) = value(e)? {
+    for (e, &w) in words.iter().enumerate() {
+        let half = &mut stats[e / size];
+        if let Some(Value::Win(d) | Value::Loss(d)) = value(e, w)? {
             max = max.max(d);
             if d > half.max_dtm {
                 half.max_dtm = d;
-                half.max_dtm_index = e as u64 % pass.size;
+                half.max_dtm_index = (e % size) as u64;
             }
         }
     }
@@ -272,21 +282,20 @@ fn finish(pass: &Pass) -> Result<Generated, GenError> {
     } else {
         Coding::for_table(Metric::Dtc, max, 0, 0)
     }
-    .ok_or(GenError::CodesOverflow(pass.sig))?;
+    .ok_or(GenError::CodesOverflow(sig))?;
     coding.chase_stages = c.chase_stages;
-    let mut codes = Vec::with_capacity(dtm.codes.len());
     let mut prev = 0u16;
-    for e in 0..dtm.codes.len() {
-        let code = match value(e)? {
-            Some(v) => coding.encode(v).ok_or(GenError::CodesOverflow(pass.sig))?,
+    for (e, w) in words.iter_mut().enumerate() {
+        let code = match value(e, *w)? {
+            Some(v) => coding.encode(v).ok_or(GenError::CodesOverflow(sig))?,
             None => prev,
         };
-        codes.push(code);
+        *w = code;
         prev = code;
     }
     Ok(Generated {
-        signature: pass.sig,
-        codes,
+        signature: sig,
+        codes: words,
         stats,
         flags: dtm.flags,
         coding,

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
 use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
-use chariot::{Color, Position};
+use chariot::{Color, Kind, Position};
 use rayon::prelude::*;
 
 use crate::game::GameError;
@@ -112,8 +112,14 @@ impl Generated {
     }
 }
 
+/// What the first pass learnt of each entry that the distance-to-conversion pass reads
+/// ([`crate::dtc::conversion_table`]), so that it generates no moves: one byte an entry
+/// (whether the side to move is in check, whether a capture wins by mate, how many moves are
+/// no conversion).
+pub struct MoveFacts(pub(crate) Vec<u8>);
+
 /// Everything the passes share.
-struct Work<'a> {
+struct Work {
     sig: Signature,
     ix: Indexer,
     size: u64,
@@ -123,12 +129,15 @@ struct Work<'a> {
     cnt: Vec<AtomicU8>,
     /// The same for the quiet moves that give no check.
     no_check: Vec<AtomicU8>,
-    check: Vec<u8>,
-    subs: &'a Subtables,
+    /// The first-pass byte of each entry ([`facts`]: in check, a capture that wins, the moves
+    /// that are no conversion).
+    facts: Vec<u8>,
+    /// The tables captures lead to, until the first pass is done.
+    subs: Subtables,
     max_level: AtomicU32,
 }
 
-impl Work<'_> {
+impl Work {
     fn turn_of(&self, e: u64) -> Color {
         if e < self.size {
             Color::Red
@@ -152,22 +161,28 @@ impl Work<'_> {
     }
 
     /// The first pass for entry `e`: its state, counts of quiet moves and of those that give no
-    /// check, and whether the side to move is in check.
-    fn first_pass(&self, e: u64) -> Result<(u16, u8, u8, bool), GenError> {
+    /// check, and its first-pass byte ([`facts`]).
+    fn first_pass(&self, e: u64) -> Result<(u16, u8, u8, u8), GenError> {
         let Some(mut pos) = self.position(e) else {
-            return Ok((ILLEGAL, 0, 0, false));
+            return Ok((ILLEGAL, 0, 0, 0));
         };
         let moves = pos.legal_move_list();
         if moves.is_empty() {
-            return Ok((LOSS, 0, 0, pos.in_check()));
+            return Ok((LOSS, 0, 0, facts(pos.in_check(), false, 0)));
         }
         let mut quiet = 0u8;
         let mut no_check = 0u8;
+        let mut inside = 0u8;
+        let mut capture_wins = false;
         let mut best: Option<Value> = None;
         for &m in moves.iter() {
             if !pos.is_capture(m) {
                 quiet += 1;
                 no_check += u8::from(!pos.gives_check(m));
+                inside += u8::from(
+                    pos.piece_at(m.from())
+                        .is_some_and(|p| p.kind() != Kind::Soldier),
+                );
                 continue;
             }
             pos.make_move(m);
@@ -179,6 +194,7 @@ impl Work<'_> {
             let v = sub.value(&pos).ok_or(GenError::BadSubtable(needed))?;
             pos.unmake_move();
             let v = v.before_move();
+            capture_wins |= matches!(v, Value::Win(_));
             if best.is_none_or(|b| v > b) {
                 best = Some(v);
             }
@@ -206,7 +222,8 @@ impl Work<'_> {
         if matches!(tag(state), WIN | LOSS | PEND_WIN) {
             self.schedule(dist(state));
         }
-        Ok((state, quiet, no_check, pos.in_check()))
+        let facts = facts(pos.in_check(), capture_wins, inside);
+        Ok((state, quiet, no_check, facts))
     }
 
     /// Visits entry `e` at `level` if it is decided there, updating its predecessors.
@@ -225,7 +242,7 @@ impl Work<'_> {
             return Err(GenError::TooDeep(self.sig));
         }
         let next = (level + 1) as u16;
-        let checks = self.check[e as usize] != 0;
+        let checks = in_check(self.facts[e as usize]);
         let turn = self.turn_of(e);
         let mover = turn.opponent();
         let base = mover.index() as u64 * self.size;
@@ -268,15 +285,17 @@ impl Work<'_> {
     }
 }
 
-/// Generates one table. `subs` must hold every table a capture leads to.
+/// Generates one table, with what its distance-to-conversion pass needs. `subs` must hold every
+/// table a capture leads to; they are dropped after the first pass, the only one that reads
+/// them.
 ///
 /// # Errors
 /// [`GenError`] when a subtable is missing or invalid, or the table is not supported.
 pub fn generate(
     sig: Signature,
-    subs: &Subtables,
+    subs: Subtables,
     progress: &dyn Progress,
-) -> Result<Generated, GenError> {
+) -> Result<(Generated, MoveFacts), GenError> {
     let ix = Indexer::new(sig)?;
     let size = ix.size();
     let total = 2 * size;
@@ -287,7 +306,7 @@ pub fn generate(
         val: Vec::new(),
         cnt: Vec::new(),
         no_check: Vec::new(),
-        check: Vec::new(),
+        facts: Vec::new(),
         subs,
         max_level: AtomicU32::new(0),
     };
@@ -305,27 +324,28 @@ pub fn generate(
     work.no_check = std::iter::repeat_with(|| AtomicU8::new(0))
         .take(n)
         .collect();
-    let mut check = vec![0u8; n];
+    let mut facts = vec![0u8; n];
     {
         let w = &work;
-        check
+        facts
             .par_chunks_mut(CHUNK as usize)
             .enumerate()
-            .try_for_each(|(c, checks)| {
+            .try_for_each(|(c, chunk)| {
                 let start = c as u64 * CHUNK;
-                for (i, in_check) in checks.iter_mut().enumerate() {
+                for (i, slot) in chunk.iter_mut().enumerate() {
                     let e = start + i as u64;
-                    let (v, cnt, quiet, check) = w.first_pass(e)?;
+                    let (v, cnt, quiet, f) = w.first_pass(e)?;
                     w.val[e as usize].store(v, Relaxed);
                     w.cnt[e as usize].store(cnt, Relaxed);
                     w.no_check[e as usize].store(quiet, Relaxed);
-                    *in_check = u8::from(check);
+                    *slot = f;
                 }
-                progress.advance(checks.len() as u64);
+                progress.advance(chunk.len() as u64);
                 Ok::<(), GenError>(())
             })?;
     }
-    work.check = check;
+    work.facts = facts;
+    work.subs = Subtables::new();
 
     let mut level = 0u32;
     while level <= work.max_level.load(Relaxed) {
@@ -355,7 +375,7 @@ pub fn generate(
         .into_iter()
         .map(AtomicU16::into_inner)
         .collect();
-    let rule = crate::perpetual::judge(&work.ix, &state, &work.check, out, quiet)
+    let rule = crate::perpetual::judge(&work.ix, &state, &work.facts, out, quiet)
         .map_err(|source| GenError::Game { table: sig, source })?;
     let (codes, stats, mut coding) =
         finish(&state, &rule, size).ok_or(GenError::CodesOverflow(sig))?;
@@ -375,14 +395,16 @@ pub fn generate(
     } else {
         FLAG_RULE_JUDGED
     };
-    Ok(Generated {
+    drop(state);
+    let generated = Generated {
         signature: sig,
         codes,
         stats,
         flags,
         coding,
         used,
-    })
+    };
+    Ok((generated, MoveFacts(work.facts)))
 }
 
 /// Turns final states and rule values into file codes and statistics; unused indices repeat

@@ -8,10 +8,11 @@
 //! writer compresses a sample of blocks both ways (every 8th block, all of them for small
 //! tables) and stores the table in the order whose sample is smaller; the header says which,
 //! and readers take any. A table's DTM and DTC files are decided together, on the DTM codes
-//! (or the DTC codes when only they are written), and rearranged in one pass.
+//! (or the DTC codes when only they are written), and rearranged block by block as they are
+//! compressed, both in one pass (no rearranged copy of a whole table is made).
 
 use chariot::egtb::Indexer;
-use chariot::egtb::file::{HalfStats, compress_block, value_width};
+use chariot::egtb::file::{FileError, HalfStats, compress_block, value_width};
 use chariot::egtb::index::{ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED};
 use rayon::prelude::*;
 
@@ -20,13 +21,13 @@ use crate::generate::Generated;
 /// Every how many blocks one is compressed for the comparison.
 const SAMPLE_EVERY: u64 = 8;
 
-/// The layout a table is written in: its key scheme, its codes in that order, its statistics
-/// (whose longest-distance index is in that order).
-pub struct Layout {
+/// A table's file contents in a key scheme: its compressed blocks and its statistics (whose
+/// longest-distance index is in that order).
+pub struct Packed {
     /// The key scheme.
     pub key_scheme: u8,
-    /// The codes in its order; `None` when they are the generated codes as they are.
-    pub codes: Option<Vec<u16>>,
+    /// The compressed blocks, in order.
+    pub blocks: Vec<Vec<u8>>,
     /// The statistics.
     pub stats: [HalfStats; 2],
 }
@@ -44,28 +45,21 @@ fn source(used: &Generated, from: &Indexer, to: &Indexer, i: u64) -> Option<u64>
     used.is_used(e).then_some(e)
 }
 
-/// The codes of `tables` for entries `range` of `to`'s order; an unused entry repeats the code
-/// before it (0 at the start of the range).
-fn reorder(
-    tables: &[&Generated],
-    from: &Indexer,
-    to: &Indexer,
-    range: std::ops::Range<u64>,
-) -> Vec<Vec<u16>> {
-    let mut out: Vec<Vec<u16>> = tables
-        .iter()
-        .map(|_| Vec::with_capacity((range.end - range.start) as usize))
-        .collect();
-    let mut prev = vec![0u16; tables.len()];
-    for i in range {
-        let e = source(tables[0], from, to, i);
+/// Fills `outs[t]` with the codes of `tables[t]` for the entries of `to`'s order from `start`
+/// on, finding each entry's source once for all of them; an unused entry repeats the code
+/// before it (0 at the start).
+fn reorder(tables: &[&Generated], from: &Indexer, to: &Indexer, start: u64, outs: &mut [Vec<u16>]) {
+    let len = outs.first().map_or(0, Vec::len);
+    for i in 0..len {
+        let e = source(tables[0], from, to, start + i as u64);
         for (t, g) in tables.iter().enumerate() {
-            let code = e.map_or(prev[t], |e| g.codes[e as usize]);
-            out[t].push(code);
-            prev[t] = code;
+            outs[t][i] = match e {
+                Some(e) => g.codes[e as usize],
+                None if i == 0 => 0,
+                None => outs[t][i - 1],
+            };
         }
     }
-    out
 }
 
 /// Chooses the key scheme to write `g` in, for blocks of `block_entries` compressed at `level`
@@ -98,9 +92,11 @@ pub fn choose(g: &Generated, level: i32, block_entries: u32) -> u8 {
         .map(|&b| {
             let range = b * be..((b + 1) * be).min(total);
             let here = &g.codes[range.start as usize..range.end as usize];
-            let there = reorder(&[g], &from, &to, range).swap_remove(0);
+            let mut there = vec![vec![0u16; here.len()]];
+            reorder(&[g], &from, &to, range.start, &mut there);
+            let there = &there[0];
             let a = compress_block(here, 0, block_entries, width, level).ok()?;
-            let c = compress_block(&there, 0, block_entries, width, level).ok()?;
+            let c = compress_block(there, 0, block_entries, width, level).ok()?;
             Some((a.len() as u64, c.len() as u64))
         })
         .collect();
@@ -115,59 +111,101 @@ pub fn choose(g: &Generated, level: i32, block_entries: u32) -> u8 {
     }
 }
 
-/// The layouts of tables generated together (a table's DTM and DTC codes, which share their
-/// entries and legality) in key scheme `scheme`: one pass of index arithmetic for all of them.
-#[must_use]
-pub fn arrange(tables: &[&Generated], scheme: u8, block_entries: u32) -> Vec<Layout> {
-    let keep = || {
-        tables
-            .iter()
-            .map(|g| Layout {
-                key_scheme: KEY_SCHEME_GENERATED,
-                codes: None,
-                stats: g.stats,
-            })
-            .collect()
-    };
+/// The files of tables generated together (a table's DTM and DTC codes, which share their
+/// entries and legality) in key scheme `scheme`, compressed at `level` in blocks of
+/// `block_entries`, in parallel. In another order than the generated one, each block's codes are
+/// rearranged on the way (one pass of index arithmetic for all the tables, no rearranged copy
+/// of a whole table).
+///
+/// # Errors
+/// The index of the table whose block could not be compressed, and why.
+pub fn pack(
+    tables: &[&Generated],
+    scheme: u8,
+    block_entries: u32,
+    level: i32,
+) -> Result<Vec<Packed>, (usize, FileError)> {
     let Some(first) = tables.first() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    if scheme == KEY_SCHEME_GENERATED || block_entries == 0 {
-        return keep();
-    }
-    let (Ok(from), Ok(to)) = (
+    let indexers = (
         Indexer::with_scheme(first.signature, KEY_SCHEME_GENERATED),
         Indexer::with_scheme(first.signature, scheme),
-    ) else {
-        return keep();
+    );
+    let moved = match indexers {
+        (Ok(from), Ok(to)) if scheme != KEY_SCHEME_GENERATED && from.size() == to.size() => {
+            Some((from, to))
+        }
+        _ => None,
     };
-    if from.size() != to.size() {
-        return keep();
-    }
-    let total = 2 * from.size();
-    let be = u64::from(block_entries);
-    // Per block: every table's codes in the new order.
-    let parts: Vec<Vec<Vec<u16>>> = (0..total.div_ceil(be))
+    let widths: Vec<u8> = tables.iter().map(|g| value_width(&g.codes)).collect();
+    let total = first.codes.len() as u64;
+    let be = u64::from(block_entries.max(1));
+    let blocks = total.div_ceil(be);
+    // Per block, every table's compressed block.
+    let parts: Vec<Vec<Vec<u8>>> = (0..blocks)
         .into_par_iter()
-        .map(|b| reorder(tables, &from, &to, b * be..((b + 1) * be).min(total)))
-        .collect();
-    tables
-        .iter()
-        .enumerate()
-        .map(|(t, g)| {
-            let codes: Vec<u16> = parts.iter().flat_map(|p| p[t].iter().copied()).collect();
-            let mut stats = g.stats;
-            for s in &mut stats {
-                if s.max_dtm > 0 {
-                    let p = from.decode(s.max_dtm_index);
-                    s.max_dtm_index = to.encode(&p).unwrap_or(0);
+        .map(|b| {
+            let range = b * be..((b + 1) * be).min(total);
+            let fail = |t: usize, e: FileError| match e {
+                FileError::Compress { reason, .. } => (
+                    t,
+                    FileError::Compress {
+                        block: b as u32,
+                        reason,
+                    },
+                ),
+                e => (t, e),
+            };
+            match &moved {
+                None => (0..tables.len())
+                    .map(|t| {
+                        compress_block(&tables[t].codes, b as u32, block_entries, widths[t], level)
+                            .map_err(|e| (t, e))
+                    })
+                    .collect(),
+                Some((from, to)) => {
+                    let len = (range.end - range.start) as usize;
+                    let mut outs = vec![vec![0u16; len]; tables.len()];
+                    reorder(tables, from, to, range.start, &mut outs);
+                    outs.iter()
+                        .enumerate()
+                        .map(|(t, codes)| {
+                            compress_block(codes, 0, block_entries, widths[t], level)
+                                .map_err(|e| fail(t, e))
+                        })
+                        .collect()
                 }
             }
-            Layout {
-                key_scheme: scheme,
-                codes: Some(codes),
+        })
+        .collect::<Result<_, _>>()?;
+    let mut packed: Vec<Packed> = tables
+        .iter()
+        .map(|g| {
+            let mut stats = g.stats;
+            if let Some((from, to)) = &moved {
+                for s in &mut stats {
+                    if s.max_dtm > 0 {
+                        let p = from.decode(s.max_dtm_index);
+                        s.max_dtm_index = to.encode(&p).unwrap_or(0);
+                    }
+                }
+            }
+            Packed {
+                key_scheme: if moved.is_some() {
+                    scheme
+                } else {
+                    KEY_SCHEME_GENERATED
+                },
+                blocks: Vec::with_capacity(blocks as usize),
                 stats,
             }
         })
-        .collect()
+        .collect();
+    for part in parts {
+        for (t, block) in part.into_iter().enumerate() {
+            packed[t].blocks.push(block);
+        }
+    }
+    Ok(packed)
 }

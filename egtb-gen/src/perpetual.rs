@@ -27,7 +27,8 @@ pub struct TableGraph<'a> {
 
 impl<'a> TableGraph<'a> {
     /// The graph of a table whose retrograde passes are done: `state` holds the generator's
-    /// states, `check` whether the side to move is in check, per entry.
+    /// states, `check` its first-pass bytes (whether the side to move is in check, and more),
+    /// per entry.
     #[must_use]
     pub fn new(ix: &'a Indexer, state: &'a [u16], check: &'a [u8]) -> TableGraph<'a> {
         TableGraph {
@@ -61,7 +62,7 @@ impl GameGraph for TableGraph<'_> {
     }
 
     fn in_check(&self, v: u64) -> bool {
-        self.check[v as usize] != 0
+        state::in_check(self.check[v as usize])
     }
 
     fn exit(&self, v: u64) -> Exit {

@@ -34,20 +34,41 @@ fn at(file: i32, rank: i32) -> Option<u8> {
 /// stored at `index` (with `mover` to move) to the position stored at `idx` (with the other side
 /// to move).
 pub fn predecessors(ix: &Indexer, idx: u64, mover: Color, emit: impl FnMut(u64)) {
-    predecessors_by(ix, idx, mover, true, emit);
+    predecessors_by(ix, idx, mover, Unmoves::All, emit);
 }
 
-/// [`predecessors`], with the soldiers' unmoves left out when `soldiers` is `false` (distance to
-/// conversion counts a soldier's move as a conversion, not as a move inside the table).
+/// Which pieces' unmoves [`predecessors_by`] follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unmoves {
+    /// Every piece's.
+    All,
+    /// Every piece's but the soldiers' (distance to conversion counts a soldier's move as a
+    /// conversion, not as a move inside the table).
+    NoSoldiers,
+    /// The soldiers' only (the conversions by a soldier's move).
+    SoldiersOnly,
+}
+
+impl Unmoves {
+    fn follows(self, kind: Kind) -> bool {
+        match self {
+            Unmoves::All => true,
+            Unmoves::NoSoldiers => kind != Kind::Soldier,
+            Unmoves::SoldiersOnly => kind == Kind::Soldier,
+        }
+    }
+}
+
+/// [`predecessors`] by the unmoves of the pieces `which` names.
 pub fn predecessors_by(
     ix: &Indexer,
     idx: u64,
     mover: Color,
-    soldiers: bool,
+    which: Unmoves,
     mut emit: impl FnMut(u64),
 ) {
     let p = ix.decode(idx);
-    unmoves(ix, &p, Some(idx), mover, soldiers, &mut emit);
+    unmoves(ix, &p, Some(idx), mover, which, &mut emit);
     // A placement stands for its mirror image too, unless the image has its own index (both
     // generals on the e-file, and in key schemes 2 and 3 a symmetric weak defence): then it has its
     // own predecessors.
@@ -56,7 +77,7 @@ pub fn predecessors_by(
         for s in &mut m.squares[..m.len as usize] {
             *s = mirror_square(*s);
         }
-        unmoves(ix, &m, None, mover, soldiers, &mut emit);
+        unmoves(ix, &m, None, mover, which, &mut emit);
     }
 }
 
@@ -68,7 +89,7 @@ fn unmoves(
     p: &Placement,
     idx: Option<u64>,
     mover: Color,
-    soldiers: bool,
+    which: Unmoves,
     emit: &mut impl FnMut(u64),
 ) {
     let mut occupied = 0u128;
@@ -99,7 +120,7 @@ fn unmoves(
             q.squares[slot] = old;
         };
     for (slot, piece) in pieces.iter().enumerate() {
-        if piece.color() != mover || (!soldiers && piece.kind() == Kind::Soldier) {
+        if piece.color() != mover || !which.follows(piece.kind()) {
             continue;
         }
         let attacker = matches!(

@@ -11,8 +11,6 @@ use crate::error::TableError;
 use chariot::egtb::file::{self, TableFile};
 use chariot::egtb::{Indexer, Metric, Signature};
 
-use rayon::prelude::*;
-
 use crate::generate::{Generated, Progress, generate};
 use crate::loaded::{Loaded, Subtables};
 
@@ -155,13 +153,14 @@ pub fn build_one(
         source,
     };
     let subs = load_subtables(sig, dir, metrics.contains(&Metric::Dtm))?;
-    let g = generate(sig, &subs, progress).map_err(failed)?;
+    // The subtables are dropped after the first pass, the first-pass bytes after the DTC pass.
+    let (g, facts) = generate(sig, subs, progress).map_err(failed)?;
     let c = if metrics.contains(&Metric::Dtc) {
-        Some(crate::dtc::conversion_table(&g, &subs, progress).map_err(failed)?)
+        Some(crate::dtc::conversion_table(&g, &facts, progress).map_err(failed)?)
     } else {
         None
     };
-    drop(subs);
+    drop(facts);
     // The files written, with their paths; one order of the entries for both
     // (`crate::layout`), decided on the first.
     let mut files: Vec<(&Generated, PathBuf)> = Vec::new();
@@ -176,11 +175,20 @@ pub fn build_one(
         Some((first, _)) => crate::layout::choose(first, level, block_entries),
         None => chariot::egtb::index::KEY_SCHEME,
     };
+    if block_entries == 0 {
+        return Err(TableError::BlockEntries);
+    }
     let tables: Vec<&Generated> = files.iter().map(|f| f.0).collect();
-    let layouts = crate::layout::arrange(&tables, scheme, block_entries);
+    let packed =
+        crate::layout::pack(&tables, scheme, block_entries, level).map_err(|(t, source)| {
+            TableError::File {
+                path: files[t].1.clone(),
+                source,
+            }
+        })?;
     let mut bytes = 0;
-    for ((g, path), layout) in files.iter().zip(&layouts) {
-        bytes += write_layout(g, layout, path, level, block_entries)?;
+    for ((g, path), packed) in files.iter().zip(&packed) {
+        bytes += write_packed(g, packed, path, block_entries)?;
     }
     Ok(Report {
         entries: g.codes.len() as u64,
@@ -189,37 +197,28 @@ pub fn build_one(
     })
 }
 
-/// Compresses the blocks of `g` in `layout` in parallel and writes the file; returns its size.
-fn write_layout(
+/// Writes the file of `g` from its compressed blocks; returns its size.
+fn write_packed(
     g: &Generated,
-    layout: &crate::layout::Layout,
+    packed: &crate::layout::Packed,
     path: &Path,
-    level: i32,
     block_entries: u32,
 ) -> Result<u64, TableError> {
-    if block_entries == 0 {
-        return Err(TableError::BlockEntries);
-    }
     let file_error = |source| TableError::File {
         path: path.to_owned(),
         source,
     };
-    let codes = layout.codes.as_deref().unwrap_or(&g.codes);
+    // The value width does not depend on the order: unused entries repeat used codes (or 0).
     let mut header = file::make_header(
         g.signature,
-        codes,
-        layout.stats,
+        &g.codes,
+        packed.stats,
         g.flags,
         g.coding,
         block_entries,
     );
-    header.key_scheme = layout.key_scheme;
-    let blocks = (0..header.blocks)
-        .into_par_iter()
-        .map(|b| file::compress_block(codes, b, header.block_entries, header.value_width, level))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(file_error)?;
-    file::write_table(path, &header, &blocks).map_err(file_error)?;
+    header.key_scheme = packed.key_scheme;
+    file::write_table(path, &header, &packed.blocks).map_err(file_error)?;
     std::fs::metadata(path)
         .map(|m| m.len())
         .map_err(|source| TableError::Io {

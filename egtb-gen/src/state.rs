@@ -52,6 +52,34 @@ pub(crate) fn undecided(v: u16) -> bool {
     tag(v) <= CAP_DRAW
 }
 
+/// Bit of a position's first-pass byte ([`facts`]): the side to move is in check.
+pub(crate) const IN_CHECK: u8 = 1;
+/// Bit of the first-pass byte: a capture leads to a position lost by mate for the opponent (a
+/// conversion that keeps the win, for the distance to conversion).
+pub(crate) const CAPTURE_WINS: u8 = 2;
+/// The first-pass byte's top six bits count the moves that are no conversion (quiet moves of
+/// any piece but a soldier), up to this many; a position with more counts them again.
+pub(crate) const MANY_INSIDE: u8 = 63;
+
+/// The byte the first pass keeps for a position: whether its side to move is in check, whether
+/// a capture wins by mate, and how many of its moves are no conversion ([`MANY_INSIDE`] at most).
+pub(crate) fn facts(in_check: bool, capture_wins: bool, inside: u8) -> u8 {
+    u8::from(in_check) | if capture_wins { CAPTURE_WINS } else { 0 } | inside.min(MANY_INSIDE) << 2
+}
+
+/// `true` when the first-pass byte says the side to move is in check.
+#[inline]
+pub(crate) fn in_check(facts: u8) -> bool {
+    facts & IN_CHECK != 0
+}
+
+/// The moves that are no conversion from the first-pass byte, or `None` when there are too
+/// many to keep ([`MANY_INSIDE`] or more).
+#[inline]
+pub(crate) fn inside(facts: u8) -> Option<u8> {
+    Some(facts >> 2).filter(|&n| n < MANY_INSIDE)
+}
+
 /// Legal positions only: placement and counts are the index's business.
 pub(crate) const LEGAL_ONLY: Waivers = Waivers {
     placement: true,

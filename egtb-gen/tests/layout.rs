@@ -35,7 +35,7 @@ fn tables_read_back_as_generated_in_either_order() {
         );
         schemes.push(scheme);
         // The generator's values, in the order it computed them (key scheme 3).
-        let g = generate(sig, &load_subtables(sig, dir.path(), true).unwrap(), &()).unwrap();
+        let (g, _) = generate(sig, load_subtables(sig, dir.path(), true).unwrap(), &()).unwrap();
         let ix = Indexer::new(sig).unwrap();
         let size = ix.size();
         for turn in Color::ALL {
