@@ -21,9 +21,11 @@
 //!
 //! Each position needs 5 bytes while its table is built (a 16-bit state, 8-bit counts of quiet
 //! moves not yet refuted and of those that give no check, and a byte saying whether the side to
-//! move is in check), written in place by the first pass, plus 2 bytes per position of the
-//! tables its captures lead to; the game adds 6 bytes per position while it runs (and keeps the
-//! move counts as its own), 4 more for a second game.
+//! move is in check, whether a capture wins by mate and how many moves are no conversion:
+//! [`MoveFacts`], for the distance-to-conversion pass), written in place by the first pass, plus
+//! 2 bytes per position of the tables its captures lead to during the first pass; the game adds
+//! 6 bytes per position of its region while it runs (and keeps the move counts as its own), 4
+//! more for a second game.
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 

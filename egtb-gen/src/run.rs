@@ -96,21 +96,21 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     for s in sig.captures() {
         subs += 2 * Indexer::new(s)?.size();
     }
-    // 5 bytes per entry during the first pass and the retrograde passes (state, two move
-    // counts, check byte); 8 in the DTC pass (its 4 with both tables' codes); in the game, the
-    // state and check byte (3) and the solver's arrays (8, the move counts among them), and
-    // with games for both winners the first one's copy of the counts (2) or solution (4);
-    // plus the subtables.
+    // The first pass: 5 bytes per entry (state, two move counts, the first-pass byte) and the
+    // subtables at 2 bytes an entry, dropped after it. The game: the state and first-pass byte
+    // (3) and the solver's arrays (8, the move counts among them), and with games for both
+    // winners the first one's copy of the counts (2) or solution (4). The DTC pass: the DTM
+    // codes, the first-pass byte and its word (5); the writing: both tables' codes (4).
     let games = chariot::Color::ALL
         .into_iter()
         .filter(|w| sig.side(w.opponent()).has_attackers())
         .count();
     let per_entry = match games {
-        0 => 8,
+        0 => 5,
         1 => 11,
         _ => 15,
     };
-    Ok(own * per_entry + subs * 2)
+    Ok((own * 5 + subs * 2).max(own * per_entry))
 }
 
 /// Loads the tables the captures of `sig` lead to: their DTM files, or with `dtm_only` false a
