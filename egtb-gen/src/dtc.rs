@@ -35,6 +35,7 @@ use chariot::{Color, Kind};
 use rayon::prelude::*;
 
 use crate::generate::{GenError, Generated, MoveFacts, Progress};
+use crate::levels::Due;
 use crate::retro::{self, Unmoves};
 use crate::state::{CAPTURE_WINS, LEGAL_ONLY, inside};
 
@@ -63,6 +64,8 @@ struct Pass<'a> {
     /// count for a lost position).
     dist: Vec<AtomicU16>,
     max_level: AtomicU32,
+    /// The chunks holding positions of coming levels.
+    due: Due,
 }
 
 impl Pass<'_> {
@@ -83,6 +86,18 @@ impl Pass<'_> {
             Ok(v) => Ok(Some(v)),
             Err(_) => Err(GenError::BadSubtable(self.sig)),
         }
+    }
+
+    /// Entry `e` is decided at `level` (its word stored).
+    fn schedule(&self, e: u64, level: u16) {
+        self.max_level.fetch_max(u32::from(level), Relaxed);
+        self.due.schedule(e, u32::from(level));
+    }
+
+    /// The level entry `e` is due at when that is after `level`.
+    fn due_after(&self, e: u64, level: u16) -> Option<u32> {
+        let w = self.dist[e as usize].load(Relaxed);
+        (w & CLASS != OTHER && w & OPEN == 0 && w & DIST > level).then(|| u32::from(w & DIST))
     }
 
     fn class(&self, e: u64) -> u16 {
@@ -124,8 +139,12 @@ impl Pass<'_> {
         let base = mover.index() as u64 * self.size;
         retro::predecessors_by(self.ix, e % self.size, mover, Unmoves::SoldiersOnly, |q| {
             let slot = &self.dist[(base + q) as usize];
-            if slot.load(Relaxed) == WON | OPEN {
-                let _ = slot.compare_exchange(WON | OPEN, WON | 1, Relaxed, Relaxed);
+            if slot.load(Relaxed) == WON | OPEN
+                && slot
+                    .compare_exchange(WON | OPEN, WON | 1, Relaxed, Relaxed)
+                    .is_ok()
+            {
+                self.schedule(base + q, 1);
             }
         });
     }
@@ -151,7 +170,7 @@ impl Pass<'_> {
                         .compare_exchange(WON | OPEN, WON | next, Relaxed, Relaxed)
                         .is_ok()
                 {
-                    self.max_level.fetch_max(u32::from(next), Relaxed);
+                    self.schedule(base + q, next);
                 }
                 return;
             }
@@ -161,7 +180,7 @@ impl Pass<'_> {
                     .then(|| if w & DIST == 1 { LOST | next } else { w - 1 })
             });
             if counted == Ok(LOST | OPEN | 1) {
-                self.max_level.fetch_max(u32::from(next), Relaxed);
+                self.schedule(base + q, next);
             }
         });
     }
@@ -197,7 +216,8 @@ pub fn conversion_table(
         dist: std::iter::repeat_with(|| AtomicU16::new(OPEN))
             .take(n)
             .collect(),
-        max_level: AtomicU32::new(1),
+        max_level: AtomicU32::new(0),
+        due: Due::new(total, CHUNK),
     };
     let p = &pass;
     (0..total.div_ceil(CHUNK))
@@ -206,7 +226,11 @@ pub fn conversion_table(
             let range = c * CHUNK..((c + 1) * CHUNK).min(total);
             let len = range.end - range.start;
             for e in range {
-                p.dist[e as usize].store(p.first(e)?, Relaxed);
+                let w = p.first(e)?;
+                p.dist[e as usize].store(w, Relaxed);
+                if w & CLASS != OTHER && w & OPEN == 0 {
+                    p.schedule(e, w & DIST);
+                }
             }
             progress.advance(len);
             Ok::<(), GenError>(())
@@ -230,10 +254,19 @@ pub fn conversion_table(
         }
         progress.stage(&format!("{sig}: conversion distance {level}"), total);
         (0..total.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-            for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
-                p.visit(e, level as u16);
+            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
+            let len = range.end - range.start;
+            if p.due.take(c, level) {
+                let mut low: Option<u32> = None;
+                for e in range {
+                    p.visit(e, level as u16);
+                    if let Some(d) = p.due_after(e, level as u16) {
+                        low = Some(low.map_or(d, |l| l.min(d)));
+                    }
+                }
+                p.due.mark(c, low);
             }
-            progress.advance(CHUNK.min(total - c * CHUNK));
+            progress.advance(len);
         });
         level += 1;
     }

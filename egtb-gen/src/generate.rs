@@ -35,6 +35,7 @@ use chariot::{Color, Kind, Position};
 use rayon::prelude::*;
 
 use crate::game::GameError;
+use crate::levels::Due;
 use crate::loaded::Subtables;
 use crate::retro;
 use crate::state::*;
@@ -137,6 +138,8 @@ struct Work {
     /// The tables captures lead to, until the first pass is done.
     subs: Subtables,
     max_level: AtomicU32,
+    /// The chunks holding positions of coming levels.
+    due: Due,
 }
 
 impl Work {
@@ -158,8 +161,16 @@ impl Work {
         self.ix.position(&p, turn, LEGAL_ONLY).ok()
     }
 
-    fn schedule(&self, level: u32) {
+    /// Entry `e` is decided at `level` (its state stored).
+    fn schedule(&self, e: u64, level: u32) {
         self.max_level.fetch_max(level, Relaxed);
+        self.due.schedule(e, level);
+    }
+
+    /// The level entry `e` is due at when that is after `level`.
+    fn due_after(&self, e: u64, level: u32) -> Option<u32> {
+        let v = self.val[e as usize].load(Relaxed);
+        (matches!(tag(v), WIN | LOSS | PEND_WIN) && dist(v) > level).then(|| dist(v))
     }
 
     /// The first pass for entry `e`: its state, counts of quiet moves and of those that give no
@@ -170,6 +181,7 @@ impl Work {
         };
         let moves = pos.legal_move_list();
         if moves.is_empty() {
+            self.schedule(e, 0);
             return Ok((LOSS, 0, 0, facts(pos.in_check(), false, 0)));
         }
         let mut quiet = 0u8;
@@ -222,7 +234,7 @@ impl Work {
             (Some(Value::RuleLoss(_)), _) => CAP_DRAW | CAP_IS_RULE_LOSS,
         };
         if matches!(tag(state), WIN | LOSS | PEND_WIN) {
-            self.schedule(dist(state));
+            self.schedule(e, dist(state));
         }
         let facts = facts(pos.in_check(), capture_wins, inside);
         Ok((state, quiet, no_check, facts))
@@ -252,11 +264,13 @@ impl Work {
             let slot = &self.val[(base + q) as usize];
             if !odd {
                 // Lost here: the predecessor wins by moving here (unless it already wins sooner).
-                let _ = slot.fetch_update(Relaxed, Relaxed, |s| {
+                let won = slot.fetch_update(Relaxed, Relaxed, |s| {
                     let better = undecided(s) || (tag(s) == PEND_WIN && dist(s) > u32::from(next));
                     better.then_some(WIN | next)
                 });
-                self.schedule(u32::from(next));
+                if won.is_ok() {
+                    self.schedule(base + q, u32::from(next));
+                }
             } else {
                 let s = slot.load(Relaxed);
                 if !undecided(s) {
@@ -278,7 +292,7 @@ impl Work {
                     };
                     slot.store(lost, Relaxed);
                     if tag(lost) == LOSS {
-                        self.schedule(dist(lost));
+                        self.schedule(base + q, dist(lost));
                     }
                 }
             }
@@ -301,6 +315,7 @@ pub fn generate(
     let ix = Indexer::new(sig)?;
     let size = ix.size();
     let total = 2 * size;
+    const CHUNK: u64 = 1 << 14;
     let mut work = Work {
         sig,
         ix,
@@ -311,9 +326,9 @@ pub fn generate(
         facts: Vec::new(),
         subs,
         max_level: AtomicU32::new(0),
+        due: Due::new(2 * size, CHUNK),
     };
     progress.stage(&format!("{sig}: first pass"), total);
-    const CHUNK: u64 = 1 << 14;
     // Every entry's working state is written where it stays, so the first pass needs no second
     // copy (the state, counts and check flag: 5 bytes an entry).
     let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
@@ -356,10 +371,19 @@ pub fn generate(
         (0..total.div_ceil(CHUNK))
             .into_par_iter()
             .try_for_each(|c| {
-                for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
-                    w.visit(e, level)?;
+                let range = c * CHUNK..((c + 1) * CHUNK).min(total);
+                let len = range.end - range.start;
+                if w.due.take(c, level) {
+                    let mut low: Option<u32> = None;
+                    for e in range {
+                        w.visit(e, level)?;
+                        if let Some(d) = w.due_after(e, level) {
+                            low = Some(low.map_or(d, |l| l.min(d)));
+                        }
+                    }
+                    w.due.mark(c, low);
                 }
-                progress.advance(CHUNK.min(total - c * CHUNK));
+                progress.advance(len);
                 Ok::<(), GenError>(())
             })?;
         level += 1;

@@ -18,6 +18,7 @@ pub mod error;
 pub mod game;
 pub mod generate;
 pub mod layout;
+pub mod levels;
 pub mod loaded;
 pub mod perpetual;
 pub mod plan;

@@ -1,0 +1,85 @@
+//! Which chunks of a table hold positions of a coming level, so that a level's pass visits
+//! only those.
+//!
+//! The retrograde passes ([`crate::generate`], [`crate::dtc`]) decide positions level by level,
+//! and a level's pass looks for the positions decided at that level. Scanning every entry at
+//! every level costs little in a table with a few dozen levels, but a long one (`KNPKAABB`:
+//! 130 levels of distance to mate, most of them holding few positions) spent half of its
+//! retrograde time scanning. So each chunk of entries keeps the lowest level at which one of its
+//! positions is due; a level's pass skips the chunks not due, and a chunk it visits gets the
+//! lowest level still due among its positions, found by the same scan.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+
+/// No level due.
+const NONE: u16 = u16::MAX;
+
+/// The lowest level due per chunk of entries.
+pub struct Due {
+    next: Vec<AtomicU16>,
+    chunk: u64,
+}
+
+impl Due {
+    /// No level due in any chunk of `chunk` entries of a table of `entries` entries.
+    #[must_use]
+    pub fn new(entries: u64, chunk: u64) -> Due {
+        let chunks = entries.div_ceil(chunk) as usize;
+        Due {
+            next: std::iter::repeat_with(|| AtomicU16::new(NONE))
+                .take(chunks)
+                .collect(),
+            chunk,
+        }
+    }
+
+    /// Entry `e` is due at `level` (call it after the entry's state is stored).
+    #[inline]
+    pub fn schedule(&self, e: u64, level: u32) {
+        self.mark(e / self.chunk, Some(level));
+    }
+
+    /// Chunk `c` holds a position due at `level` (or none, for `None`).
+    #[inline]
+    pub fn mark(&self, c: u64, level: Option<u32>) {
+        if let Some(level) = level {
+            let l = u16::try_from(level).unwrap_or(NONE - 1);
+            self.next[c as usize].fetch_min(l, Ordering::Release);
+        }
+    }
+
+    /// `true` when chunk `c` must be visited at `level`; its mark is then cleared, and the
+    /// caller gives it the lowest level still due among its positions (with [`Due::mark`])
+    /// after visiting it. Positions other threads make due meanwhile mark it again.
+    #[inline]
+    pub fn take(&self, c: u64, level: u32) -> bool {
+        let slot = &self.next[c as usize];
+        if u32::from(slot.load(Ordering::Relaxed)) > level {
+            return false;
+        }
+        slot.swap(NONE, Ordering::AcqRel);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_are_due_at_their_lowest_level_and_cleared_when_taken() {
+        let due = Due::new(100, 10);
+        due.schedule(15, 7);
+        due.schedule(12, 3);
+        due.schedule(99, 4);
+        assert!(!due.take(0, 10), "nothing in chunk 0");
+        assert!(!due.take(1, 2), "chunk 1 is due at 3");
+        assert!(due.take(1, 3));
+        assert!(!due.take(1, 7), "taken: its caller marks it again");
+        due.mark(1, Some(7));
+        assert!(due.take(1, 7));
+        assert!(due.take(9, 4));
+        due.mark(9, None);
+        assert!(!due.take(9, 100));
+    }
+}
