@@ -16,13 +16,15 @@ use chariot::egtb::{Metric, Signature};
 use crate::error::TableError;
 use crate::run::{memory_estimate, table_path_in};
 
-/// One job: a table, the tables it needs, and its estimated peak memory.
+/// One job: a table, the tables it needs, its size and its estimated peak memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     /// The table.
     pub table: Signature,
     /// The tables its captures lead to.
     pub needs: Vec<Signature>,
+    /// Its entries (both sides to move).
+    pub entries: u64,
     /// Estimated peak memory of generating it, bytes.
     pub memory: u64,
 }
@@ -50,6 +52,7 @@ impl Plan {
             .map(|table| {
                 Ok(Job {
                     needs: table.captures(),
+                    entries: 2 * chariot::egtb::Indexer::new(table)?.size(),
                     memory: memory_estimate(table)?,
                     table,
                 })
@@ -111,9 +114,17 @@ impl Plan {
         );
         let _ = writeln!(
             out,
-            "# needs; a table already generated is not made again. Peak memory per job is in"
+            "# needs; a table already generated is not made again. {} in all; each job's",
+            chariot_cli::count(
+                self.jobs.iter().map(|j| j.entries).sum(),
+                "entry",
+                "entries"
+            )
         );
-        let _ = writeln!(out, "# the comment above its rule.");
+        let _ = writeln!(
+            out,
+            "# entries and estimated peak memory are in the comment above its rule."
+        );
         let _ = writeln!(out, "EGTB_GEN ?= egtb-gen");
         let _ = writeln!(out, "DIR ?= {}", dir.display());
         let _ = writeln!(out, "GEN_FLAGS ?=");
@@ -124,7 +135,13 @@ impl Plan {
         for job in &self.jobs {
             let needs: Vec<String> = job.needs.iter().map(file).collect();
             let _ = writeln!(out);
-            let _ = writeln!(out, "# {}: about {} MiB", job.table, mib(job.memory));
+            let _ = writeln!(
+                out,
+                "# {}: {}, about {} MiB",
+                job.table,
+                chariot_cli::count(job.entries, "entry", "entries"),
+                mib(job.memory)
+            );
             let rule = format!("{}: {}", file(&job.table), needs.join(" "));
             let _ = writeln!(out, "{}", rule.trim_end());
             let _ = writeln!(

@@ -7,7 +7,7 @@ use chariot::egtb::{Material, Signature};
 const ATTACKERS: [Kind; 4] = [Kind::Chariot, Kind::Horse, Kind::Cannon, Kind::Soldier];
 
 /// The named sets and what they hold.
-pub const SETS: [(&str, &str); 4] = [
+pub const SETS: [(&str, &str); 5] = [
     (
         "first",
         "one attacking piece (R, N, C or P) with any of its advisors and elephants against any advisors and elephants (324 tables)",
@@ -19,6 +19,10 @@ pub const SETS: [(&str, &str); 4] = [
     (
         "third",
         "one attacking piece against one attacking piece, each side with at most one advisor or elephant (78 tables; the perpetual check/chase rules decide positions in some)",
+    ),
+    (
+        "fourth",
+        "one attacking piece against one attacking piece, each side with up to two advisors or elephants, at least one side with two (the larger 1-vs-1 tables; the third set's are their dependencies)",
     ),
     (
         "small",
@@ -84,6 +88,29 @@ pub fn set(name: &str) -> Option<Vec<Signature>> {
                 }
             }
         }
+        "fourth" => {
+            // Up to two defenders a side: none, one or two advisors and elephants together.
+            let up_to_two: Vec<Material> = defenders()
+                .into_iter()
+                .filter(|m| m.count(Kind::Advisor) + m.count(Kind::Elephant) <= 2)
+                .collect();
+            let two = |m: &Material| m.count(Kind::Advisor) + m.count(Kind::Elephant) == 2;
+            for a in ATTACKERS {
+                for b in ATTACKERS {
+                    for da in &up_to_two {
+                        for db in &up_to_two {
+                            if !two(da) && !two(db) {
+                                continue;
+                            }
+                            let s = Signature::canonical(da.with(a, 1), db.with(b, 1)).0;
+                            if !out.contains(&s) {
+                                out.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         "small" => {
             for att in ATTACKERS {
                 for other in ["K", "KA", "KB"] {
@@ -119,6 +146,14 @@ mod tests {
         );
         assert!(third.iter().any(|s| s.to_string() == "KRAKNB"));
         assert_eq!(third.len(), 78);
+        let fourth = set("fourth").unwrap();
+        assert!(fourth.iter().all(|s| !third.contains(s)));
+        assert!(fourth.iter().any(|s| s.to_string() == "KRABKNAB"));
+        assert!(fourth.iter().any(|s| s.to_string() == "KPAAKP"));
+        assert!(!fourth.iter().any(|s| s.to_string().contains("AAB")));
+        // Every table of the third set is needed by the fourth.
+        let needed = crate::run::generation_order(&fourth);
+        assert!(third.iter().all(|s| needed.contains(s)));
         assert!(set("nonsense").is_none());
     }
 }
