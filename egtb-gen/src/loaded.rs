@@ -24,9 +24,16 @@ pub struct Loaded {
     /// The index.
     pub indexer: Indexer,
     /// The value codes, Red to move first.
-    pub codes: Vec<u16>,
+    codes: Codes,
     /// How the codes map to values.
     pub coding: Coding,
+}
+
+/// A loaded table's codes: one byte each when the file stores one byte an entry (most tables
+/// whose distances are short), which halves what the subtables of a generation take.
+enum Codes {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
 }
 
 impl Loaded {
@@ -35,11 +42,32 @@ impl Loaded {
     /// # Errors
     /// When the file is corrupt.
     pub fn from_file(file: &TableFile) -> Result<Loaded, LoadError> {
+        let h = file.header();
+        let codes = if h.value_width == 1 {
+            let mut out = Vec::with_capacity(h.entries() as usize);
+            for b in 0..h.blocks {
+                let block = file.read_block(b)?;
+                out.extend_from_slice(&block[..h.entries_in_block(b)]);
+            }
+            Codes::Narrow(out)
+        } else {
+            Codes::Wide(file.all_codes()?)
+        };
         Ok(Loaded {
-            indexer: Indexer::with_scheme(file.header().signature, file.header().key_scheme)?,
-            codes: file.all_codes()?,
-            coding: file.header().coding,
+            indexer: Indexer::with_scheme(h.signature, h.key_scheme)?,
+            codes,
+            coding: h.coding,
         })
+    }
+
+    /// The code of entry `e` (both halves, Red to move first).
+    #[inline]
+    #[must_use]
+    pub fn code(&self, e: u64) -> u16 {
+        match &self.codes {
+            Codes::Narrow(c) => u16::from(c[e as usize]),
+            Codes::Wide(c) => c[e as usize],
+        }
     }
 
     /// The value of a legal position of this table, as the retrograde passes read a capture.
@@ -50,7 +78,7 @@ impl Loaded {
     /// DTM file.
     pub(crate) fn value(&self, pos: &Position) -> Option<Value> {
         let (turn, idx) = self.indexer.index_of(pos).ok()?;
-        let code = self.codes[(turn.index() as u64 * self.indexer.size() + idx) as usize];
+        let code = self.code(turn.index() as u64 * self.indexer.size() + idx);
         let v = self.coding.decode(code).ok()?;
         Some(match (self.coding.metric, v) {
             (Metric::Dtc, Value::Win(d)) => Value::Win((2 * d).saturating_sub(1).max(1)),

@@ -372,7 +372,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     let value_of = |t: &Loaded, pos: &Position| -> Option<Value> {
         let (tt, i) = t.indexer.index_of(pos).ok()?;
         t.coding
-            .decode(t.codes[(tt.index() as u64 * t.indexer.size() + i) as usize])
+            .decode(t.code(tt.index() as u64 * t.indexer.size() + i))
             .ok()
     };
     const CHUNK: u64 = 1 << 14;
@@ -409,7 +409,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
             } else {
                 ix.index_of(pos).ok().and_then(|(tt, i)| {
                     let entry = tt.index() as u64 * size + i;
-                    let v = own.coding.decode(own.codes[entry as usize]).ok()?;
+                    let v = own.coding.decode(own.code(entry)).ok()?;
                     if v.dtm().is_none() {
                         region.push((entry, pos.in_check(), marks));
                     }
@@ -433,7 +433,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     };
     let in_region = |e: u64| {
         own.coding
-            .decode(own.codes[e as usize])
+            .decode(own.code(e))
             .is_ok_and(|v| v.dtm().is_none())
     };
 
@@ -451,7 +451,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
                     out.counts[half][5] += 1;
                     continue;
                 };
-                let Ok(stored) = own.coding.decode(own.codes[e as usize]) else {
+                let Ok(stored) = own.coding.decode(own.code(e)) else {
                     out.bad = Some((e, pos.fen(), Value::Draw, Value::Draw));
                     return out;
                 };
@@ -530,15 +530,12 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     if !possible[0] && !possible[1] {
         // The game decides nothing: no rule value may be stored.
         let bad = (0..total).into_par_iter().find_map_first(|e| {
-            let v = own.coding.decode(own.codes[e as usize]).ok()?;
+            let v = own.coding.decode(own.code(e)).ok()?;
             (v.by_rule() && legal(e).is_some()).then_some(e)
         });
         return Ok(bad.map(|e| {
             let fen = legal(e).map_or_else(String::new, |p| p.fen());
-            let stored = own
-                .coding
-                .decode(own.codes[e as usize])
-                .unwrap_or(Value::Draw);
+            let stored = own.coding.decode(own.code(e)).unwrap_or(Value::Draw);
             (e, fen, stored, Value::Draw)
         }));
     }
@@ -632,7 +629,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     }
     let bad = (0..region.len()).into_par_iter().find_map_first(|v| {
         let e = region.entries[v];
-        let stored = own.coding.decode(own.codes[e as usize]).ok()?;
+        let stored = own.coding.decode(own.code(e)).ok()?;
         let mut expected = Value::Draw;
         for (_, won) in &solutions {
             if let Some((stage, plies)) = won[v] {
@@ -656,10 +653,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     });
     Ok(bad.map(|(e, expected)| {
         let fen = legal(e).map_or_else(String::new, |p| p.fen());
-        let stored = own
-            .coding
-            .decode(own.codes[e as usize])
-            .unwrap_or(Value::Draw);
+        let stored = own.coding.decode(own.code(e)).unwrap_or(Value::Draw);
         (e, fen, stored, expected)
     }))
 }

@@ -671,10 +671,14 @@ pub fn compress_block(
             raw.extend_from_slice(&c.to_le_bytes());
         }
     }
-    zstd::bulk::compress(&raw, level).map_err(|e| FileError::Compress {
+    let mut out = zstd::bulk::compress(&raw, level).map_err(|e| FileError::Compress {
         block: b,
         reason: e.to_string(),
-    })
+    })?;
+    // The output comes with room for the worst case (the raw size and more); a table's blocks are
+    // all held until the file is written, so they keep only what they use.
+    out.shrink_to_fit();
+    Ok(out)
 }
 
 /// Writes a table: the header, the block index and the compressed blocks (from
