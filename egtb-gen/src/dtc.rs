@@ -213,7 +213,7 @@ pub fn conversion_table(
         size,
         dtm,
         facts: &facts.0,
-        dist: std::iter::repeat_with(|| AtomicU16::new(OPEN))
+        dist: std::iter::repeat_with(|| AtomicU16::new(OTHER))
             .take(n)
             .collect(),
         max_level: AtomicU32::new(0),
