@@ -439,11 +439,13 @@ fn judge_sprt(st: &mut State, settings: &Settings, players: usize) {
 }
 
 impl Sprt {
-    /// The test on a match: on game pairs when every finished game belongs to a complete pair,
-    /// otherwise on games.
+    /// The test on a match: on its complete game pairs when it has any (a game waiting for its
+    /// partner is left out), otherwise on games. The match stops only between pairs
+    /// (`judge_sprt`), and a game still in flight then finishes after the stop without changing
+    /// the verdict the final report shows.
     #[must_use]
     pub fn status_pentanomial_or_trinomial(&self, s: &Standings) -> crate::stats::SprtStatus {
-        if s.pairs.pairs() > 0 && s.pairs.pairs() * 2 == s.first.games() {
+        if s.pairs.pairs() > 0 {
             self.status_pentanomial(&s.pairs)
         } else {
             self.status_trinomial(&s.first)
@@ -576,6 +578,38 @@ pub fn swiss_pairs(order: &[usize], met: &HashSet<(usize, usize)>) -> Option<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_finishing_after_the_stop_keeps_the_verdict_of_the_pairs() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 15.0,
+            alpha: 0.05,
+            beta: 0.1,
+        };
+        // 70 pairs, most won 2-0 or 1.5-0.5: the pairs accept H1.
+        let mut s = Standings::new(2);
+        s.pairs = crate::stats::Pentanomial([0, 0, 10, 20, 40]);
+        s.first = Wdl {
+            wins: 100,
+            draws: 40,
+            losses: 0,
+        };
+        let stopped = sprt.status_pentanomial_or_trinomial(&s);
+        assert_eq!(stopped.decision, SprtDecision::AcceptH1);
+        // The game in flight on the other slot finishes after the stop (a loss).
+        s.first.losses += 1;
+        let reported = sprt.status_pentanomial_or_trinomial(&s);
+        assert_eq!(reported.decision, stopped.decision);
+        assert!((reported.llr - stopped.llr).abs() < 1e-12);
+        // Without pairs (no game has a partner) the test is on games.
+        let mut single = Standings::new(2);
+        single.first = s.first;
+        assert_eq!(
+            sprt.status_pentanomial_or_trinomial(&single).llr,
+            sprt.status_trinomial(&s.first).llr
+        );
+    }
 
     #[test]
     fn round_robin_covers_every_pair_once() {
