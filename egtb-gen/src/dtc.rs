@@ -253,20 +253,14 @@ pub fn conversion_table(
             return Err(GenError::CodesOverflow(sig));
         }
         progress.stage(&format!("{sig}: conversion distance {level}"), total);
-        (0..total.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(total);
-            let len = range.end - range.start;
-            if p.due.take(c, level) {
-                let mut low: Option<u32> = None;
-                for e in range {
-                    p.visit(e, level as u16);
-                    if let Some(d) = p.due_after(e, level as u16) {
-                        low = Some(low.map_or(d, |l| l.min(d)));
-                    }
-                }
-                p.due.mark(c, low);
-            }
-            progress.advance(len);
+        (0..p.due.chunks()).into_par_iter().for_each(|c| {
+            let swept = p.due.sweep(c, level, |e| {
+                p.visit(e, level as u16);
+                Ok::<_, std::convert::Infallible>(p.due_after(e, level as u16))
+            });
+            let Ok(()) = swept;
+            let r = p.due.range(c);
+            progress.advance(r.end - r.start);
         });
         level += 1;
     }

@@ -368,24 +368,15 @@ pub fn generate(
     while level <= work.max_level.load(Relaxed) {
         progress.stage(&format!("{sig}: distance {level}"), total);
         let w = &work;
-        (0..total.div_ceil(CHUNK))
-            .into_par_iter()
-            .try_for_each(|c| {
-                let range = c * CHUNK..((c + 1) * CHUNK).min(total);
-                let len = range.end - range.start;
-                if w.due.take(c, level) {
-                    let mut low: Option<u32> = None;
-                    for e in range {
-                        w.visit(e, level)?;
-                        if let Some(d) = w.due_after(e, level) {
-                            low = Some(low.map_or(d, |l| l.min(d)));
-                        }
-                    }
-                    w.due.mark(c, low);
-                }
-                progress.advance(len);
-                Ok::<(), GenError>(())
+        (0..w.due.chunks()).into_par_iter().try_for_each(|c| {
+            w.due.sweep(c, level, |e| {
+                w.visit(e, level)?;
+                Ok::<_, GenError>(w.due_after(e, level))
             })?;
+            let r = w.due.range(c);
+            progress.advance(r.end - r.start);
+            Ok::<(), GenError>(())
+        })?;
         level += 1;
     }
     progress.stage(&format!("{sig}: perpetual check"), 0);

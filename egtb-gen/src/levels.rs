@@ -9,6 +9,7 @@
 //! positions is due; a level's pass skips the chunks not due, and a chunk it visits gets the
 //! lowest level still due among its positions, found by the same scan.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU16, Ordering};
 
 /// No level due.
@@ -18,6 +19,7 @@ const NONE: u16 = u16::MAX;
 pub struct Due {
     next: Vec<AtomicU16>,
     chunk: u64,
+    entries: u64,
 }
 
 impl Due {
@@ -30,7 +32,43 @@ impl Due {
                 .take(chunks)
                 .collect(),
             chunk,
+            entries,
         }
+    }
+
+    /// The number of chunks.
+    #[must_use]
+    pub fn chunks(&self) -> u64 {
+        self.next.len() as u64
+    }
+
+    /// The entries of chunk `c`.
+    #[must_use]
+    pub fn range(&self, c: u64) -> Range<u64> {
+        c * self.chunk..((c + 1) * self.chunk).min(self.entries)
+    }
+
+    /// A level's pass over chunk `c`: when the chunk is due at `level`, `visit` is called on
+    /// each of its entries, deciding what is decided at `level` and returning the level the
+    /// entry is due at next, if any; the chunk then keeps the lowest of those. The first error
+    /// ends the pass.
+    pub fn sweep<E>(
+        &self,
+        c: u64,
+        level: u32,
+        mut visit: impl FnMut(u64) -> Result<Option<u32>, E>,
+    ) -> Result<(), E> {
+        if !self.take(c, level) {
+            return Ok(());
+        }
+        let mut low: Option<u32> = None;
+        for e in self.range(c) {
+            if let Some(d) = visit(e)? {
+                low = Some(low.map_or(d, |l| l.min(d)));
+            }
+        }
+        self.mark(c, low);
+        Ok(())
     }
 
     /// Entry `e` is due at `level` (call it after the entry's state is stored).
@@ -81,5 +119,28 @@ mod tests {
         assert!(due.take(9, 4));
         due.mark(9, None);
         assert!(!due.take(9, 100));
+    }
+
+    #[test]
+    fn a_sweep_visits_due_chunks_only_and_keeps_their_lowest_next_level() {
+        let due = Due::new(25, 10);
+        assert_eq!((due.chunks(), due.range(2)), (3, 20..25));
+        due.schedule(21, 0);
+        let mut seen = Vec::new();
+        for c in 0..due.chunks() {
+            due.sweep(c, 0, |e| {
+                seen.push(e);
+                Ok::<_, ()>((e == 23).then_some(5).or((e == 24).then_some(2)))
+            })
+            .unwrap();
+        }
+        assert_eq!(seen, (20..25).collect::<Vec<_>>(), "only chunk 2 was due");
+        assert!(!due.take(2, 1));
+        assert!(due.take(2, 2), "the lowest level its entries named");
+        due.schedule(3, 1);
+        assert_eq!(
+            due.sweep(0, 1, |e| if e == 4 { Err(e) } else { Ok(None) }),
+            Err(4)
+        );
     }
 }
