@@ -82,10 +82,15 @@ impl Pass<'_> {
         if !self.dtm.is_used(e) {
             return Ok(None);
         }
-        match self.dtm.coding.decode(self.dtm.codes[e as usize]) {
-            Ok(v) => Ok(Some(v)),
-            Err(_) => Err(GenError::BadSubtable(self.sig)),
-        }
+        let code = self.dtm.codes[e as usize];
+        self.dtm
+            .coding
+            .decode(code)
+            .map(Some)
+            .map_err(|_| GenError::Inconsistent {
+                table: self.sig,
+                detail: format!("entry {e} holds code {code}, which its coding does not know"),
+            })
     }
 
     /// Entry `e` is decided at `level` (its word stored).
@@ -127,7 +132,10 @@ impl Pass<'_> {
         let pos = self
             .ix
             .position(&p, self.turn_of(e), LEGAL_ONLY)
-            .map_err(|_| GenError::BadSubtable(self.sig))?;
+            .map_err(|err| GenError::Inconsistent {
+                table: self.sig,
+                detail: format!("entry {e} is marked legal but is no legal position ({err})"),
+            })?;
         let moves = pos.legal_move_list();
         let n = moves.iter().filter(|&&m| !is_conversion(&pos, m)).count();
         Ok(u8::try_from(n).unwrap_or(u8::MAX))
@@ -205,7 +213,14 @@ pub fn conversion_table(
     progress.stage(&format!("{sig}: conversions"), total);
     let n = usize::try_from(total).map_err(|_| GenError::Index(IndexError::TooLarge(sig)))?;
     if facts.0.len() != n || dtm.codes.len() != n {
-        return Err(GenError::BadSubtable(sig));
+        return Err(GenError::Inconsistent {
+            table: sig,
+            detail: format!(
+                "{} first-pass bytes and {} codes for {n} entries",
+                facts.0.len(),
+                dtm.codes.len()
+            ),
+        });
     }
     let pass = Pass {
         sig,
@@ -281,7 +296,16 @@ fn finish(pass: Pass) -> Result<Generated, GenError> {
             _ => match dtm.coding.decode(dtm.codes[e]) {
                 // Draws and rule values as the DTM table has them.
                 Ok(v @ (Value::Draw | Value::RuleWin(_) | Value::RuleLoss(_))) => Some(v),
-                _ => return Err(GenError::BadSubtable(sig)),
+                _ => {
+                    return Err(GenError::Inconsistent {
+                        table: sig,
+                        detail: format!(
+                            "entry {e} is neither won nor lost by mate, yet its code {} is no \
+                             draw or rule value",
+                            dtm.codes[e]
+                        ),
+                    });
+                }
             },
         })
     };
@@ -328,4 +352,29 @@ fn finish(pass: Pass) -> Result<Generated, GenError> {
         coding,
         used: dtm.used.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::generate;
+    use crate::loaded::Subtables;
+
+    #[test]
+    fn damaged_distance_to_mate_results_are_named_not_blamed_on_a_subtable() {
+        let sig: Signature = "KK".parse().unwrap();
+        let (g, facts) = generate(sig, Subtables::new(), &()).unwrap();
+        assert!(conversion_table(&g, &facts, &()).is_ok());
+        let short = MoveFacts(facts.0[1..].to_vec());
+        let Err(err) = conversion_table(&g, &short, &()) else {
+            panic!("one first-pass byte short was accepted");
+        };
+        assert!(matches!(err, GenError::Inconsistent { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(
+            message.starts_with("table KK: the distance-to-mate results are inconsistent")
+                && message.contains("first-pass bytes"),
+            "{message}"
+        );
+    }
 }

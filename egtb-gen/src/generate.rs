@@ -89,6 +89,15 @@ pub enum GenError {
     /// A position decided by mate got no distance to conversion (its DTM values are wrong).
     #[error("table {0}: entry {1} is decided by mate but has no distance to conversion")]
     NoConversion(Signature, u64),
+    /// The distance-to-mate pass's results that the distance-to-conversion pass reads
+    /// contradict each other (they can only be damaged).
+    #[error("table {table}: the distance-to-mate results are inconsistent: {detail}")]
+    Inconsistent {
+        /// The table.
+        table: Signature,
+        /// What contradicts what.
+        detail: String,
+    },
 }
 
 /// A generated table, ready to be written.
