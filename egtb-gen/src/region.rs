@@ -34,6 +34,12 @@ impl Region {
                 word
             })
             .collect();
+        Region::from_words(bits)
+    }
+
+    /// The region whose membership bits are `bits` (bit `v % 64` of word `v / 64` for node `v`).
+    #[must_use]
+    pub fn from_words(bits: Vec<u64>) -> Region {
         let mut before = Vec::with_capacity(bits.len());
         let mut sum = 0u64;
         for &w in &bits {
