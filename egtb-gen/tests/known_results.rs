@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value, Wdl};
+use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Tablebases, Value, Wdl};
 use chariot::rules::Waivers;
 use chariot::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
@@ -399,6 +399,50 @@ fn verify_solves_the_rule_again() {
     let (_, fen, stored, expected) = bad.expect("the tampered table must fail");
     assert_eq!(stored, Value::Draw, "{fen}");
     assert!(expected.by_rule(), "{fen}: {expected}");
+}
+
+/// A rule value whose plies are changed (the kind kept, so every position stays locally
+/// consistent and the header's counts agree) fails `verify`: only the game solved again knows
+/// the distances.
+#[test]
+fn verify_finds_a_rule_value_with_the_wrong_plies() {
+    let src = table_path(dir(), "KRKN".parse().unwrap());
+    let t = TableFile::open(&src).unwrap();
+    let h = t.header().clone();
+    let mut codes = t.all_codes().unwrap();
+    let (e, value) = codes
+        .iter()
+        .enumerate()
+        .find_map(|(e, &c)| match h.coding.decode(c).unwrap() {
+            Value::RuleWin(r) => Some((
+                e,
+                Value::RuleWin(RuleRank {
+                    plies: r.plies + 2,
+                    ..r
+                }),
+            )),
+            _ => None,
+        })
+        .expect("KRKN has rule wins");
+    codes[e] = h.coding.encode(value).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for dep in ["KRK", "KNK", "KK"] {
+        let name = format!("{dep}.egtb");
+        std::fs::copy(self::dir().join(&name), dir.join(&name)).unwrap();
+    }
+    let path = dir.join("KRKN.egtb");
+    chariot::egtb::file::write_codes(&path, h.signature, &codes, h.stats, h.flags, h.coding)
+        .unwrap();
+    let (bad, fen, stored, expected) = egtb_gen::verify::verify_table(&path)
+        .unwrap()
+        .expect("the tampered table must fail");
+    assert_eq!(bad, e as u64, "{fen}");
+    assert_eq!(stored, value, "{fen}");
+    assert!(
+        matches!(expected, Value::RuleWin(_)) && expected != value,
+        "{fen}: {expected}"
+    );
 }
 
 /// Unmoves are the exact reverse of quiet legal moves: for every legal position, each quiet
