@@ -21,7 +21,7 @@
 //!    every stored draw must be won by neither side. Local consistency cannot show the latter:
 //!    a cycle of wrongly drawn positions is locally consistent, so the game has to be solved
 //!    again. Memory: two bits an entry and some 13 bytes a position of the region (`KRABKRAB`,
-//!    229 M positions in its region, needs about 4 GB with its sub-tables).
+//!    229 M positions in its region, peaked at 1.9 GiB with its sub-tables).
 //!    When no position of a colour has a winning capture and no position of the other side lacks
 //!    a move that gives no check (pass 1 counts them), that colour's game provably decides
 //!    nothing (its stage 0 and first core are empty) and is not solved.
