@@ -564,6 +564,31 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
     Ok(true)
 }
 
+/// A progress bar showing a verification's stages: a bar for a stage with a count of
+/// entries, a spinner for one without.
+struct StageBar<'a>(&'a indicatif::ProgressBar);
+
+impl egtb_gen::generate::Progress for StageBar<'_> {
+    fn stage(&self, name: &str, total: u64) {
+        let template = if total > 0 {
+            "{prefix} {msg:28} [{elapsed_precise}] {bar:30} {percent:>3}% eta {eta}"
+        } else {
+            "{prefix} {msg:28} [{elapsed_precise}] {spinner}"
+        };
+        self.0.set_style(
+            indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        self.0.set_message(name.to_owned());
+        self.0.set_length(total);
+        self.0.set_position(0);
+    }
+
+    fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+}
+
 /// One table's verdict, as `verify --json` prints it.
 #[derive(Debug, serde::Serialize)]
 struct Verdict {
@@ -585,7 +610,12 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
     use std::io::Write;
     let mut all_ok = true;
     let mut out = std::io::stdout().lock();
+    // On standard error, and only on a terminal (indicatif hides it otherwise).
+    let bar = indicatif::ProgressBar::new(0);
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
     for path in files {
+        bar.reset();
+        bar.set_prefix(path.display().to_string());
         let start = std::time::Instant::now();
         let mut verdict = Verdict {
             file: path.display().to_string(),
@@ -594,7 +624,8 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
             inconsistency: None,
             error: None,
         };
-        match egtb_gen::verify::verify_table(path) {
+        let result = egtb_gen::verify::verify_table_with(path, &StageBar(&bar));
+        match result {
             Ok(None) => verdict.ok = true,
             Ok(Some((e, fen, stored, expected))) => {
                 verdict.inconsistency = Some(format!(
@@ -605,16 +636,21 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
         }
         verdict.seconds = start.elapsed().as_secs_f64();
         all_ok &= verdict.ok;
-        if json {
-            writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
-        } else if verdict.ok {
-            writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
-        } else if let Some(i) = &verdict.inconsistency {
-            writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
-        } else {
-            let error = verdict.error.as_deref().unwrap_or("unknown error");
-            writeln!(out, "{}: error: {error}", verdict.file)?;
-        }
+        // The verdict's line, with the bar lifted off the terminal while it is written.
+        bar.suspend(|| -> std::io::Result<()> {
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
+            } else if verdict.ok {
+                writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
+            } else if let Some(i) = &verdict.inconsistency {
+                writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
+            } else {
+                let error = verdict.error.as_deref().unwrap_or("unknown error");
+                writeln!(out, "{}: error: {error}", verdict.file)?;
+            }
+            out.flush()
+        })?;
     }
+    bar.finish_and_clear();
     Ok(all_ok)
 }

@@ -38,6 +38,7 @@ use chariot::{Color, Position};
 use rayon::prelude::*;
 
 use crate::error::TableError;
+use crate::generate::Progress;
 use crate::loaded::Loaded;
 use crate::perpetual::chase_targets;
 use crate::region::Region;
@@ -72,6 +73,18 @@ struct Chunk {
 /// When the table or a table its captures lead to cannot be read, or the header's statistics
 /// disagree with the table.
 pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
+    verify_table_with(path, &())
+}
+
+/// [`verify_table`], reporting its stages to `progress` (the positions checked in pass 1, then
+/// each winner's game and the comparison).
+///
+/// # Errors
+/// As [`verify_table`].
+pub fn verify_table_with(
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<Option<Inconsistency>, TableError> {
     let t = TableFile::open(path).map_err(|source| TableError::File {
         path: path.to_owned(),
         source,
@@ -188,9 +201,11 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     // Pass 1: local consistency, counts, and whether the game can decide anything at all. For
     // winner P it cannot when no P position has a winning capture and no position of the other
     // side lacks a way out that gives no check (then its stage 0 and first core are empty).
+    progress.stage("checking every position", total);
     let chunks: Vec<Chunk> = (0..total.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
+            progress.advance(((c + 1) * CHUNK).min(total) - c * CHUNK);
             let mut out = Chunk {
                 words: vec![0; CHUNK.div_ceil(64) as usize],
                 ..Chunk::default()
@@ -321,6 +336,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
     let game = Game::new(&moves, &region, &facts, size);
     let mut solutions: Vec<Solution> = Vec::new();
     for p in Color::ALL {
+        progress.stage(&format!("the rule game, {p:?} winning"), 0);
         let solution = game
             .solve(p, &targets[p.index()])
             .map_err(|TooDeep| TableError::Header {
@@ -350,6 +366,7 @@ pub fn verify_table(path: &Path) -> Result<Option<Inconsistency>, TableError> {
         }
         solutions.push(solution);
     }
+    progress.stage("comparing the rule values", 0);
     let bad = (0..total).into_par_iter().find_map_first(|e| {
         let d = region.get(e)?;
         let stored = own.coding.decode(own.code(e)).ok()?;
