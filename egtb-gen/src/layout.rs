@@ -13,7 +13,7 @@
 
 use chariot::egtb::Indexer;
 use chariot::egtb::file::{FileError, HalfStats, compress_block, value_width};
-use chariot::egtb::index::{ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED};
+use chariot::egtb::index::{ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED, Run, SchemeMap};
 use rayon::prelude::*;
 
 use crate::generate::Generated;
@@ -33,25 +33,47 @@ pub struct Packed {
 }
 
 /// The entry (of both halves, in `from`'s order) whose value entry `i` of `to`'s order holds,
-/// or `None` for an unused entry (pieces sharing a square, no legal position).
+/// or `None` for an unused entry (pieces sharing a square, no legal position). With `map` (key
+/// scheme 4 into key scheme 3) a lookup per entry, else a full decode and encode.
 #[inline]
-fn source(used: &Generated, from: &Indexer, to: &Indexer, i: u64) -> Option<u64> {
+fn source(
+    used: &Generated,
+    from: &Indexer,
+    to: &Indexer,
+    map: Option<&SchemeMap>,
+    run: &mut Run,
+    i: u64,
+) -> Option<u64> {
     let size = from.size();
-    let p = to.decode(i % size);
-    if p.has_overlap() {
-        return None;
-    }
-    let e = (i / size) * size + from.encode(&p)?;
+    let local = match map {
+        Some(map) => map.source(i % size, run)?,
+        None => {
+            let p = to.decode(i % size);
+            if p.has_overlap() {
+                return None;
+            }
+            from.encode(&p)?
+        }
+    };
+    let e = (i / size) * size + local;
     used.is_used(e).then_some(e)
 }
 
 /// Fills `outs[t]` with the codes of `tables[t]` for the entries of `to`'s order from `start`
 /// on, finding each entry's source once for all of them; an unused entry repeats the code
 /// before it (0 at the start).
-fn reorder(tables: &[&Generated], from: &Indexer, to: &Indexer, start: u64, outs: &mut [Vec<u16>]) {
+fn reorder(
+    tables: &[&Generated],
+    from: &Indexer,
+    to: &Indexer,
+    map: Option<&SchemeMap>,
+    start: u64,
+    outs: &mut [Vec<u16>],
+) {
     let len = outs.first().map_or(0, Vec::len);
+    let mut run = Run::default();
     for i in 0..len {
-        let e = source(tables[0], from, to, start + i as u64);
+        let e = source(tables[0], from, to, map, &mut run, start + i as u64);
         for (t, g) in tables.iter().enumerate() {
             outs[t][i] = match e {
                 Some(e) => g.codes[e as usize],
@@ -87,13 +109,14 @@ pub fn choose(g: &Generated, level: i32, block_entries: u32) -> u8 {
         SAMPLE_EVERY
     };
     let sample: Vec<u64> = (0..blocks).step_by(step as usize).collect();
+    let map = SchemeMap::new(&to, &from);
     let sizes: Option<Vec<(u64, u64)>> = sample
         .par_iter()
         .map(|&b| {
             let range = b * be..((b + 1) * be).min(total);
             let here = &g.codes[range.start as usize..range.end as usize];
             let mut there = vec![vec![0u16; here.len()]];
-            reorder(&[g], &from, &to, range.start, &mut there);
+            reorder(&[g], &from, &to, map.as_ref(), range.start, &mut there);
             let there = &there[0];
             let a = compress_block(here, 0, block_entries, width, level).ok()?;
             let c = compress_block(there, 0, block_entries, width, level).ok()?;
@@ -138,6 +161,9 @@ pub fn pack(
         }
         _ => None,
     };
+    let map = moved
+        .as_ref()
+        .and_then(|(from, to)| SchemeMap::new(to, from));
     let widths: Vec<u8> = tables.iter().map(|g| value_width(&g.codes)).collect();
     let total = first.codes.len() as u64;
     let be = u64::from(block_entries.max(1));
@@ -167,7 +193,7 @@ pub fn pack(
                 Some((from, to)) => {
                     let len = (range.end - range.start) as usize;
                     let mut outs = vec![vec![0u16; len]; tables.len()];
-                    reorder(tables, from, to, range.start, &mut outs);
+                    reorder(tables, from, to, map.as_ref(), range.start, &mut outs);
                     outs.iter()
                         .enumerate()
                         .map(|(t, codes)| {

@@ -39,12 +39,14 @@ mod defence;
 mod groups;
 mod scheme2;
 mod scheme3;
+mod translate;
 
 use super::signature::{Material, NAME_ORDER, Signature};
 use crate::rules::{Color, Kind, Piece, Position, Setup, Square};
 use groups::{BINOMIAL, Group, MAX_SIZE, mirror_sq, needs_mirror, reachable_squares};
 use scheme2::PairDigit;
 use scheme3::KingMajor;
+pub use translate::{Run, SchemeMap};
 
 /// The most pieces (generals included) a table may hold.
 pub const MAX_PIECES: usize = 32;

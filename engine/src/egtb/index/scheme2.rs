@@ -177,9 +177,10 @@ impl PairDigit {
         Some(idx)
     }
 
-    /// The slots of index `idx`, written into `out`.
-    pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
-        let pair = idx / self.pair_stride % self.pairs;
+    /// Writes pair digit `pair`'s generals and defenders into their slots of `out`; returns the
+    /// squares they take.
+    #[inline]
+    pub fn place_pair(&self, groups: &[Group], pair: u64, out: &mut [u8]) -> u128 {
         let weak_all = self.sides[1].placements.len() as u64;
         let (strong, weak) = if pair < self.strong_d * weak_all {
             (pair / weak_all, pair % weak_all)
@@ -187,8 +188,39 @@ impl PairDigit {
             let r = pair - self.strong_d * weak_all;
             (self.strong_d + r / self.weak_left, r % self.weak_left)
         };
-        let mut occupied = self.sides[0].place(groups, &self.group_slot, 0, strong, out);
-        occupied |= self.sides[1].place(groups, &self.group_slot, 1, weak, out);
+        self.sides[0].place(groups, &self.group_slot, 0, strong, out)
+            | self.sides[1].place(groups, &self.group_slot, 1, weak, out)
+    }
+
+    /// The number of pair digits, when the pair digit is the least significant and every
+    /// other group is over its reachable squares (key scheme 4): then index `i` is the pair
+    /// `i % pairs` with the pieces of [`PairDigit::pieces`] of `i`. `None` in key scheme 2.
+    #[must_use]
+    pub fn pairs_lowest(&self) -> Option<u64> {
+        (self.pair_stride == 1 && self.free_groups.is_empty()).then_some(self.pairs)
+    }
+
+    /// Writes the chariots, horses, cannons and soldiers of index `idx` into their slots of
+    /// `out` (key scheme 4: [`PairDigit::pairs_lowest`]); returns the squares they take and
+    /// whether two of them share one.
+    #[inline]
+    pub fn pieces(&self, groups: &[Group], idx: u64, out: &mut [u8]) -> (u128, bool) {
+        let (mut occupied, mut overlap) = (0u128, false);
+        for &(gi, weight) in &self.square_groups {
+            let g = &groups[gi];
+            let at = self.group_slot[gi];
+            super::groups::group_squares(g, idx / weight % g.base, &mut out[at..]);
+            for &sq in &out[at..at + g.count] {
+                overlap |= occupied >> sq & 1 != 0;
+                occupied |= 1 << sq;
+            }
+        }
+        (occupied, overlap)
+    }
+
+    /// The slots of index `idx`, written into `out`.
+    pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
+        let mut occupied = self.place_pair(groups, idx / self.pair_stride % self.pairs, out);
         // The free groups, each over the squares left by the earlier ones.
         for &(gi, weight, free) in &self.free_groups {
             let g = &groups[gi];

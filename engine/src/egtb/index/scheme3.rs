@@ -27,6 +27,26 @@ struct KingBlock {
     weak: u64,
 }
 
+/// What the generals and defenders of a placement decide of its key scheme 3 index.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Defences {
+    /// The placement is stored as its mirror image.
+    pub mirror: bool,
+    start: u64,
+    strong: u64,
+    weak: u64,
+    ds: u64,
+    dw: u64,
+}
+
+impl Defences {
+    /// The index with piece digit `piece`.
+    #[inline]
+    pub fn index(&self, piece: u64) -> u64 {
+        self.start + (piece * self.strong + self.ds) * self.weak + self.dw
+    }
+}
+
 /// The layout of key scheme 3.
 #[derive(Clone, Debug)]
 pub(super) struct KingMajor {
@@ -100,6 +120,14 @@ impl KingMajor {
     /// cannot.
     #[inline]
     pub fn encode(&self, groups: &[Group], s: &[u8]) -> Option<u64> {
+        let d = self.defences(groups, s)?;
+        Some(d.index(self.piece_digit(groups, s, d.mirror)?))
+    }
+
+    /// The part of the index of slots `s` that the generals and defenders decide (the mirror
+    /// too), or `None` when they have no index.
+    #[inline]
+    pub fn defences(&self, groups: &[Group], s: &[u8]) -> Option<Defences> {
         let [strong, weak] = &self.sides;
         let mirror = mirrors(weak, groups, &self.group_slot, s)?;
         let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
@@ -120,13 +148,28 @@ impl KingMajor {
         if dw >= b.weak {
             return None;
         }
+        Some(Defences {
+            mirror,
+            start: b.start,
+            strong: b.strong,
+            weak: b.weak,
+            ds,
+            dw,
+        })
+    }
+
+    /// The piece digit of slots `s` (chariots, horses, cannons and soldiers), mirrored or not,
+    /// or `None` when a piece stands where its group cannot.
+    #[inline]
+    pub fn piece_digit(&self, groups: &[Group], s: &[u8], mirror: bool) -> Option<u64> {
+        let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
         let mut piece = 0;
         for &(gi, weight) in &self.piece_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
             piece += group_digit(g, &s[at..at + g.count], m)? * weight;
         }
-        Some(b.start + (piece * b.strong + ds) * b.weak + dw)
+        Some(piece)
     }
 
     /// How the index of the canonical slots `s` changes when the piece of group `gi` (a
