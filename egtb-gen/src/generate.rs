@@ -30,6 +30,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
+use chariot::egtb::index::Placement;
 use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
 use chariot::{Color, Kind, Position};
 use rayon::prelude::*;
@@ -160,14 +161,12 @@ impl Work {
         }
     }
 
-    /// The position at entry `e`, or `None` when it is no legal position.
-    fn position(&self, e: u64) -> Option<Position> {
-        let turn = self.turn_of(e);
-        let p = self.ix.decode(e % self.size);
+    /// The position at entry `e`, whose placement is `p`, or `None` when it is no legal one.
+    fn position_at(&self, e: u64, p: &Placement) -> Option<Position> {
         if p.has_overlap() {
             return None;
         }
-        self.ix.position(&p, turn, LEGAL_ONLY).ok()
+        self.ix.position(p, self.turn_of(e), LEGAL_ONLY).ok()
     }
 
     /// Entry `e` is decided at `level` (its state stored).
@@ -182,10 +181,10 @@ impl Work {
         (matches!(tag(v), WIN | LOSS | PEND_WIN) && dist(v) > level).then(|| dist(v))
     }
 
-    /// The first pass for entry `e`: its state, counts of quiet moves and of those that give no
-    /// check, and its first-pass byte ([`facts`]).
-    fn first_pass(&self, e: u64) -> Result<(u16, u8, u8, u8), GenError> {
-        let Some(mut pos) = self.position(e) else {
+    /// The first pass for entry `e`, whose placement is `p`: its state, counts of quiet moves
+    /// and of those that give no check, and its first-pass byte ([`facts`]).
+    fn first_pass(&self, e: u64, p: &Placement) -> Result<(u16, u8, u8, u8), GenError> {
+        let Some(mut pos) = self.position_at(e, p) else {
             return Ok((ILLEGAL, 0, 0, 0));
         };
         let moves = pos.legal_move_list();
@@ -358,9 +357,18 @@ pub fn generate(
             .enumerate()
             .try_for_each(|(c, chunk)| {
                 let start = c as u64 * CHUNK;
+                // The placements of consecutive entries, decoded a step at a time.
+                let mut cursor = w.ix.cursor(start % w.size);
                 for (i, slot) in chunk.iter_mut().enumerate() {
                     let e = start + i as u64;
-                    let (v, cnt, quiet, f) = w.first_pass(e)?;
+                    if e % w.size != cursor.index() {
+                        if e % w.size == cursor.index() + 1 {
+                            w.ix.advance(&mut cursor);
+                        } else {
+                            cursor = w.ix.cursor(e % w.size);
+                        }
+                    }
+                    let (v, cnt, quiet, f) = w.first_pass(e, cursor.placement())?;
                     w.val[e as usize].store(v, Relaxed);
                     w.cnt[e as usize].store(cnt, Relaxed);
                     w.no_check[e as usize].store(quiet, Relaxed);

@@ -60,8 +60,19 @@ pub(super) struct KingMajor {
     block_of: [[u8; 9]; 9],
     /// Chariot, horse, cannon and soldier groups with their weight within the piece digit.
     piece_groups: Vec<(usize, u64)>,
+    /// The piece digit's base.
+    pieces: u64,
     /// Entries per half.
     pub size: u64,
+}
+
+/// Where [`KingMajor::decode_at`] and [`KingMajor::step`] are: the block and its three digits.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Digits {
+    block: usize,
+    piece: u64,
+    ds: u64,
+    dw: u64,
 }
 
 impl KingMajor {
@@ -112,6 +123,7 @@ impl KingMajor {
             blocks,
             block_of,
             piece_groups,
+            pieces,
             size: start,
         })
     }
@@ -195,21 +207,79 @@ impl KingMajor {
     /// The slots of index `idx` (below the size), written into `out`.
     #[inline]
     pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
-        let b = self.blocks[self.blocks.partition_point(|b| b.start <= idx) - 1];
+        self.decode_at(groups, idx, out);
+    }
+
+    /// [`KingMajor::decode`], returning where the index is for [`KingMajor::step`].
+    #[inline]
+    pub fn decode_at(&self, groups: &[Group], idx: u64, out: &mut [u8]) -> Digits {
+        let block = self.blocks.partition_point(|b| b.start <= idx) - 1;
+        let b = self.blocks[block];
         let rem = idx - b.start;
-        let dw = rem % b.weak;
-        let rem = rem / b.weak;
-        let ds = rem % b.strong;
-        let piece = rem / b.strong;
-        let [strong, weak] = &self.sides;
-        let ds = strong.by_king[usize::from(b.kings.0)][ds as usize];
-        let dw = weak.by_king[usize::from(b.kings.1)][dw as usize];
-        strong.place(groups, &self.group_slot, 0, u64::from(ds), out);
-        weak.place(groups, &self.group_slot, 1, u64::from(dw), out);
+        let d = Digits {
+            block,
+            dw: rem % b.weak,
+            ds: rem / b.weak % b.strong,
+            piece: rem / b.weak / b.strong,
+        };
+        self.place_weak(groups, &d, out);
+        self.place_strong(groups, &d, out);
+        self.place_pieces(groups, &d, out);
+        d
+    }
+
+    /// Moves `d` and the slots in `out` (those of index `idx`) to index `idx + 1`, which must be
+    /// below the size: an odometer over the digits, so that only the slots of the digits that
+    /// change are written (mostly the weak defence alone).
+    #[inline]
+    pub fn step(&self, groups: &[Group], d: &mut Digits, out: &mut [u8]) {
+        let b = self.blocks[d.block];
+        d.dw += 1;
+        if d.dw < b.weak {
+            self.place_weak(groups, d, out);
+            return;
+        }
+        d.dw = 0;
+        d.ds += 1;
+        if d.ds < b.strong {
+            self.place_weak(groups, d, out);
+            self.place_strong(groups, d, out);
+            return;
+        }
+        d.ds = 0;
+        d.piece += 1;
+        if d.piece < self.pieces {
+            self.place_weak(groups, d, out);
+            self.place_strong(groups, d, out);
+            self.place_pieces(groups, d, out);
+            return;
+        }
+        *d = Digits {
+            block: d.block + 1,
+            ..Digits::default()
+        };
+        self.place_weak(groups, d, out);
+        self.place_strong(groups, d, out);
+        self.place_pieces(groups, d, out);
+    }
+
+    fn place_weak(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
+        let kings = self.blocks[d.block].kings;
+        let dw = self.sides[1].by_king[usize::from(kings.1)][d.dw as usize];
+        self.sides[1].place(groups, &self.group_slot, 1, u64::from(dw), out);
+    }
+
+    fn place_strong(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
+        let kings = self.blocks[d.block].kings;
+        let ds = self.sides[0].by_king[usize::from(kings.0)][d.ds as usize];
+        self.sides[0].place(groups, &self.group_slot, 0, u64::from(ds), out);
+    }
+
+    fn place_pieces(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
         for &(gi, weight) in &self.piece_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
-            group_squares(g, piece / weight % g.base, &mut out[at..]);
+            group_squares(g, d.piece / weight % g.base, &mut out[at..]);
         }
     }
 }
