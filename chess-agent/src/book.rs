@@ -103,7 +103,7 @@ impl Entry {
 /// is dropped (it only lost), and the moves of a position whose best score does not fit in a
 /// `u16` are scaled together by `65535 / best`, rounding down but never below 1, so no move
 /// changes places with another and none disappears. `scores` holds `(key, packed move, score)`;
-/// a repeated `(key, move)` has its scores added. The result is sorted as [`write`] writes it.
+/// a repeated `(key, move)` has its scores added. The result is sorted as [`write()`] writes it.
 #[must_use]
 pub fn compile(scores: impl IntoIterator<Item = (u64, u16, u64)>) -> Vec<Entry> {
     let mut merged: BTreeMap<(u64, u16), u64> = BTreeMap::new();

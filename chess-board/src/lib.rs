@@ -10,7 +10,7 @@
 //! is the command line.
 //!
 //! It also measures UCI chess engines against each other (`chess-board match`): [`uci`] is the
-//! client, [`matches`] the referee under FIDE's rules and the match runner.
+//! client, [`matches`](mod@matches) the referee under FIDE's rules and the match runner.
 
 pub mod agent;
 pub mod cli;

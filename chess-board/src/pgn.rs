@@ -126,7 +126,7 @@ pub struct Annotated {
 /// Writes a game as PGN from its tags (in the order given; values are escaped), its start
 /// position (for the move numbers), its moves, the comments before the result (the reason of
 /// the ending) and the result token, ending with an empty line. Every PGN this crate writes
-/// goes through here: the contest's games ([`write`]) and engine matches
+/// goes through here: the contest's games ([`write()`]) and engine matches
 /// ([`crate::matches`]).
 #[must_use]
 pub fn write_game(

@@ -10,7 +10,7 @@
 //! - any of these zstd-compressed; text in UTF-8, UTF-16, GBK/GB18030 or Big5 ([`encoding`]).
 //!
 //! Moves stay as written (text) or as squares; [`game::check`] resolves them into legal moves
-//! with the position at hand, or rejects the game with its ply and reason. [`write`] writes games
+//! with the position at hand, or rejects the game with its ply and reason. [`write`](mod@write) writes games
 //! as Xiangqi PGN in any of the three notations, in UTF-8 or GBK. [`db`] keeps checked games in
 //! a SQLite database, deduplicated by content, [`filter`] selects from it and [`index`] finds the
 //! games through a position (the explorer). The byte layouts

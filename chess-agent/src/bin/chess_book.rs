@@ -77,7 +77,7 @@ struct BuildArgs {
     /// (the format of chess-board/data/openings.txt). May be given more than once.
     #[arg(long = "lines", value_name = "FILE")]
     lines: Vec<PathBuf>,
-    /// PGN files of games (variations are ignored; a [FEN] tag sets the start).
+    /// PGN files of games (variations are ignored; a `[FEN]` tag sets the start).
     #[arg(value_name = "PGN", required_unless_present = "lines")]
     pgn: Vec<PathBuf>,
 }

@@ -2,7 +2,7 @@
 //!
 //! - [`signature`]: material signatures and the canonical table names (`KRKAABB`).
 //! - [`index`]: the position <-> index mapping, shared by the generator (`egtb-gen`) and the prober.
-//! - [`file`]: the table file format, reader and writer (`docs/formats/egtb.md`).
+//! - [`file`](mod@file): the table file format, reader and writer (`docs/formats/egtb.md`).
 //! - [`probe`]: [`Tablebases`], a set of open tables: value, best move and line to mate.
 //! - [`stats`]: a table in numbers: results per side to move, distances to mate, longest mates.
 //!

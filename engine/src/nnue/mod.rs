@@ -3,7 +3,7 @@
 //!
 //! [`features`] defines the inputs, [`network`] the quantised network and its inference (on the
 //! vector [`kernels`]: AVX2 where the CPU has it, portable loops elsewhere, the same results),
-//! [`file`] the `.nnue` format (`docs/formats/nnue.md`), [`builtin`] the network compiled into
+//! [`file`](mod@file) the `.nnue` format (`docs/formats/nnue.md`), [`builtin`] the network compiled into
 //! the binary, and [`train`] the trainer that fits a network to `chariot datagen` data on the CPU
 //! (`docs/tuning.md`).
 

@@ -2,7 +2,7 @@
 //!
 //! Under the Asian (AXF) rules a side that forces a repetition by chasing the same piece on every
 //! one of its moves loses, like one that checks on every move. This module decides, for one move,
-//! which pieces it chases; [`super::judge`] combines the answers over a repetition cycle.
+//! which pieces it chases; [`super::judge`](mod@super::judge) combines the answers over a repetition cycle.
 //!
 //! # The definition used here
 //!
@@ -32,7 +32,7 @@
 //! threats it creates by taking away `v`'s protection (pinning or blocking the protector). The
 //! tests are real move tests on the board, so pins by the facing generals need no special case.
 //!
-//! The work is done on a bare copy of the board ([`Board`]) so that it needs no allocation and can
+//! The work is done on a bare copy of the board (`Board`) so that it needs no allocation and can
 //! walk backwards through a game's history; `docs/rules.md` lists what the rules say that this
 //! definition does not capture.
 

@@ -68,7 +68,7 @@ pub fn params_source(source: &str, params: &Params) -> Result<String, SourceErro
 }
 
 /// The tables written into `source` (the text of `pst.rs`), in the order of
-/// [`TABLES`](crate::eval::trace::TABLES).
+/// [`TABLES`].
 ///
 /// # Errors
 /// [`SourceError`] when a table's constant is missing or does not have ten rows.

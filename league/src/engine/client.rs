@@ -11,7 +11,7 @@
 //! After the handshake: UCCI engines that list `usemillisec` get `setoption usemillisec true`
 //! (times are then sent in milliseconds, otherwise in whole seconds, as the specification's
 //! league simulator does); UCI engines that list `UCI_Variant` with `xiangqi` get it set (see
-//! [`VariantChoice`](super::VariantChoice)). Then the configuration file's lines, then the
+//! [`VariantChoice`]). Then the configuration file's lines, then the
 //! `option.NAME=VALUE` settings. UCI engines must answer `isready`; UCCI engines are not asked,
 //! since the specification's league needs only `ucci`, `position`, `banmoves`, `go` and `quit`.
 
