@@ -179,33 +179,20 @@ impl<'a> Moves<'a> {
     }
 }
 
-/// The squares a piece of `kind` could have come from to `to` by a quiet move, on an empty
-/// board and in either direction (a superset: the rules core decides).
+/// The squares a piece of `kind` could have come from to `to` by a quiet move, a superset the
+/// rules core narrows down: the file and rank of a chariot or cannon; for the others every square
+/// within two files and two ranks (a horse's, elephant's, advisor's, general's or soldier's step
+/// never goes further).
 fn origins(kind: Kind, to: Square) -> Vec<Square> {
-    let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
-    let steps: &[(i32, i32)] = match kind {
-        Kind::Chariot | Kind::Cannon => {
-            return Square::all()
-                .filter(|s| s != &to && (s.file() == to.file() || s.rank() == to.rank()))
-                .collect();
-        }
-        Kind::Horse => &[
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ],
-        Kind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
-        Kind::Elephant => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
-        Kind::General | Kind::Soldier => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
-    };
-    steps
-        .iter()
-        .filter_map(|&(df, dr)| Square::try_new(file + df, rank + dr))
+    let near = |a: u8, b: u8, reach: u8| a.abs_diff(b) <= reach;
+    Square::all()
+        .filter(|s| {
+            s != &to
+                && match kind {
+                    Kind::Chariot | Kind::Cannon => s.file() == to.file() || s.rank() == to.rank(),
+                    _ => near(s.file(), to.file(), 2) && near(s.rank(), to.rank(), 2),
+                }
+        })
         .collect()
 }
 
