@@ -234,45 +234,48 @@ impl KingMajor {
     #[inline]
     pub fn step(&self, groups: &[Group], d: &mut Digits, out: &mut [u8]) {
         let b = self.blocks[d.block];
-        d.dw += 1;
-        if d.dw < b.weak {
-            self.place_weak(groups, d, out);
-            return;
-        }
-        d.dw = 0;
-        d.ds += 1;
-        if d.ds < b.strong {
-            self.place_weak(groups, d, out);
-            self.place_strong(groups, d, out);
-            return;
-        }
-        d.ds = 0;
-        d.piece += 1;
-        if d.piece < self.pieces {
-            self.place_weak(groups, d, out);
-            self.place_strong(groups, d, out);
-            self.place_pieces(groups, d, out);
-            return;
-        }
-        *d = Digits {
-            block: d.block + 1,
-            ..Digits::default()
+        // How far the carry goes: 0 the weak defence only, 1 the strong one too, 2 the pieces
+        // (or the next general pair's block) as well.
+        let carry = if d.dw + 1 < b.weak {
+            d.dw += 1;
+            0
+        } else if d.ds + 1 < b.strong {
+            (d.dw, d.ds) = (0, d.ds + 1);
+            1
+        } else if d.piece + 1 < self.pieces {
+            (d.dw, d.ds, d.piece) = (0, 0, d.piece + 1);
+            2
+        } else {
+            *d = Digits {
+                block: d.block + 1,
+                ..Digits::default()
+            };
+            2
         };
         self.place_weak(groups, d, out);
-        self.place_strong(groups, d, out);
-        self.place_pieces(groups, d, out);
+        if carry >= 1 {
+            self.place_strong(groups, d, out);
+        }
+        if carry >= 2 {
+            self.place_pieces(groups, d, out);
+        }
     }
 
     fn place_weak(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
-        let kings = self.blocks[d.block].kings;
-        let dw = self.sides[1].by_king[usize::from(kings.1)][d.dw as usize];
-        self.sides[1].place(groups, &self.group_slot, 1, u64::from(dw), out);
+        self.place_side(groups, 1, d.dw, d, out);
     }
 
     fn place_strong(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
+        self.place_side(groups, 0, d.ds, d, out);
+    }
+
+    /// Places side `side`'s (0 strong, 1 weak; its general's slot too) defence of local digit
+    /// `digit` in `d`'s block.
+    fn place_side(&self, groups: &[Group], side: usize, digit: u64, d: &Digits, out: &mut [u8]) {
         let kings = self.blocks[d.block].kings;
-        let ds = self.sides[0].by_king[usize::from(kings.0)][d.ds as usize];
-        self.sides[0].place(groups, &self.group_slot, 0, u64::from(ds), out);
+        let king = usize::from(if side == 0 { kings.0 } else { kings.1 });
+        let ordinal = self.sides[side].by_king[king][digit as usize];
+        self.sides[side].place(groups, &self.group_slot, side, u64::from(ordinal), out);
     }
 
     fn place_pieces(&self, groups: &[Group], d: &Digits, out: &mut [u8]) {
