@@ -232,7 +232,7 @@ pub fn conversion_table(
             .take(n)
             .collect(),
         max_level: AtomicU32::new(0),
-        due: Due::new(total, CHUNK),
+        due: Due::new(total, crate::levels::CHUNK),
     };
     let p = &pass;
     (0..total.div_ceil(CHUNK))

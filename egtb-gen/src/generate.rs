@@ -334,7 +334,7 @@ pub fn generate(
         facts: Vec::new(),
         subs,
         max_level: AtomicU32::new(0),
-        due: Due::new(2 * size, CHUNK),
+        due: Due::new(2 * size, crate::levels::CHUNK),
     };
     progress.stage(&format!("{sig}: first pass"), total);
     // Every entry's working state is written where it stays, so the first pass needs no second
