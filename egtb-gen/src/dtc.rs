@@ -27,7 +27,7 @@
 //! position's count of open moves; turned into the DTC codes in place) beside the table's DTM
 //! codes and first-pass bytes.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 use chariot::egtb::file::HalfStats;
 use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value, is_conversion};
@@ -63,8 +63,7 @@ struct Pass<'a> {
     /// Per entry its class ([`WON`], [`LOST`], [`OTHER`]) and a distance, or [`OPEN`] (with a
     /// count for a lost position).
     dist: Vec<AtomicU16>,
-    max_level: AtomicU32,
-    /// The chunks holding positions of coming levels.
+    /// The chunks holding positions of coming levels, and the highest level.
     due: Due,
 }
 
@@ -95,7 +94,6 @@ impl Pass<'_> {
 
     /// Entry `e` is decided at `level` (its word stored).
     fn schedule(&self, e: u64, level: u16) {
-        self.max_level.fetch_max(u32::from(level), Relaxed);
         self.due.schedule(e, u32::from(level));
     }
 
@@ -231,7 +229,6 @@ pub fn conversion_table(
         dist: std::iter::repeat_with(|| AtomicU16::new(OTHER))
             .take(n)
             .collect(),
-        max_level: AtomicU32::new(0),
         due: Due::new(total, crate::levels::CHUNK),
     };
     let p = &pass;
@@ -263,19 +260,18 @@ pub fn conversion_table(
         });
     }
     let mut level = 0u32;
-    while level <= pass.max_level.load(Relaxed) {
+    while level <= pass.due.highest() {
         if level + 1 > u32::from(DIST) {
             return Err(GenError::CodesOverflow(sig));
         }
         progress.stage(&format!("{sig}: conversion distance {level}"), total);
-        (0..p.due.chunks()).into_par_iter().for_each(|c| {
-            let swept = p.due.sweep(c, level, |e| {
+        (0..p.due.groups()).into_par_iter().for_each(|g| {
+            let swept = p.due.sweep_group(g, level, |e| {
                 p.visit(e, level as u16);
                 Ok::<_, std::convert::Infallible>(p.due_after(e, level as u16))
             });
-            let Ok(()) = swept;
-            let r = p.due.range(c);
-            progress.advance(r.end - r.start);
+            let Ok(covered) = swept;
+            progress.advance(covered);
         });
         level += 1;
     }

@@ -27,7 +27,7 @@
 //! 6 bytes per position of its region while it runs (and keeps the move counts as its own), 4
 //! more for a second game.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
 use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
 use chariot::egtb::index::Placement;
@@ -147,8 +147,7 @@ struct Work {
     facts: Vec<u8>,
     /// The tables captures lead to, until the first pass is done.
     subs: Subtables,
-    max_level: AtomicU32,
-    /// The chunks holding positions of coming levels.
+    /// The chunks holding positions of coming levels, and the highest level.
     due: Due,
 }
 
@@ -171,7 +170,6 @@ impl Work {
 
     /// Entry `e` is decided at `level` (its state stored).
     fn schedule(&self, e: u64, level: u32) {
-        self.max_level.fetch_max(level, Relaxed);
         self.due.schedule(e, level);
     }
 
@@ -333,7 +331,6 @@ pub fn generate(
         no_check: Vec::new(),
         facts: Vec::new(),
         subs,
-        max_level: AtomicU32::new(0),
         due: Due::new(2 * size, crate::levels::CHUNK),
     };
     progress.stage(&format!("{sig}: first pass"), total);
@@ -382,16 +379,15 @@ pub fn generate(
     work.subs = Subtables::new();
 
     let mut level = 0u32;
-    while level <= work.max_level.load(Relaxed) {
+    while level <= work.due.highest() {
         progress.stage(&format!("{sig}: distance {level}"), total);
         let w = &work;
-        (0..w.due.chunks()).into_par_iter().try_for_each(|c| {
-            w.due.sweep(c, level, |e| {
+        (0..w.due.groups()).into_par_iter().try_for_each(|g| {
+            let covered = w.due.sweep_group(g, level, |e| {
                 w.visit(e, level)?;
                 Ok::<_, GenError>(w.due_after(e, level))
             })?;
-            let r = w.due.range(c);
-            progress.advance(r.end - r.start);
+            progress.advance(covered);
             Ok::<(), GenError>(())
         })?;
         level += 1;

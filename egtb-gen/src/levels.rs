@@ -10,7 +10,7 @@
 //! lowest level still due among its positions, found by the same scan.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 
 /// No level due.
 const NONE: u16 = u16::MAX;
@@ -18,15 +18,23 @@ const NONE: u16 = u16::MAX;
 /// Entries per chunk in the retrograde passes' [`Due`]. Smaller chunks skip more of a level's
 /// entries but cost a look per chunk at every level: on `KNPKAABB` (both metrics, one thread)
 /// chunks of 16,384 entries scanned 33 times the table at its DTM levels and 7 times at its DTC
-/// levels, chunks of 256 scan 4.4 and 1.3 times it, for 7% less CPU in all; chunks of 64 cost
-/// more than they save.
+/// levels, chunks of 256 scan 4.4 and 1.3 times it, for 7% less CPU for the table (one thread,
+/// sub-tables present); chunks of 64 cost more than they save.
 pub const CHUNK: u64 = 1 << 8;
+
+/// Chunks a thread takes at a time in a level's pass ([`Due::sweep_group`]): the threads share
+/// out groups of 16,384 entries and report progress once per group, as coarsely as before the
+/// chunks were made small (a progress bar's counter and clock read on every chunk cost more CPU
+/// on two threads than the smaller chunks saved).
+pub const GROUP: u64 = 64;
 
 /// The lowest level due per chunk of entries.
 pub struct Due {
     next: Vec<AtomicU16>,
     chunk: u64,
     entries: u64,
+    /// The highest level scheduled so far.
+    highest: AtomicU32,
 }
 
 impl Due {
@@ -40,6 +48,7 @@ impl Due {
                 .collect(),
             chunk,
             entries,
+            highest: AtomicU32::new(0),
         }
     }
 
@@ -53,6 +62,34 @@ impl Due {
     #[must_use]
     pub fn range(&self, c: u64) -> Range<u64> {
         c * self.chunk..((c + 1) * self.chunk).min(self.entries)
+    }
+
+    /// The number of groups of [`GROUP`] chunks.
+    #[must_use]
+    pub fn groups(&self) -> u64 {
+        self.chunks().div_ceil(GROUP)
+    }
+
+    /// The highest level any entry has been scheduled at (0 when none has).
+    #[must_use]
+    pub fn highest(&self) -> u32 {
+        self.highest.load(Ordering::Acquire)
+    }
+
+    /// A level's pass over the chunks of group `g` ([`Due::sweep`] on each), returning the
+    /// number of entries the group covers (for a progress bar). The first error ends it.
+    pub fn sweep_group<E>(
+        &self,
+        g: u64,
+        level: u32,
+        mut visit: impl FnMut(u64) -> Result<Option<u32>, E>,
+    ) -> Result<u64, E> {
+        let chunks = g * GROUP..((g + 1) * GROUP).min(self.chunks());
+        for c in chunks.clone() {
+            self.sweep(c, level, &mut visit)?;
+        }
+        let end = self.range(chunks.end - 1).end;
+        Ok(end - self.range(chunks.start).start)
     }
 
     /// A level's pass over chunk `c`: when the chunk is due at `level`, `visit` is called on
@@ -81,6 +118,12 @@ impl Due {
     /// Entry `e` is due at `level` (call it after the entry's state is stored).
     #[inline]
     pub fn schedule(&self, e: u64, level: u32) {
+        // Read before writing: the highest level rarely changes, and a write from every thread
+        // on every call would pass its cache line from core to core. A stale read is never
+        // higher than the true value (it only grows), so no raise is lost.
+        if level > self.highest.load(Ordering::Relaxed) {
+            self.highest.fetch_max(level, Ordering::Release);
+        }
         self.mark(e / self.chunk, Some(level));
     }
 
@@ -126,6 +169,30 @@ mod tests {
         assert!(due.take(9, 4));
         due.mark(9, None);
         assert!(!due.take(9, 100));
+        assert_eq!(due.highest(), 7, "the highest level scheduled");
+    }
+
+    #[test]
+    fn a_group_sweeps_its_chunks_and_counts_their_entries() {
+        // 2.5 groups of chunks of 2 entries.
+        let due = Due::new(2 * GROUP * 2 + GROUP, 2);
+        assert_eq!(due.groups(), 3);
+        due.schedule(1, 0);
+        due.schedule(2 * GROUP + 3, 0);
+        due.schedule(4 * GROUP + 1, 0);
+        let mut seen = Vec::new();
+        let mut covered = 0;
+        for g in 0..due.groups() {
+            covered += due
+                .sweep_group(g, 0, |e| {
+                    seen.push(e);
+                    Ok::<_, ()>(None)
+                })
+                .unwrap();
+        }
+        assert_eq!(covered, 5 * GROUP, "every entry once");
+        let want = [0, 1, 2 * GROUP + 2, 2 * GROUP + 3, 4 * GROUP, 4 * GROUP + 1];
+        assert_eq!(seen, want, "the due chunks of each group");
     }
 
     #[test]
