@@ -24,8 +24,10 @@ pub const CHUNK: u64 = 1 << 8;
 
 /// Chunks a thread takes at a time in a level's pass ([`Due::sweep_group`]): the threads share
 /// out groups of 16,384 entries and report progress once per group, as coarsely as before the
-/// chunks were made small (a progress bar's counter and clock read on every chunk cost more CPU
-/// on two threads than the smaller chunks saved).
+/// chunks were made small. With a progress bar's shared counter (and clock) touched on every
+/// small chunk, two threads gained nothing from them; with groups, and [`Due::schedule`]
+/// reading the highest level before writing it, `KNPKAABB` with its sub-tables takes 82-84 s
+/// of CPU on two threads against 91-106 s (`docs/PERFORMANCE.md`).
 pub const GROUP: u64 = 64;
 
 /// The lowest level due per chunk of entries.
