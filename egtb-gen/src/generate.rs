@@ -168,11 +168,6 @@ impl Work {
         self.ix.position(p, self.turn_of(e), LEGAL_ONLY).ok()
     }
 
-    /// Entry `e` is decided at `level` (its state stored).
-    fn schedule(&self, e: u64, level: u32) {
-        self.due.schedule(e, level);
-    }
-
     /// The level entry `e` is due at when that is after `level`.
     fn due_after(&self, e: u64, level: u32) -> Option<u32> {
         let v = self.val[e as usize].load(Relaxed);
@@ -187,7 +182,7 @@ impl Work {
         };
         let moves = pos.legal_move_list();
         if moves.is_empty() {
-            self.schedule(e, 0);
+            self.due.schedule(e, 0);
             return Ok((LOSS, 0, 0, facts(pos.in_check(), false, 0)));
         }
         let mut quiet = 0u8;
@@ -240,7 +235,7 @@ impl Work {
             (Some(Value::RuleLoss(_)), _) => CAP_DRAW | CAP_IS_RULE_LOSS,
         };
         if matches!(tag(state), WIN | LOSS | PEND_WIN) {
-            self.schedule(e, dist(state));
+            self.due.schedule(e, dist(state));
         }
         let facts = facts(pos.in_check(), capture_wins, inside);
         Ok((state, quiet, no_check, facts))
@@ -275,7 +270,7 @@ impl Work {
                     better.then_some(WIN | next)
                 });
                 if won.is_ok() {
-                    self.schedule(base + q, u32::from(next));
+                    self.due.schedule(base + q, u32::from(next));
                 }
             } else {
                 let s = slot.load(Relaxed);
@@ -298,7 +293,7 @@ impl Work {
                     };
                     slot.store(lost, Relaxed);
                     if tag(lost) == LOSS {
-                        self.schedule(base + q, dist(lost));
+                        self.due.schedule(base + q, dist(lost));
                     }
                 }
             }
