@@ -30,9 +30,9 @@ enum Command {
     /// atomically (a temporary file renamed into place), so the run can be interrupted at any
     /// time; a re-run skips the tables that are already there and valid.
     ///
-    /// Memory: at most about 15 bytes per entry of the table being generated (5 during the
-    /// retrograde passes, 11 while the perpetual check/chase game is solved, 15 when both
-    /// sides have attacking pieces and so two games; the DTC pass needs 8) plus 2 bytes per
+    /// Memory: at most about 16 bytes per entry of the table being generated (5 during the
+    /// retrograde passes, 11 while the perpetual check/chase game is solved, 16 when both
+    /// sides have attacking pieces and so two games with chases; the DTC pass needs 8) plus 2 bytes per
     /// entry of the tables its captures lead to (held in memory). The largest table of the
     /// third set (36 M entries) stays under 1 GiB;
     /// `--max-memory` refuses a table whose estimate exceeds the limit before starting it.

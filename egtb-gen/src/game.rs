@@ -113,10 +113,11 @@ pub trait GameGraph: Sync {
     /// The kinds (as [`chariot::Kind`] indices) of the winner's pieces whose perpetual chase by
     /// the loser the game judges: none when the chase rule is not judged for the table.
     fn chase_targets(&self, winner: Color) -> Vec<u8>;
-    /// `true` when the side to move at `v` has a move to a node `w` with `into(w)` that does not
-    /// chase the opponent's only piece of kind `t`. Only called for targets of
+    /// Of the targets `targets` (bit `t` for the kind with [`chariot::Kind`] index `t`), those
+    /// for which the side to move at `v` has a move to a node `w` with `into(w)` that does not
+    /// chase the opponent's only piece of that kind. Only called with targets of
     /// [`GameGraph::chase_targets`].
-    fn has_move_not_chasing(&self, v: u64, t: u8, into: impl Fn(u64) -> bool) -> bool;
+    fn moves_not_chasing(&self, v: u64, targets: u8, into: impl Fn(u64) -> bool) -> u8;
     /// `true` when the side to move at `v` has an *idle* move (it neither checks nor chases) to
     /// a node `w` with `into(w)`. Only called when [`GameGraph::chase_targets`] gave a target.
     fn has_idle_move(&self, v: u64, into: impl Fn(u64) -> bool) -> bool;
@@ -430,7 +431,9 @@ impl<G: GameGraph> Solver<'_, G> {
     /// Q's escapes and P's scoring moves of a check core depend only on the position moved to
     /// (kept in counters, seeds found backwards from Q's positions); those of a chase core
     /// depend on the move, so they are read from the moves themselves.
-    fn core(&self, kind: CoreKind) -> Result<Vec<u64>, GameError> {
+    ///
+    /// `escapes` are this level's ([`Solver::escapes`]); a check core needs none.
+    fn core(&self, kind: CoreKind, escapes: Option<&[AtomicU8]>) -> Result<Vec<u64>, GameError> {
         // Z: the region outside W without Q's escapes (a capture that does not lose, or a move
         // that stays outside W and gives no check, or in a chase core does not chase).
         let mut size = self
@@ -442,9 +445,9 @@ impl<G: GameGraph> Solver<'_, G> {
                     && (self.g.exit(v) != Exit::Lose
                         || match kind {
                             CoreKind::Check => self.quiet[self.at(v)].load(Relaxed) > 0,
-                            CoreKind::Chase(t) => self.g.has_move_not_chasing(v, t, |w| {
-                                self.g.in_region(w) && !self.won(w)
-                            }),
+                            CoreKind::Chase(t) => {
+                                escapes.is_some_and(|e| e[self.at(v)].load(Relaxed) >> t & 1 == 1)
+                            }
                         });
                 if escape {
                     return None;
@@ -484,15 +487,35 @@ impl<G: GameGraph> Solver<'_, G> {
                         a.append(&mut b);
                         a
                     }),
-                // P's nodes in Z with an idle move into Z.
-                CoreKind::Chase(_) => self.scan(|v| {
-                    if self.mark(v) != ARENA || !self.is_p(v) {
-                        return None;
-                    }
-                    self.g
-                        .has_idle_move(v, |w| self.g.in_region(w) && self.mark(w) == ARENA)
-                        .then_some((v, 1))
-                }),
+                // P's nodes in Z with an idle move into Z: a move into Z reaches one of Q's
+                // nodes in Z, so only their predecessors are asked (Z's Q nodes are those that
+                // chase on every move, usually few).
+                CoreKind::Chase(_) => {
+                    let mut candidates: Vec<u64> = q_nodes
+                        .par_iter()
+                        .fold(Vec::new, |mut out, &(w, _)| {
+                            self.g.predecessors(w, |v| {
+                                if self.g.in_region(v) && self.mark(v) == ARENA {
+                                    out.push(v);
+                                }
+                            });
+                            out
+                        })
+                        .reduce(Vec::new, |mut a, mut b| {
+                            a.append(&mut b);
+                            a
+                        });
+                    candidates.par_sort_unstable();
+                    candidates.dedup();
+                    candidates
+                        .into_par_iter()
+                        .filter(|&v| {
+                            self.g
+                                .has_idle_move(v, |w| self.g.in_region(w) && self.mark(w) == ARENA)
+                        })
+                        .map(|v| (v, 1))
+                        .collect()
+                }
             };
             seeds.extend(q_nodes.iter().filter(|q| q.1).map(|q| (q.0, 0)));
             let t = self.attract(seeds, Vec::new())?;
@@ -510,6 +533,25 @@ impl<G: GameGraph> Solver<'_, G> {
             });
             size = t.len();
         }
+    }
+
+    /// Per region node where Q is to move, not won and without a move out of the region that
+    /// does not lose, the chase targets (bit `t` of `targets` for the [`chariot::Kind`] index
+    /// `t`) for which Q has a move that stays outside W and does not chase that target: its
+    /// escapes from a chase core of that target. Found once for all targets of a level (W
+    /// grows from level to level), in one pass over Q's moves.
+    fn escapes(&self, targets: u8) -> Vec<AtomicU8> {
+        let escapes: Vec<AtomicU8> = (0..self.region.len()).map(|_| AtomicU8::new(0)).collect();
+        self.scan(|v| {
+            if !self.won(v) && !self.is_p(v) && self.g.exit(v) == Exit::Lose {
+                let found = self
+                    .g
+                    .moves_not_chasing(v, targets, |w| self.g.in_region(w) && !self.won(w));
+                escapes[self.at(v)].store(found, Relaxed);
+            }
+            None::<()>
+        });
+        escapes
     }
 
     /// P's attractor to W and the core just found (settled, but not yet retired: the
@@ -571,14 +613,17 @@ pub fn solve<G: GameGraph>(
         // The perpetual check first, then a chase of each target: the first core found is
         // this level's. When none is found, no further level can be.
         let mut kind = CoreKind::Check;
-        let mut core = s.core(kind)?;
-        for &t in &targets {
-            if !core.is_empty() {
-                break;
+        let mut core = s.core(kind, None)?;
+        if core.is_empty() && !targets.is_empty() {
+            let escapes = s.escapes(targets.iter().fold(0, |m, &t| m | 1 << t));
+            for &t in &targets {
+                s.clear_marks();
+                kind = CoreKind::Chase(t);
+                core = s.core(kind, Some(&escapes))?;
+                if !core.is_empty() {
+                    break;
+                }
             }
-            s.clear_marks();
-            kind = CoreKind::Chase(t);
-            core = s.core(kind)?;
         }
         if core.is_empty() {
             break;
@@ -689,11 +734,12 @@ pub(crate) mod tests {
         fn chase_targets(&self, winner: Color) -> Vec<u8> {
             self.targets[winner.index()].clone()
         }
-        fn has_move_not_chasing(&self, v: u64, t: u8, into: impl Fn(u64) -> bool) -> bool {
+        fn moves_not_chasing(&self, v: u64, targets: u8, into: impl Fn(u64) -> bool) -> u8 {
             let moves = self.succ[v as usize].iter().zip(&self.marks[v as usize]);
             moves
                 .into_iter()
-                .any(|(&w, m)| into(w) && m.targets >> t & 1 == 0)
+                .filter(|&(&w, _)| into(w))
+                .fold(0, |found, (_, m)| found | (targets & !m.targets))
         }
         fn has_idle_move(&self, v: u64, into: impl Fn(u64) -> bool) -> bool {
             let moves = self.succ[v as usize].iter().zip(&self.marks[v as usize]);

@@ -7,6 +7,7 @@
 //! A side without attacking pieces never gives check (`docs/egtb.md`), so it never loses by
 //! the rule, and its opponent's game is skipped: it would find nothing.
 
+use chariot::egtb::index::PieceStep;
 use chariot::egtb::signature::NAME_ORDER;
 use chariot::egtb::{Indexer, RuleRank, Value};
 use chariot::rules::chase::chased;
@@ -70,21 +71,14 @@ impl GameGraph for TableGraph<'_> {
     }
 
     fn successors(&self, v: u64, mut f: impl FnMut(u64)) {
-        let turn = self.turn(v);
-        let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = self.ix.position(&p, turn, state::LEGAL_ONLY) else {
-            return;
-        };
-        for &m in pos.legal_move_list().iter() {
-            if pos.is_capture(m) {
-                continue;
-            }
-            pos.make_move(m);
-            if let Ok((t, i)) = self.ix.index_of(&pos) {
-                f(t.index() as u64 * self.size + i);
-            }
-            pos.unmake_move();
-        }
+        self.any_quiet_move(
+            v,
+            |w| {
+                f(w);
+                false
+            },
+            |_, _| false,
+        );
     }
 
     fn predecessors(&self, w: u64, mut f: impl FnMut(u64)) {
@@ -99,60 +93,134 @@ impl GameGraph for TableGraph<'_> {
         chase_targets(self.ix, winner)
     }
 
-    fn has_move_not_chasing(&self, v: u64, t: u8, into: impl Fn(u64) -> bool) -> bool {
+    fn moves_not_chasing(&self, v: u64, targets: u8, into: impl Fn(u64) -> bool) -> u8 {
         let turn = self.turn(v);
-        let Some(kind) = Kind::ALL.into_iter().find(|&k| k as u8 == t) else {
-            return true;
-        };
-        self.any_quiet_move(v, |pos, m| {
-            let Some(target) = pos.pieces(Piece::new(turn.opponent(), kind)).first() else {
-                return true;
-            };
+        let mut found = 0;
+        self.any_quiet_move(v, into, |pos, m| {
+            // The targets not yet found, with their squares.
+            let mut open = [None; Kind::ALL.len()];
+            for (slot, kind) in open.iter_mut().zip(Kind::ALL) {
+                let bit = 1 << kind as u8;
+                if targets & !found & bit != 0 {
+                    match pos.pieces(Piece::new(turn.opponent(), kind)).first() {
+                        Some(target) => *slot = Some((bit, target)),
+                        None => found |= bit,
+                    }
+                }
+            }
+            if open.iter().all(Option::is_none) {
+                return found == targets;
+            }
             pos.make_move(m);
-            let w = self.node_of(pos);
-            // No attack on the target after the move: certainly no chase of it.
-            let attacked = !pos.attackers(target, turn).is_empty();
+            // No attack on a target after the move: certainly no chase of it.
+            for slot in &mut open {
+                if let Some((bit, target)) = *slot {
+                    if pos.attackers(target, turn).is_empty() {
+                        found |= bit;
+                        *slot = None;
+                    }
+                }
+            }
             pos.unmake_move();
-            w.is_some_and(&into) && (!attacked || !chased(pos, m).contains(target))
-        })
+            if open.iter().any(Option::is_some) {
+                let chased = chased(pos, m);
+                for &(bit, target) in open.iter().flatten() {
+                    if !chased.contains(target) {
+                        found |= bit;
+                    }
+                }
+            }
+            found == targets
+        });
+        found
     }
 
     fn has_idle_move(&self, v: u64, into: impl Fn(u64) -> bool) -> bool {
         let turn = self.turn(v);
-        self.any_quiet_move(v, |pos, m| {
+        self.any_quiet_move(v, into, |pos, m| {
             pos.make_move(m);
-            let w = self.node_of(pos);
             let check = pos.in_check();
             // Attacks nothing but the general: certainly no chase.
             let king = pos.king(turn.opponent());
-            let attacks = pos
-                .occupied_by(turn.opponent())
-                .into_iter()
-                .any(|sq| sq != king && !pos.attackers(sq, turn).is_empty());
+            let attacks = !check
+                && pos
+                    .occupied_by(turn.opponent())
+                    .into_iter()
+                    .any(|sq| sq != king && !pos.attackers(sq, turn).is_empty());
             pos.unmake_move();
-            w.is_some_and(&into) && !check && (!attacks || chased(pos, m).is_empty())
+            !check && (!attacks || chased(pos, m).is_empty())
         })
     }
 }
 
 impl TableGraph<'_> {
-    /// The node of a position of this table.
-    fn node_of(&self, pos: &Position) -> Option<u64> {
-        let (t, i) = self.ix.index_of(pos).ok()?;
-        Some(t.index() as u64 * self.size + i)
-    }
-
-    /// Whether some quiet move of node `v` passes `test`, which is given the position before
-    /// the move (and must leave it so) and the move; `false` for an unused index.
-    fn any_quiet_move(&self, v: u64, mut test: impl FnMut(&mut Position, Move) -> bool) -> bool {
-        let p = self.ix.decode(v % self.size);
-        let Ok(mut pos) = self.ix.position(&p, self.turn(v), state::LEGAL_ONLY) else {
+    /// Whether some quiet move of node `v` leads to a node that `into` accepts and passes
+    /// `test`, which is given the position before the move (and must leave it so) and the move;
+    /// `false` for an unused index. `into` is asked first, so the move's own test (check,
+    /// chase) is made only for moves that stay where the caller looks.
+    ///
+    /// The node a move leads to is found without encoding the position: a chariot, horse,
+    /// cannon or soldier changes one digit of the index ([`Indexer::piece_step`], as the
+    /// unmoves do); a general, advisor or elephant the placement's slot, then
+    /// [`Indexer::encode`] (which takes the mirror).
+    fn any_quiet_move(
+        &self,
+        v: u64,
+        mut into: impl FnMut(u64) -> bool,
+        mut test: impl FnMut(&mut Position, Move) -> bool,
+    ) -> bool {
+        let idx = v % self.size;
+        let turn = self.turn(v);
+        let p = self.ix.decode(idx);
+        let Ok(mut pos) = self.ix.position(&p, turn, state::LEGAL_ONLY) else {
             return false;
         };
+        let base = turn.opponent().index() as u64 * self.size;
+        let pieces = self.ix.slot_pieces();
+        // The step of the slot that moved last (a piece's moves come together).
+        let mut last: Option<(usize, Option<PieceStep<'_>>)> = None;
         let moves = pos.legal_move_list();
-        moves
-            .iter()
-            .any(|&m| !pos.is_capture(m) && test(&mut pos, m))
+        moves.iter().any(|&m| {
+            if pos.is_capture(m) {
+                return false;
+            }
+            let (from, to) = (m.from().index() as u8, m.to().index() as u8);
+            let Some(slot) = p.slots().iter().position(|&s| s == from) else {
+                return false;
+            };
+            let step = match last {
+                Some((s, step)) if s == slot => step,
+                _ => {
+                    let step = match pieces[slot].kind() {
+                        Kind::Chariot | Kind::Horse | Kind::Cannon | Kind::Soldier => {
+                            self.ix.piece_step(idx, &p, slot)
+                        }
+                        _ => None,
+                    };
+                    last = Some((slot, step));
+                    step
+                }
+            };
+            let w = match step {
+                Some(step) => step.index_with(&p, to),
+                None => {
+                    let mut q = p;
+                    q.squares[slot] = to;
+                    self.ix.encode(&q)
+                }
+            };
+            debug_assert_eq!(
+                w,
+                {
+                    pos.make_move(m);
+                    let i = self.ix.index_of(&pos).ok().map(|(_, i)| i);
+                    pos.unmake_move();
+                    i
+                },
+                "the index after {m:?}"
+            );
+            w.is_some_and(|w| into(base + w)) && test(&mut pos, m)
+        })
     }
 }
 

@@ -99,7 +99,8 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     // The first pass: 5 bytes per entry (state, two move counts, the first-pass byte) and the
     // subtables at 2 bytes an entry, dropped after it. The game: the state and first-pass byte
     // (3) and the solver's arrays (8, the move counts among them), and with games for both
-    // winners the first one's copy of the counts (2) or solution (4). The DTC pass: the DTM
+    // winners (both sides have attacking pieces, so chases are judged) a chase core's escapes
+    // (1) and the first one's copy of the counts (2) or solution (4). The DTC pass: the DTM
     // codes, the first-pass byte and its word (5); the writing: both tables' codes (4).
     let games = chariot::Color::ALL
         .into_iter()
@@ -108,7 +109,7 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     let per_entry = match games {
         0 => 5,
         1 => 11,
-        _ => 15,
+        _ => 16,
     };
     Ok((own * 5 + subs * 2).max(own * per_entry))
 }
