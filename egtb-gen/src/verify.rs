@@ -153,17 +153,10 @@ pub fn verify_table_with(
         let (mut best, mut exit) = (None::<Value>, 0u8);
         for &m in pos.legal_move_list().iter() {
             let capture = pos.is_capture(m);
-            let mut marks = (false, 0u8);
-            if judge_chase && !capture {
-                for sq in chased(pos, m) {
-                    marks.0 = true;
-                    if let Some(piece) = pos.piece_at(sq) {
-                        marks.1 |= 1 << piece.kind() as u8;
-                    }
-                }
-            }
             pos.make_move(m);
-            // A quiet move stays in this table; a capture leads to a smaller one.
+            // A quiet move stays in this table; a capture leads to a smaller one. A quiet move
+            // into the region: its entry and whether it checks.
+            let mut into_region = None;
             let child = if capture {
                 subs.get(&Signature::of(pos).0)
                     .and_then(|t| value_of(t, pos))
@@ -172,12 +165,25 @@ pub fn verify_table_with(
                     let entry = tt.index() as u64 * size + i;
                     let v = own.coding.decode(own.code(entry)).ok()?;
                     if v.dtm().is_none() {
-                        region.push((entry, pos.in_check(), marks));
+                        into_region = Some((entry, pos.in_check()));
                     }
                     Some(v)
                 })
             };
             pos.unmake_move();
+            // What it chases matters only there (`chased` reads the position before the move).
+            if let Some((entry, check)) = into_region {
+                let mut marks = (false, 0u8);
+                if judge_chase {
+                    for sq in chased(pos, m) {
+                        marks.0 = true;
+                        if let Some(piece) = pos.piece_at(sq) {
+                            marks.1 |= 1 << piece.kind() as u8;
+                        }
+                    }
+                }
+                region.push((entry, check, marks));
+            }
             let Some(v) = child.map(|v| metric.before_move(v, is_conversion(pos, m))) else {
                 return (None, exit);
             };

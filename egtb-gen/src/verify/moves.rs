@@ -88,20 +88,21 @@ impl<'a> Moves<'a> {
             if pos.is_capture(m) {
                 continue;
             }
-            let (mut chase, mut kinds) = (false, 0u8);
-            if chases {
-                for sq in chased(&pos, m) {
-                    chase = true;
-                    if let Some(piece) = pos.piece_at(sq) {
-                        kinds |= 1 << piece.kind() as u8;
-                    }
-                }
-            }
             pos.make_move(m);
             let to = self.entry(&pos).filter(|&w| self.region.contains(w));
             let check = pos.in_check();
             pos.unmake_move();
             if let Some(to) = to {
+                // What it chases, only for a move into the region (read before the move).
+                let (mut chase, mut kinds) = (false, 0u8);
+                if chases {
+                    for sq in chased(&pos, m) {
+                        chase = true;
+                        if let Some(piece) = pos.piece_at(sq) {
+                            kinds |= 1 << piece.kind() as u8;
+                        }
+                    }
+                }
                 f(Edge {
                     to,
                     check,

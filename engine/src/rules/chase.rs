@@ -278,20 +278,29 @@ impl Board {
     /// The enemy pieces that the move `m` (by the side whose piece stands on `m.from()`) chases,
     /// as squares after the move. Nothing for a move without a piece to make it.
     pub(crate) fn chased(&self, m: Move) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
         let Some(mover) = self.piece(m.from()).map(Piece::color) else {
-            return out;
+            return Bitboard::EMPTY;
         };
+        let mut pieces = Bitboard::EMPTY;
+        for a in Square::all() {
+            if self.piece(a).is_some_and(|p| p.color() == mover) {
+                pieces.insert(a);
+            }
+        }
+        self.chased_by(m, pieces)
+    }
+
+    /// [`Board::chased`] given the squares of the mover's pieces before the move (`m.from()`
+    /// among them), so that the board need not be searched for them.
+    pub(crate) fn chased_by(&self, m: Move, mut pieces: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
         let mut before = self.clone();
         let mut after = self.clone();
         after.play(m);
-        let own = (mover as u8) << 3;
-        for a in Square::all() {
-            let byte = after.squares[a.index()];
-            if byte == 0 || byte & 8 != own {
-                continue;
-            }
-            if !Piece::from_u8(byte).is_some_and(|p| can_chase(p.kind())) {
+        pieces.remove(m.from());
+        pieces.insert(m.to());
+        for a in pieces {
+            if !after.piece(a).is_some_and(|p| can_chase(p.kind())) {
                 continue;
             }
             let earlier = if a == m.to() { m.from() } else { a };
@@ -347,7 +356,7 @@ pub fn chased(pos: &Position, m: Move) -> Bitboard {
     if !pos.is_legal(m) {
         return Bitboard::EMPTY;
     }
-    Board::of(pos).chased(m)
+    Board::of(pos).chased_by(m, pos.occupied_by(pos.turn()))
 }
 
 #[cfg(test)]
