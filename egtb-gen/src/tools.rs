@@ -601,8 +601,20 @@ struct Verdict {
     error: Option<String>,
 }
 
-/// `egtb-gen verify`: checks each file and reports it, going on after a damaged one. Returns
-/// whether every table verified.
+/// The table a file name holds (`KRKN` for `KRKN.egtb` and `KRKN.dtc.egtb`) with its
+/// directory: the files of one table given to `verify` are checked together.
+fn table_of(path: &std::path::Path) -> Option<(std::path::PathBuf, String)> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name
+        .strip_suffix(".dtc.egtb")
+        .or_else(|| name.strip_suffix(".egtb"))?;
+    Some((path.parent()?.to_path_buf(), stem.to_owned()))
+}
+
+/// `egtb-gen verify`: checks each file and reports it, going on after a damaged one. The
+/// files of one table (its DTM and DTC files) are checked together, in one pass over the
+/// moves ([`egtb_gen::verify::verify_tables_with`]); their verdicts then give the time of both.
+/// Returns whether every table verified.
 ///
 /// # Errors
 /// Only when standard output cannot be written.
@@ -613,43 +625,59 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
     // On standard error, and only on a terminal (indicatif hides it otherwise).
     let bar = indicatif::ProgressBar::new(0);
     bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    // Groups of the files of one table, in the order their first file was given.
+    let mut groups: Vec<Vec<&std::path::PathBuf>> = Vec::new();
     for path in files {
-        bar.reset();
-        bar.set_prefix(path.display().to_string());
-        let start = std::time::Instant::now();
-        let mut verdict = Verdict {
-            file: path.display().to_string(),
-            ok: false,
-            seconds: 0.0,
-            inconsistency: None,
-            error: None,
-        };
-        let result = egtb_gen::verify::verify_table_with(path, &StageBar(&bar));
-        match result {
-            Ok(None) => verdict.ok = true,
-            Ok(Some((e, fen, stored, expected))) => {
-                verdict.inconsistency = Some(format!(
-                    "entry {e}: {fen}: stored {stored}, expected {expected}"
-                ));
-            }
-            Err(e) => verdict.error = Some(chariot_cli::message(&anyhow::Error::from(e))),
+        let table = table_of(path);
+        match groups
+            .iter_mut()
+            .find(|g| table.is_some() && table_of(g[0]) == table)
+        {
+            Some(g) => g.push(path),
+            None => groups.push(vec![path]),
         }
-        verdict.seconds = start.elapsed().as_secs_f64();
-        all_ok &= verdict.ok;
-        // The verdict's line, with the bar lifted off the terminal while it is written.
-        bar.suspend(|| -> std::io::Result<()> {
-            if json {
-                writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
-            } else if verdict.ok {
-                writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
-            } else if let Some(i) = &verdict.inconsistency {
-                writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
-            } else {
-                let error = verdict.error.as_deref().unwrap_or("unknown error");
-                writeln!(out, "{}: error: {error}", verdict.file)?;
+    }
+    for group in groups {
+        bar.reset();
+        let names: Vec<String> = group.iter().map(|p| p.display().to_string()).collect();
+        bar.set_prefix(names.join(" + "));
+        let start = std::time::Instant::now();
+        let paths: Vec<&std::path::Path> = group.iter().map(|p| p.as_path()).collect();
+        let results = egtb_gen::verify::verify_tables_with(&paths, &StageBar(&bar));
+        let seconds = start.elapsed().as_secs_f64();
+        for (file, result) in names.into_iter().zip(results) {
+            let mut verdict = Verdict {
+                file,
+                ok: false,
+                seconds,
+                inconsistency: None,
+                error: None,
+            };
+            match result {
+                Ok(None) => verdict.ok = true,
+                Ok(Some((e, fen, stored, expected))) => {
+                    verdict.inconsistency = Some(format!(
+                        "entry {e}: {fen}: stored {stored}, expected {expected}"
+                    ));
+                }
+                Err(e) => verdict.error = Some(chariot_cli::message(&anyhow::Error::from(e))),
             }
-            out.flush()
-        })?;
+            all_ok &= verdict.ok;
+            // The verdict's line, with the bar lifted off the terminal while it is written.
+            bar.suspend(|| -> std::io::Result<()> {
+                if json {
+                    writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
+                } else if verdict.ok {
+                    writeln!(out, "{}: ok ({:.1} s)", verdict.file, verdict.seconds)?;
+                } else if let Some(i) = &verdict.inconsistency {
+                    writeln!(out, "{}: INCONSISTENT at {i}", verdict.file)?;
+                } else {
+                    let error = verdict.error.as_deref().unwrap_or("unknown error");
+                    writeln!(out, "{}: error: {error}", verdict.file)?;
+                }
+                out.flush()
+            })?;
+        }
     }
     bar.finish_and_clear();
     Ok(all_ok)

@@ -225,6 +225,31 @@ fn verify_accepts_the_dtc_tables_and_finds_a_damaged_one() {
         matches!(found, Some((e, _, Value::Win(x), _)) if e == victim && x == d - 2),
         "{found:?}"
     );
+    // Checked together with its (sound) DTM file: the DTM file passes, the DTC file gets the
+    // same verdict as alone.
+    let dtm = table_path_in(tmp.path(), sig, Metric::Dtm);
+    let mut both = egtb_gen::verify::verify_tables_with(&[&dtm, &path], &());
+    let dtc_verdict = both.pop().unwrap().unwrap();
+    assert_eq!(dtc_verdict, found);
+    assert_eq!(both.pop().unwrap().unwrap(), None);
+}
+
+/// A table's DTM and DTC files checked together (one pass, one game) pass, the rule-decided
+/// `KRKN` among them, as they do one by one.
+#[test]
+fn verify_checks_a_tables_two_files_together() {
+    for name in TABLES {
+        let sig: Signature = name.parse().unwrap();
+        let (dtm, dtc) = (
+            table_path_in(dir(), sig, Metric::Dtm),
+            table_path_in(dir(), sig, Metric::Dtc),
+        );
+        let verdicts = egtb_gen::verify::verify_tables_with(&[&dtm, &dtc], &());
+        assert_eq!(verdicts.len(), 2);
+        for v in verdicts {
+            assert_eq!(v.unwrap(), None, "{name}");
+        }
+    }
 }
 
 /// With the DTC tables alone, the winner's table moves mate against the longest defence and
