@@ -143,10 +143,7 @@ impl<'a> Moves<'a> {
                 let Some(piece) = after.piece_at(to).filter(|p| p.color() == mover) else {
                     continue;
                 };
-                for from in origins(piece.kind(), to) {
-                    if after.piece_at(from).is_some() {
-                        continue;
-                    }
+                for from in origins(piece.kind(), to, |s| after.piece_at(s).is_some()) {
                     let mut before = after.clone();
                     before.board[to.index()] = None;
                     before.board[from.index()] = Some(piece);
@@ -180,20 +177,48 @@ impl<'a> Moves<'a> {
     }
 }
 
-/// The squares a piece of `kind` could have come from to `to` by a quiet move, a superset the
-/// rules core narrows down: the file and rank of a chariot or cannon; for the others every square
-/// within two files and two ranks (a horse's, elephant's, advisor's, general's or soldier's step
-/// never goes further).
-fn origins(kind: Kind, to: Square) -> Vec<Square> {
-    let near = |a: u8, b: u8, reach: u8| a.abs_diff(b) <= reach;
-    Square::all()
-        .filter(|s| {
-            s != &to
-                && match kind {
-                    Kind::Chariot | Kind::Cannon => s.file() == to.file() || s.rank() == to.rank(),
-                    _ => near(s.file(), to.file(), 2) && near(s.rank(), to.rank(), 2),
+/// The empty squares a piece of `kind` could have come from to `to` by a quiet move, a superset
+/// the rules core narrows down: for a chariot or cannon the empty squares along the file and
+/// rank up to the first piece (a quiet move slides); for the others the squares of their step's
+/// shape (a horse's eight, without its leg; an elephant's or advisor's four diagonals; a
+/// general's or soldier's four neighbours, whatever its palace or direction). `occupied` tells
+/// which squares hold a piece after the move.
+fn origins(kind: Kind, to: Square, occupied: impl Fn(Square) -> bool) -> Vec<Square> {
+    const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let at = |df: i8, dr: i8| {
+        let (f, r) = (to.file() as i8 + df, to.rank() as i8 + dr);
+        ((0..9).contains(&f) && (0..10).contains(&r)).then(|| Square::new(f as u8, r as u8))
+    };
+    let steps: &[(i8, i8)] = match kind {
+        Kind::Chariot | Kind::Cannon => {
+            let mut out = Vec::new();
+            for (df, dr) in ORTHO {
+                let mut k = 1;
+                while let Some(s) = at(df * k, dr * k).filter(|&s| !occupied(s)) {
+                    out.push(s);
+                    k += 1;
                 }
-        })
+            }
+            return out;
+        }
+        Kind::Horse => &[
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ],
+        Kind::Elephant => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
+        Kind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+        Kind::General | Kind::Soldier => &ORTHO,
+    };
+    steps
+        .iter()
+        .filter_map(|&(df, dr)| at(df, dr))
+        .filter(|&s| !occupied(s))
         .collect()
 }
 

@@ -85,6 +85,11 @@ pub(super) fn colex(ords: &[u8]) -> u64 {
 /// stands where the group cannot.
 #[inline]
 pub(super) fn group_digit(g: &Group, squares: &[u8], m: impl Fn(u8) -> u8 + Copy) -> Option<u64> {
+    // One piece, the common case: its ordinal is the digit (C(o, 1) = o).
+    if g.count == 1 {
+        let o = g.ordinal[m(squares[0]) as usize];
+        return (o != u8::MAX).then_some(u64::from(o));
+    }
     let mut ords = [0u8; 5];
     for (o, &sq) in ords[..g.count].iter_mut().zip(squares) {
         *o = g.ordinal[m(sq) as usize];
