@@ -85,7 +85,11 @@ pub fn verify_tables_with(
     paths: &[&Path],
     progress: &dyn Progress,
 ) -> Vec<Result<Option<Inconsistency>, TableError>> {
-    let opened: Vec<Result<Opened, TableError>> = paths.iter().map(|p| Opened::open(p)).collect();
+    // The tables the captures lead to are read once for all the files (a DTC file's captures
+    // read the DTM files where they are there, as the DTM file's do).
+    let mut cache = HashMap::new();
+    let opened: Vec<Result<Opened, TableError>> =
+        paths.iter().map(|p| Opened::open(p, &mut cache)).collect();
     let joint = opened.len() > 1
         && opened.iter().all(|o| {
             o.as_ref().is_ok_and(|o| {
@@ -113,8 +117,28 @@ struct Opened {
     subs: HashMap<Signature, Arc<Loaded>>,
 }
 
+/// The files read so far, by path.
+type Cache = HashMap<std::path::PathBuf, Arc<Loaded>>;
+
+/// Reads the file at `path`, or takes it from `cache`.
+fn load(path: &Path, cache: &mut Cache) -> Result<Arc<Loaded>, TableError> {
+    if let Some(l) = cache.get(path) {
+        return Ok(Arc::clone(l));
+    }
+    let f = TableFile::open(path).map_err(|source| TableError::File {
+        path: path.to_owned(),
+        source,
+    })?;
+    let l = Arc::new(Loaded::from_file(&f).map_err(|source| TableError::Load {
+        path: path.to_owned(),
+        source,
+    })?);
+    cache.insert(path.to_owned(), Arc::clone(&l));
+    Ok(l)
+}
+
 impl Opened {
-    fn open(path: &Path) -> Result<Opened, TableError> {
+    fn open(path: &Path, cache: &mut Cache) -> Result<Opened, TableError> {
         let t = TableFile::open(path).map_err(|source| TableError::File {
             path: path.to_owned(),
             source,
@@ -132,17 +156,7 @@ impl Opened {
         // their results, from either file.
         for s in header.signature.captures() {
             let p = readable_table(dir, s, header.coding.metric == Metric::Dtm);
-            let f = TableFile::open(&p).map_err(|source| TableError::File {
-                path: p.clone(),
-                source,
-            })?;
-            subs.insert(
-                s,
-                Arc::new(Loaded::from_file(&f).map_err(|source| TableError::Load {
-                    path: p.clone(),
-                    source,
-                })?),
-            );
+            subs.insert(s, load(&p, cache)?);
         }
         subs.insert(header.signature, Arc::clone(&own));
         Ok(Opened {
