@@ -211,7 +211,6 @@ fn column(v: Value) -> usize {
 /// Checks `files`, all of one table and key scheme (see [`verify_tables_with`]): one result
 /// per file. Where they turn out to differ in the region or its exits, or one of them is
 /// inconsistent already in pass 1, the others are checked alone.
-#[allow(clippy::too_many_lines)]
 fn check(
     files: &[Opened],
     progress: &dyn Progress,
@@ -449,47 +448,12 @@ fn check(
         })
         .collect();
 
-    // Each file's verdict of pass 1: its first inconsistency, or its statistics against its
-    // header.
-    let mut results: Vec<Option<Result<Option<Inconsistency>, TableError>>> =
-        (0..n).map(|_| None).collect();
-    for (k, f) in files.iter().enumerate() {
-        let mut counts = [[0u64; 6]; 2];
-        for c in &chunks {
-            if let Some(bad) = &c.files[k].bad {
-                results[k] = Some(Ok(Some(bad.clone())));
-                break;
-            }
-            for (total, part) in counts.iter_mut().zip(c.files[k].counts) {
-                for (t, p) in total.iter_mut().zip(part) {
-                    *t += p;
-                }
-            }
-        }
-        if results[k].is_some() {
-            continue;
-        }
-        for (half, s) in f.header.stats.iter().enumerate() {
-            let header = [
-                s.wins,
-                s.draws,
-                s.losses,
-                s.rule_wins,
-                s.rule_losses,
-                s.unused,
-            ];
-            if header != counts[half] {
-                results[k] = Some(Err(TableError::Header {
-                    path: f.path.clone(),
-                    reason: format!(
-                        "header statistics {header:?} do not match the table's {:?} (wins, draws, losses, rule wins, rule losses, unused)",
-                        counts[half]
-                    ),
-                }));
-                break;
-            }
-        }
-    }
+    // Each file's verdict of pass 1, if it has one already.
+    let mut results: Vec<Option<Result<Option<Inconsistency>, TableError>>> = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| pass_one_verdict(f, k, &chunks))
+        .collect();
     // The rest share pass 2 only when every file got through pass 1 and they agree on the
     // region: otherwise each of the rest is checked alone.
     let split = chunks.iter().any(|c| c.split);
@@ -634,4 +598,44 @@ fn check(
             }))
         })
         .collect()
+}
+
+/// The verdict of pass 1 on file `k` of `chunks`: its first inconsistency, or its statistics
+/// against its header; `None` when it passed.
+fn pass_one_verdict(
+    f: &Opened,
+    k: usize,
+    chunks: &[Chunk],
+) -> Option<Result<Option<Inconsistency>, TableError>> {
+    let mut counts = [[0u64; 6]; 2];
+    for c in chunks {
+        if let Some(bad) = &c.files[k].bad {
+            return Some(Ok(Some(bad.clone())));
+        }
+        for (total, part) in counts.iter_mut().zip(c.files[k].counts) {
+            for (t, p) in total.iter_mut().zip(part) {
+                *t += p;
+            }
+        }
+    }
+    for (half, s) in f.header.stats.iter().enumerate() {
+        let header = [
+            s.wins,
+            s.draws,
+            s.losses,
+            s.rule_wins,
+            s.rule_losses,
+            s.unused,
+        ];
+        if header != counts[half] {
+            return Some(Err(TableError::Header {
+                path: f.path.clone(),
+                reason: format!(
+                    "header statistics {header:?} do not match the table's {:?} (wins, draws, losses, rule wins, rule losses, unused)",
+                    counts[half]
+                ),
+            }));
+        }
+    }
+    None
 }
