@@ -9,7 +9,7 @@
 //! to move in check, generals facing) by the caller, which knows them from the first pass.
 
 use chariot::egtb::Indexer;
-use chariot::egtb::index::{PieceStep, Placement, mirror_square};
+use chariot::egtb::index::{DefenceStep, PieceStep, Placement, mirror_square};
 use chariot::{Color, Kind};
 
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -81,6 +81,17 @@ pub fn predecessors_by(
     }
 }
 
+/// How an unmove's predecessor gets its index.
+enum Step<'a> {
+    /// From `p`'s index, a chariot, horse, cannon or soldier's digit changed.
+    Piece(PieceStep<'a>),
+    /// From `p`'s index, an advisor or elephant's side's defence digit changed.
+    Defence(DefenceStep<'a>),
+    /// Encoded whole (a general, or a placement the steps do not cover), kept when stored as
+    /// it is.
+    Encode,
+}
+
 /// The unmoves of `p` itself, keeping only predecessors that are stored without the mirror.
 /// `idx` is the index of `p` when `p` is stored as it is: the unmoves of chariots, horses,
 /// cannons and soldiers then derive their index from it ([`Indexer::piece_step`]).
@@ -102,23 +113,31 @@ fn unmoves(
     // defence only: moving any other piece keeps the answer.
     let canonical = ix.is_canonical(p);
     let mut q = *p;
-    let mut try_origin =
-        |slot: usize, from: u8, step: Option<&PieceStep<'_>>, q: &mut Placement| {
-            if let Some(step) = step {
-                if let Some(i) = step.index_with(p, from) {
-                    emit(i);
-                }
-                return;
+    let mut try_origin = |slot: usize, from: u8, step: &Step<'_>, q: &mut Placement| {
+        if let Step::Piece(step) = step {
+            if let Some(i) = step.index_with(p, from) {
+                emit(i);
             }
-            let old = q.squares[slot];
-            q.squares[slot] = from;
-            if ix.is_canonical(q) {
-                if let Some(i) = ix.encode(q) {
-                    emit(i);
-                }
-            }
-            q.squares[slot] = old;
+            return;
+        }
+        let old = q.squares[slot];
+        q.squares[slot] = from;
+        let i = match step {
+            // Canonical like `p`: only that side's defence digit changes.
+            Step::Defence(step) => step.index_of(q),
+            _ if ix.is_canonical(q) => ix.encode(q),
+            _ => None,
         };
+        debug_assert_eq!(
+            i,
+            ix.is_canonical(q).then(|| ix.encode(q)).flatten(),
+            "the predecessor's index"
+        );
+        if let Some(i) = i {
+            emit(i);
+        }
+        q.squares[slot] = old;
+    };
     for (slot, piece) in pieces.iter().enumerate() {
         if piece.color() != mover || !which.follows(piece.kind()) {
             continue;
@@ -131,10 +150,12 @@ fn unmoves(
             // Every predecessor is stored as its mirror image, found from the image's unmoves.
             continue;
         }
-        let step = if attacker {
-            idx.and_then(|i| ix.piece_step(i, p, slot))
-        } else {
-            None
+        let step = match idx {
+            Some(i) if attacker => ix.piece_step(i, p, slot).map_or(Step::Encode, Step::Piece),
+            Some(i) => ix
+                .defence_step(i, p, slot)
+                .map_or(Step::Encode, Step::Defence),
+            None => Step::Encode,
         };
         let t = p.squares[slot];
         let (tf, tr) = (i32::from(t % 9), i32::from(t / 9));
@@ -146,7 +167,7 @@ fn unmoves(
                         if !empty(s) {
                             break;
                         }
-                        try_origin(slot, s, step.as_ref(), &mut q);
+                        try_origin(slot, s, &step, &mut q);
                         f += df;
                         r += dr;
                     }
@@ -166,21 +187,21 @@ fn unmoves(
                     };
                     let leg = at(lf, lr).unwrap_or(t);
                     if empty(s) && empty(leg) {
-                        try_origin(slot, s, step.as_ref(), &mut q);
+                        try_origin(slot, s, &step, &mut q);
                     }
                 }
             }
             Kind::General => {
                 for (df, dr) in ORTHO {
                     if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
-                        try_origin(slot, s, step.as_ref(), &mut q);
+                        try_origin(slot, s, &step, &mut q);
                     }
                 }
             }
             Kind::Advisor => {
                 for (df, dr) in DIAG {
                     if let Some(s) = at(tf + df, tr + dr).filter(|&s| empty(s)) {
-                        try_origin(slot, s, step.as_ref(), &mut q);
+                        try_origin(slot, s, &step, &mut q);
                     }
                 }
             }
@@ -193,14 +214,14 @@ fn unmoves(
                     // Elephants never cross the river: origin and target are on one half.
                     let same_half = (tr <= 4) == (tr + 2 * dr <= 4);
                     if same_half && empty(s) && empty(eye) {
-                        try_origin(slot, s, step.as_ref(), &mut q);
+                        try_origin(slot, s, &step, &mut q);
                     }
                 }
             }
             Kind::Soldier => {
                 let back = if mover == Color::Red { -1 } else { 1 };
                 if let Some(s) = at(tf, tr + back).filter(|&s| empty(s)) {
-                    try_origin(slot, s, step.as_ref(), &mut q);
+                    try_origin(slot, s, &step, &mut q);
                 }
                 let crossed = if mover == Color::Red {
                     tr >= 5
@@ -210,7 +231,7 @@ fn unmoves(
                 if crossed {
                     for df in [-1, 1] {
                         if let Some(s) = at(tf + df, tr).filter(|&s| empty(s)) {
-                            try_origin(slot, s, step.as_ref(), &mut q);
+                            try_origin(slot, s, &step, &mut q);
                         }
                     }
                 }

@@ -218,6 +218,34 @@ impl PieceStep<'_> {
     }
 }
 
+/// The index changes of moving one advisor or elephant of a canonical placement (see
+/// [`Indexer::defence_step`]): the generals stay, and so do the block, the mirror and every
+/// digit but that side's defence.
+#[derive(Clone, Copy, Debug)]
+pub struct DefenceStep<'a> {
+    layout: &'a KingMajor,
+    groups: &'a [Group],
+    /// 0 for the strong side, 1 for the weak.
+    side: usize,
+    /// The index with the side's defence digit taken out.
+    base: u64,
+    /// The weight of that digit.
+    weight: u64,
+}
+
+impl DefenceStep<'_> {
+    /// The index of `q`, the placement the step was made for with the one advisor or elephant
+    /// moved, or `None` when that side's defence has no placement there.
+    #[inline]
+    #[must_use]
+    pub fn index_of(&self, q: &Placement) -> Option<u64> {
+        let digit = self
+            .layout
+            .defence_digit(self.groups, self.side, q.slots())?;
+        Some(self.base + digit * self.weight)
+    }
+}
+
 /// The index of one table: maps positions to entries and back.
 #[derive(Clone, Debug)]
 pub struct Indexer {
@@ -457,6 +485,36 @@ impl Indexer {
             group: g,
             first,
             slot,
+            base: idx - digit * weight,
+            weight,
+        })
+    }
+
+    /// For the canonical placement `p` stored at `idx`, the step that computes the indices of
+    /// `p` with the advisor or elephant in `slot` moved elsewhere, or `None` when that needs a
+    /// full [`Indexer::encode`]: the piece is not an advisor or elephant, the key scheme is not
+    /// 3, or the move might change the mirror (a weak-side defender with both generals on the
+    /// e-file). The moved placements are canonical too.
+    #[must_use]
+    pub fn defence_step(&self, idx: u64, p: &Placement, slot: usize) -> Option<DefenceStep<'_>> {
+        let Layout::KingMajor(l) = &self.layout else {
+            return None;
+        };
+        let piece = *self.slot_pieces.get(slot)?;
+        if !matches!(piece.kind(), Kind::Advisor | Kind::Elephant) {
+            return None;
+        }
+        let side = piece.color().index();
+        let (weight, digit) = l.defence_weight(&self.groups, side, p.slots())?;
+        debug_assert_eq!(
+            self.encode(p),
+            Some(idx),
+            "p is canonical and stored at idx"
+        );
+        Some(DefenceStep {
+            layout: l,
+            groups: &self.groups,
+            side,
             base: idx - digit * weight,
             weight,
         })

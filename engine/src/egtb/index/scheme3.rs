@@ -204,6 +204,38 @@ impl KingMajor {
         Some(weight * b.strong * b.weak)
     }
 
+    /// How the index of the canonical slots `s` changes when an advisor or elephant of `side`
+    /// (0 the strong side, 1 the weak) moves: the weight of that side's defence digit and the
+    /// digit now. Such a move keeps both generals, so the block stays, and the other side's
+    /// digit and the pieces' too; the mirror stays unless the weak side's defence decides it
+    /// (both generals on the e-file), and then, or for slots with no block, this is `None`.
+    #[inline]
+    pub fn defence_weight(&self, groups: &[Group], side: usize, s: &[u8]) -> Option<(u64, u64)> {
+        if side == 1 && s[0] % 9 == 4 && s[1] % 9 == 4 {
+            return None;
+        }
+        let [strong, weak] = &self.sides;
+        let ks = strong.king_ord[s[0] as usize];
+        let kw = weak.king_ord[s[1] as usize];
+        if ks == u8::MAX || kw == u8::MAX {
+            return None;
+        }
+        let b = self
+            .blocks
+            .get(usize::from(self.block_of[ks as usize][kw as usize]))?;
+        let digit = self.defence_digit(groups, side, s)?;
+        Some((if side == 0 { b.weak } else { 1 }, digit))
+    }
+
+    /// The defence digit of `side` (0 strong, 1 weak) of slots `s`, stored as they are (no
+    /// mirror), or `None` when its placement has none.
+    #[inline]
+    pub fn defence_digit(&self, groups: &[Group], side: usize, s: &[u8]) -> Option<u64> {
+        let d = &self.sides[side];
+        let o = d.ordinal_of(groups, &self.group_slot, side, |q| q, s)?;
+        Some(u64::from(d.local[o as usize]))
+    }
+
     /// The slots of index `idx` (below the size), written into `out`.
     #[inline]
     pub fn decode(&self, groups: &[Group], idx: u64, out: &mut [u8]) {
