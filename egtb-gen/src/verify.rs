@@ -32,8 +32,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion};
-use chariot::rules::Waivers;
 use chariot::rules::chase::chased;
+use chariot::rules::{Move, Waivers};
 use chariot::{Color, Position};
 use rayon::prelude::*;
 
@@ -258,8 +258,8 @@ fn check(
     // when some successor cannot be read) and the best capture for the game (0 loses, 1 draws,
     // 2 wins); and the quiet moves into the game's region (successors stored as draws or rule
     // values; by the first file, the others must agree or `split` is set), with whether they
-    // check and (when the table judges chases) what they chase.
-    type Edge = (u64, bool, (bool, u8));
+    // check (what they chase is asked later, only where it matters).
+    type Edge = (u64, bool, Move);
     let explore = |pos: &mut Position,
                    best: &mut [Option<Value>],
                    exit: &mut [u8],
@@ -297,18 +297,8 @@ fn check(
                 child.fill(None);
             }
             pos.unmake_move();
-            // What it chases matters only there (`chased` reads the position before the move).
             if let Some((entry, check)) = into_region {
-                let mut marks = (false, 0u8);
-                if judge_chase {
-                    for sq in chased(pos, m) {
-                        marks.0 = true;
-                        if let Some(piece) = pos.piece_at(sq) {
-                            marks.1 |= 1 << piece.kind() as u8;
-                        }
-                    }
-                }
-                region.push((entry, check, marks));
+                region.push((entry, check, m));
             }
             let conversion = is_conversion(pos, m);
             for (k, (c, f)) in child.iter().zip(files).enumerate() {
@@ -424,7 +414,24 @@ fn check(
                 if inside[0] {
                     let mover = pos.turn().index();
                     let all_check = region.iter().all(|&(_, check, _)| check);
-                    let kinds = region.iter().fold(!0u8, |k, &(_, _, (_, kinds))| k & kinds);
+                    // The kinds every quiet move into the region chases some piece of, needed
+                    // only where no capture saves the side to move; asked move by move until
+                    // none is left.
+                    let mut kinds = !0u8;
+                    if judge_chase && exit[0] == 0 {
+                        for &(_, _, m) in region.iter() {
+                            let mut chased_kinds = 0u8;
+                            for sq in chased(&pos, m) {
+                                if let Some(piece) = pos.piece_at(sq) {
+                                    chased_kinds |= 1 << piece.kind() as u8;
+                                }
+                            }
+                            kinds &= chased_kinds;
+                            if kinds == 0 {
+                                break;
+                            }
+                        }
+                    }
                     let exit = exit[0];
                     if exit == 2 {
                         out.possible[mover] = true;
