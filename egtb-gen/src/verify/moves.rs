@@ -184,15 +184,16 @@ impl<'a> Moves<'a> {
 /// general's or soldier's four neighbours, whatever its palace or direction). `occupied` tells
 /// which squares hold a piece after the move.
 fn origins(kind: Kind, to: Square, occupied: impl Fn(Square) -> bool) -> Vec<Square> {
-    const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     let at = |df: i8, dr: i8| {
         let (f, r) = (to.file() as i8 + df, to.rank() as i8 + dr);
         ((0..9).contains(&f) && (0..10).contains(&r)).then(|| Square::new(f as u8, r as u8))
     };
-    let steps: &[(i8, i8)] = match kind {
+    // A step's shape by its squared length: 1 for a general's or soldier's, 2 for an
+    // advisor's, 5 for a horse's, 8 for an elephant's.
+    let length = match kind {
         Kind::Chariot | Kind::Cannon => {
             let mut out = Vec::new();
-            for (df, dr) in ORTHO {
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
                 let mut k = 1;
                 while let Some(s) = at(df * k, dr * k).filter(|&s| !occupied(s)) {
                     out.push(s);
@@ -201,23 +202,15 @@ fn origins(kind: Kind, to: Square, occupied: impl Fn(Square) -> bool) -> Vec<Squ
             }
             return out;
         }
-        Kind::Horse => &[
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ],
-        Kind::Elephant => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
-        Kind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
-        Kind::General | Kind::Soldier => &ORTHO,
+        Kind::General | Kind::Soldier => 1,
+        Kind::Advisor => 2,
+        Kind::Horse => 5,
+        Kind::Elephant => 8,
     };
-    steps
-        .iter()
-        .filter_map(|&(df, dr)| at(df, dr))
+    (-2..=2)
+        .flat_map(|df| (-2..=2).map(move |dr| (df, dr)))
+        .filter(|&(df, dr)| df * df + dr * dr == length)
+        .filter_map(|(df, dr)| at(df, dr))
         .filter(|&s| !occupied(s))
         .collect()
 }
