@@ -157,9 +157,9 @@ impl<'a> Moves<'a> {
                     let Some(v) = self.entry(&pos).filter(|&v| self.region.contains(v)) else {
                         continue;
                     };
-                    if self
-                        .position(v)
-                        .is_some_and(|p| p.to_setup().board == before.board)
+                    // Stored as found (a position of the region is legal, so its board is
+                    // its placement's), or its own moves reach `w`.
+                    if self.ix.setup(&self.ix.decode(v % self.size), mover).board == before.board
                         || self.reaches(v, w)
                     {
                         f(v);
