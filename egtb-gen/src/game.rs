@@ -472,39 +472,16 @@ impl<G: GameGraph> Solver<'_, G> {
             });
             let mut seeds: Vec<(u64, i32)> = match kind {
                 // The predecessors of Q's nodes in Z that are not in check.
-                CoreKind::Check => q_nodes
-                    .par_iter()
-                    .filter(|&&(w, _)| !self.g.in_check(w))
-                    .fold(Vec::new, |mut out, &(w, _)| {
-                        self.g.predecessors(w, |v| {
-                            if self.g.in_region(v) && self.mark(v) == ARENA {
-                                out.push((v, 1));
-                            }
-                        });
-                        out
-                    })
-                    .reduce(Vec::new, |mut a, mut b| {
-                        a.append(&mut b);
-                        a
-                    }),
+                CoreKind::Check => self
+                    .arena_predecessors(&q_nodes, |w| !self.g.in_check(w))
+                    .into_iter()
+                    .map(|v| (v, 1))
+                    .collect(),
                 // P's nodes in Z with an idle move into Z: a move into Z reaches one of Q's
                 // nodes in Z, so only their predecessors are asked (Z's Q nodes are those that
                 // chase on every move, usually few).
                 CoreKind::Chase(_) => {
-                    let mut candidates: Vec<u64> = q_nodes
-                        .par_iter()
-                        .fold(Vec::new, |mut out, &(w, _)| {
-                            self.g.predecessors(w, |v| {
-                                if self.g.in_region(v) && self.mark(v) == ARENA {
-                                    out.push(v);
-                                }
-                            });
-                            out
-                        })
-                        .reduce(Vec::new, |mut a, mut b| {
-                            a.append(&mut b);
-                            a
-                        });
+                    let mut candidates = self.arena_predecessors(&q_nodes, |_| true);
                     candidates.par_sort_unstable();
                     candidates.dedup();
                     candidates
@@ -533,6 +510,30 @@ impl<G: GameGraph> Solver<'_, G> {
             });
             size = t.len();
         }
+    }
+
+    /// The predecessors marked [`ARENA`] of the nodes `nodes` (`.0`) that `keep` accepts; a
+    /// predecessor may come more than once.
+    fn arena_predecessors(
+        &self,
+        nodes: &[(u64, bool)],
+        keep: impl Fn(u64) -> bool + Sync,
+    ) -> Vec<u64> {
+        nodes
+            .par_iter()
+            .filter(|&&(w, _)| keep(w))
+            .fold(Vec::new, |mut out, &(w, _)| {
+                self.g.predecessors(w, |v| {
+                    if self.g.in_region(v) && self.mark(v) == ARENA {
+                        out.push(v);
+                    }
+                });
+                out
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            })
     }
 
     /// Per region node where Q is to move, not won and without a move out of the region that

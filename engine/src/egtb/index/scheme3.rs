@@ -192,14 +192,7 @@ impl KingMajor {
     #[inline]
     pub fn piece_weight(&self, groups: &[Group], gi: usize, s: &[u8]) -> Option<u64> {
         let &(_, weight) = self.piece_groups.iter().find(|&&(g, _)| g == gi)?;
-        let [strong, weak] = &self.sides;
-        let ks = strong.king_ord[s[0] as usize];
-        let kw = weak.king_ord[s[1] as usize];
-        if ks == u8::MAX || kw == u8::MAX {
-            return None;
-        }
-        let bi = self.block_of[ks as usize][kw as usize];
-        let b = self.blocks.get(usize::from(bi))?;
+        let b = self.block_at(s)?;
         debug_assert!(!groups[gi].is_defender());
         Some(weight * b.strong * b.weak)
     }
@@ -214,17 +207,22 @@ impl KingMajor {
         if side == 1 && s[0] % 9 == 4 && s[1] % 9 == 4 {
             return None;
         }
+        let b = self.block_at(s)?;
+        let digit = self.defence_digit(groups, side, s)?;
+        Some((if side == 0 { b.weak } else { 1 }, digit))
+    }
+
+    /// The block of the generals of slots `s` as they stand (no mirror), if the mirror keeps it.
+    #[inline]
+    fn block_at(&self, s: &[u8]) -> Option<&KingBlock> {
         let [strong, weak] = &self.sides;
         let ks = strong.king_ord[s[0] as usize];
         let kw = weak.king_ord[s[1] as usize];
         if ks == u8::MAX || kw == u8::MAX {
             return None;
         }
-        let b = self
-            .blocks
-            .get(usize::from(self.block_of[ks as usize][kw as usize]))?;
-        let digit = self.defence_digit(groups, side, s)?;
-        Some((if side == 0 { b.weak } else { 1 }, digit))
+        self.blocks
+            .get(usize::from(self.block_of[ks as usize][kw as usize]))
     }
 
     /// The defence digit of `side` (0 strong, 1 weak) of slots `s`, stored as they are (no
