@@ -32,7 +32,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion};
-use chariot::rules::chase::chased;
 use chariot::rules::{Move, Waivers};
 use chariot::{Color, Position};
 use rayon::prelude::*;
@@ -420,13 +419,7 @@ fn check(
                     let mut kinds = !0u8;
                     if judge_chase && exit[0] == 0 {
                         for &(_, _, m) in region.iter() {
-                            let mut chased_kinds = 0u8;
-                            for sq in chased(&pos, m) {
-                                if let Some(piece) = pos.piece_at(sq) {
-                                    chased_kinds |= 1 << piece.kind() as u8;
-                                }
-                            }
-                            kinds &= chased_kinds;
+                            kinds &= moves::chased_kinds(&pos, m).1;
                             if kinds == 0 {
                                 break;
                             }

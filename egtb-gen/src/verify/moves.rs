@@ -94,15 +94,11 @@ impl<'a> Moves<'a> {
             pos.unmake_move();
             if let Some(to) = to {
                 // What it chases, only for a move into the region (read before the move).
-                let (mut chase, mut kinds) = (false, 0u8);
-                if chases {
-                    for sq in chased(&pos, m) {
-                        chase = true;
-                        if let Some(piece) = pos.piece_at(sq) {
-                            kinds |= 1 << piece.kind() as u8;
-                        }
-                    }
-                }
+                let (chase, kinds) = if chases {
+                    chased_kinds(&pos, m)
+                } else {
+                    (false, 0)
+                };
                 f(Edge {
                     to,
                     check,
@@ -175,6 +171,20 @@ impl<'a> Moves<'a> {
         self.successors(v, false, |x| found |= x.to == w);
         found
     }
+}
+
+/// Whether the legal move `m` of `pos` chases anything, and the kinds of the pieces it chases
+/// (bit per [`Kind`] index).
+#[must_use]
+pub fn chased_kinds(pos: &Position, m: Move) -> (bool, u8) {
+    let mut kinds = 0u8;
+    let squares = chased(pos, m);
+    for sq in squares {
+        if let Some(piece) = pos.piece_at(sq) {
+            kinds |= 1 << piece.kind() as u8;
+        }
+    }
+    (!squares.is_empty(), kinds)
 }
 
 /// The empty squares a piece of `kind` could have come from to `to` by a quiet move, a superset
