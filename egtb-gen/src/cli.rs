@@ -134,6 +134,9 @@ enum Command {
         /// Search depth in plies.
         #[arg(long, default_value_t = 3)]
         depth: u32,
+        /// One JSON object per file: file, ok, positions, seconds, and the mismatch or error.
+        #[arg(long)]
+        json: bool,
     },
     /// Measure probe speed: a probe that decompresses its block (cold) and one that finds it
     /// cached (warm), on random legal positions of one table.
@@ -248,7 +251,8 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             files,
             samples,
             depth,
-        } => crosscheck(&files, samples, depth),
+            json,
+        } => crate::tools::crosscheck(&files, samples, depth, json),
         Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
         Command::Plan {
             signatures,
@@ -275,29 +279,4 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
     };
     // Commands report "all good" as true; false is a failed check (exit 1).
     result.map(|ok| Exit::from_ok(ok, Exit::Failure))
-}
-
-fn crosscheck(files: &[PathBuf], samples: usize, depth: u32) -> anyhow::Result<bool> {
-    let mut ok = true;
-    let mut checked = 0;
-    for f in files {
-        match egtb_gen::crosscheck::crosscheck_table(f, samples, depth)? {
-            Ok(n) => checked += n,
-            Err(msg) => {
-                ok = false;
-                println!("MISMATCH {msg}");
-            }
-        }
-    }
-    println!(
-        "{} in {} agree with a {depth}-ply mate search{}",
-        chariot_cli::count(checked as u64, "position", "positions"),
-        chariot_cli::count(files.len() as u64, "table", "tables"),
-        if ok {
-            ""
-        } else {
-            " (except the mismatches above)"
-        }
-    );
-    Ok(ok)
 }

@@ -682,3 +682,71 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
     bar.finish_and_clear();
     Ok(all_ok)
 }
+
+/// One file's verdict, as `crosscheck --json` prints it.
+#[derive(Debug, Serialize)]
+struct Crosschecked {
+    file: String,
+    ok: bool,
+    /// The positions compared with the search.
+    positions: usize,
+    seconds: f64,
+    /// The first disagreement: the position, the stored value and what the search found.
+    mismatch: Option<String>,
+    /// Why the table could not be read.
+    error: Option<String>,
+}
+
+/// `egtb-gen crosscheck`: `samples` positions of each file against a mate search to `depth`
+/// plies ([`egtb_gen::crosscheck::crosscheck_table`]); a file that cannot be read is reported
+/// and the others are still checked. True when every file agreed.
+pub fn crosscheck(
+    files: &[PathBuf],
+    samples: usize,
+    depth: u32,
+    json: bool,
+) -> anyhow::Result<bool> {
+    let mut out = std::io::stdout().lock();
+    let (mut all_ok, mut checked) = (true, 0);
+    for f in files {
+        let start = std::time::Instant::now();
+        let mut verdict = Crosschecked {
+            file: f.display().to_string(),
+            ok: false,
+            positions: 0,
+            seconds: 0.0,
+            mismatch: None,
+            error: None,
+        };
+        match egtb_gen::crosscheck::crosscheck_table(f, samples, depth) {
+            Ok(Ok(n)) => (verdict.ok, verdict.positions) = (true, n),
+            Ok(Err(msg)) => verdict.mismatch = Some(msg),
+            Err(e) => verdict.error = Some(chariot_cli::message(&anyhow::Error::from(e))),
+        }
+        verdict.seconds = start.elapsed().as_secs_f64();
+        all_ok &= verdict.ok;
+        checked += verdict.positions;
+        if json {
+            writeln!(out, "{}", serde_json::to_string(&verdict)?)?;
+        } else if let Some(m) = &verdict.mismatch {
+            writeln!(out, "MISMATCH {m}")?;
+        } else if let Some(e) = &verdict.error {
+            writeln!(out, "{}: error: {e}", verdict.file)?;
+        }
+        out.flush()?;
+    }
+    if !json {
+        writeln!(
+            out,
+            "{} in {} agree with a {depth}-ply mate search{}",
+            chariot_cli::count(checked as u64, "position", "positions"),
+            chariot_cli::count(files.len() as u64, "table", "tables"),
+            if all_ok {
+                ""
+            } else {
+                " (except the mismatches and errors above)"
+            }
+        )?;
+    }
+    Ok(all_ok)
+}

@@ -364,3 +364,40 @@ fn json_lines(out: &str) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
+
+#[test]
+fn crosscheck_speaks_json_and_goes_on_past_a_missing_file() {
+    let (code, out, err) = run(
+        bin()
+            .args(["crosscheck", "--json", "--samples", "10"])
+            .arg(data().join("KRK.egtb"))
+            .arg(data().join("no-such.egtb"))
+            .arg(data().join("KCK.egtb")),
+        "",
+    );
+    assert_eq!(code, 1, "one file could not be read: {err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0]["ok"], true, "{out}");
+    assert_eq!(lines[0]["positions"], 10, "{out}");
+    assert_eq!(lines[1]["ok"], false, "{out}");
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("no-such.egtb"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[2]["ok"], true,
+        "the file after it is still checked: {out}"
+    );
+    let (code, out, err) = run(
+        bin()
+            .args(["crosscheck", "--samples", "10"])
+            .arg(data().join("KRK.egtb")),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("10 positions in 1 table agree with a 3-ply mate search"),
+        "{out}"
+    );
+}
