@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use chariot::egtb::index::Placement;
 use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion};
 use chariot::rules::{Move, Waivers};
 use chariot::{Color, Position};
@@ -89,7 +90,8 @@ pub fn verify_tables_with(
     let mut cache = HashMap::new();
     let opened: Vec<Result<Opened, TableError>> =
         paths.iter().map(|p| Opened::open(p, &mut cache)).collect();
-    let joint = opened.len() > 1
+    // A table has two files at most (DTM and DTC); the same file given twice is checked twice.
+    let joint = opened.len() == 2
         && opened.iter().all(|o| {
             o.as_ref().is_ok_and(|o| {
                 let first = opened[0].as_ref().ok().map(|f| &f.header);
@@ -172,6 +174,20 @@ impl Opened {
     }
 }
 
+/// The entry (within its side to move's half) of the position that the quiet move `m` leads to
+/// from the placement `p` (the table's frame, as decoded), or `None` where the moved piece's
+/// group cannot stand: the placement with the piece's square changed, encoded whole. (Not the
+/// generator's steps, which derive the new index from the old one; [`Indexer::encode`] knows
+/// no order within a group and applies the mirror itself.)
+#[must_use]
+pub fn quiet_successor(ix: &Indexer, p: &Placement, m: Move) -> Option<u64> {
+    let mut q = *p;
+    let from = m.from().index() as u8;
+    let slot = q.slots().iter().position(|&s| s == from)?;
+    q.squares[slot] = m.to().index() as u8;
+    ix.encode(&q)
+}
+
 /// What pass 1 finds of one file in a chunk of entries.
 #[derive(Clone, Default)]
 struct FileChunk {
@@ -207,14 +223,15 @@ fn column(v: Value) -> usize {
     }
 }
 
-/// Checks `files`, all of one table and key scheme (see [`verify_tables_with`]): one result
-/// per file. Where they turn out to differ in the region or its exits, or one of them is
+/// Checks `files`, one or two of one table and key scheme (see [`verify_tables_with`]): one
+/// result per file. Where they turn out to differ in the region or its exits, or one of them is
 /// inconsistent already in pass 1, the others are checked alone.
 fn check(
     files: &[Opened],
     progress: &dyn Progress,
 ) -> Vec<Result<Option<Inconsistency>, TableError>> {
     let n = files.len();
+    debug_assert!(n <= 2, "one table has two files at most");
     let h0 = &files[0].header;
     let ix = match Indexer::with_scheme(h0.signature, h0.key_scheme) {
         Ok(ix) => ix,
@@ -232,14 +249,16 @@ fn check(
         counts: true,
         opposite_check: false,
     };
-    let legal = |e: u64| -> Option<Position> {
+    // A legal entry's position and placement.
+    let legal_at = |e: u64| -> Option<(Position, Placement)> {
         let turn = if e < size { Color::Red } else { Color::Black };
         let p = ix.decode(e % size);
         if p.has_overlap() {
             return None;
         }
-        Position::from_setup(&ix.setup(&p, turn), waivers).ok()
+        Some((Position::from_setup(&ix.setup(&p, turn), waivers).ok()?, p))
     };
+    let legal = |e: u64| legal_at(e).map(|(pos, _)| pos);
     let value_of = |t: &Loaded, pos: &Position| -> Option<Value> {
         let (tt, i) = t.indexer.index_of(pos).ok()?;
         t.coding
@@ -258,61 +277,81 @@ fn check(
     // 2 wins); and the quiet moves into the game's region (successors stored as draws or rule
     // values; by the first file, the others must agree or `split` is set), with whether they
     // check (what they chase is asked later, only where it matters).
+    //
+    // A quiet move's successor is found from the placement without making the move, and the
+    // codes of all of them are read before any is looked at: they lie all over the table, and
+    // reads that do not wait on one another overlap their cache misses.
     type Edge = (u64, bool, Move);
     let explore = |pos: &mut Position,
+                   placement: &Placement,
                    best: &mut [Option<Value>],
                    exit: &mut [u8],
                    child: &mut [Option<Value>],
                    region: &mut Vec<Edge>,
-                   split: &mut bool| {
+                   split: &mut bool,
+                   scratch: &mut (Vec<u64>, Vec<[u16; 2]>)| {
         region.clear();
         exit.fill(0);
-        let mut unread = vec![false; 0];
-        let mut first = true;
-        for &m in pos.legal_move_list().iter() {
+        let moves = pos.legal_move_list();
+        if moves.is_empty() {
+            best.fill(Some(Value::Loss(0)));
+            return;
+        }
+        // The other side moves next, in the table's frame as in ours (a quiet move keeps the
+        // material).
+        let next_half = if pos.turn() == Color::Red { size } else { 0 };
+        let (entries, codes) = scratch;
+        entries.clear();
+        entries.extend(moves.iter().map(|&m| {
+            let quiet = (!pos.is_capture(m))
+                .then(|| quiet_successor(&ix, placement, m))
+                .flatten();
+            quiet.map_or(u64::MAX, |i| next_half + i)
+        }));
+        codes.clear();
+        codes.extend(entries.iter().map(|&e| {
+            let mut c = [0u16; 2];
+            if e != u64::MAX {
+                for (c, f) in c.iter_mut().zip(files) {
+                    *c = f.own.code(e);
+                }
+            }
+            c
+        }));
+        let mut unread = [false; 2];
+        best.fill(None);
+        for (j, &m) in moves.iter().enumerate() {
             let capture = pos.is_capture(m);
-            pos.make_move(m);
-            // A quiet move stays in this table; a capture leads to a smaller one. A quiet move
-            // into the region: its entry and whether it checks.
-            let mut into_region = None;
             if capture {
+                // A capture leads to a smaller table.
+                pos.make_move(m);
                 let sig = Signature::of(pos).0;
                 for (c, f) in child.iter_mut().zip(files) {
                     *c = f.subs.get(&sig).and_then(|t| value_of(t, pos));
                 }
-            } else if let Ok((tt, i)) = ix.index_of(pos) {
-                let entry = tt.index() as u64 * size + i;
-                for (c, f) in child.iter_mut().zip(files) {
-                    *c = f.stored(entry);
+                pos.unmake_move();
+            } else if entries[j] == u64::MAX {
+                child.fill(None);
+            } else {
+                for (k, (c, f)) in child.iter_mut().zip(files).enumerate() {
+                    *c = f.own.coding.decode(codes[j][k]).ok();
                 }
+                // A quiet move into the region: its entry and whether it checks.
                 let inside = |c: &Option<Value>| c.is_some_and(|v| v.dtm().is_none());
                 if inside(&child[0]) {
-                    into_region = Some((entry, pos.in_check()));
+                    region.push((entries[j], pos.gives_check(m), m));
                 }
                 if child[1..].iter().any(|c| inside(c) != inside(&child[0])) {
                     *split = true;
                 }
-            } else {
-                child.fill(None);
-            }
-            pos.unmake_move();
-            if let Some((entry, check)) = into_region {
-                region.push((entry, check, m));
             }
             let conversion = is_conversion(pos, m);
             for (k, (c, f)) in child.iter().zip(files).enumerate() {
                 let Some(v) = c.map(|v| f.header.coding.metric.before_move(v, conversion)) else {
-                    if unread.is_empty() {
-                        unread = vec![false; files.len()];
-                    }
                     unread[k] = true;
                     continue;
                 };
-                best[k] = Some(if first {
-                    v
-                } else {
-                    best[k].map_or(v, |b| b.max(v))
-                });
+                best[k] = Some(best[k].map_or(v, |b| b.max(v)));
                 if capture {
                     exit[k] = exit[k].max(match v {
                         Value::RuleWin(_) | Value::Win(_) => 2,
@@ -321,10 +360,6 @@ fn check(
                     });
                 }
             }
-            first = false;
-        }
-        if first {
-            best.fill(Some(Value::Loss(0)));
         }
         for (b, &u) in best.iter_mut().zip(&unread) {
             if u {
@@ -351,9 +386,10 @@ fn check(
             };
             let (mut best, mut exit, mut child) = (vec![None; n], vec![0u8; n], vec![None; n]);
             let mut region = Vec::new();
+            let mut scratch = (Vec::new(), Vec::new());
             for e in c * CHUNK..((c + 1) * CHUNK).min(total) {
                 let half = (e / size) as usize;
-                let Some(mut pos) = legal(e) else {
+                let Some((mut pos, placement)) = legal_at(e) else {
                     for f in &mut out.files {
                         f.counts[half][5] += 1;
                     }
@@ -377,11 +413,13 @@ fn check(
                 let mut split = false;
                 explore(
                     &mut pos,
+                    &placement,
                     &mut best,
                     &mut exit,
                     &mut child,
                     &mut region,
                     &mut split,
+                    &mut scratch,
                 );
                 for ((fc, stored), expected) in out.files.iter_mut().zip(&stored).zip(&best) {
                     let (Some(stored), None) = (*stored, &fc.bad) else {
@@ -638,4 +676,57 @@ fn pass_one_verdict(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The successor's entry from the parent's placement is the one the reader finds from the
+    /// position itself, for every quiet move of many positions, in every key scheme and with
+    /// pieces of every kind (groups of one and two, defenders, soldiers, mirrored placements).
+    #[test]
+    fn a_quiet_moves_successor_is_the_readers_entry() {
+        let waivers = Waivers {
+            placement: true,
+            counts: true,
+            opposite_check: false,
+        };
+        let mut checked = 0;
+        for sig in ["KRABKNB", "KCAAKPB", "KNNKAB", "KPPKA", "KRBBKRA", "KCKC"] {
+            let sig: Signature = sig.parse().unwrap();
+            for scheme in 1..=4 {
+                let ix = Indexer::with_scheme(sig, scheme).unwrap();
+                let size = ix.size();
+                // A fixed odd stride over the entries, both sides to move.
+                let step = (2 * size / 300) | 1;
+                for e in (0..2 * size).step_by(step as usize) {
+                    let turn = if e < size { Color::Red } else { Color::Black };
+                    let p = ix.decode(e % size);
+                    if p.has_overlap() {
+                        continue;
+                    }
+                    let Ok(mut pos) = Position::from_setup(&ix.setup(&p, turn), waivers) else {
+                        continue;
+                    };
+                    for &m in pos.legal_move_list().iter() {
+                        if pos.is_capture(m) {
+                            continue;
+                        }
+                        pos.make_move(m);
+                        let read = ix.index_of(&pos).ok().map(|(_, i)| i);
+                        pos.unmake_move();
+                        assert_eq!(
+                            quiet_successor(&ix, &p, m),
+                            read,
+                            "{sig} scheme {scheme}: {} {m}",
+                            pos.fen()
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+    }
 }
