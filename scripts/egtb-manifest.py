@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Keeps the record of a generated table set: one line per table with its entries, the cost of
+generating it, its files' sizes and SHA-256 digests, and whether `verify` and `crosscheck` passed.
+
+A large set (the fourth: 23.6 G entries, some 16 CPU-hours to generate and verify on two cores)
+is built across sessions and machines. Generation is deterministic (the same tables byte for
+byte from every build that writes the same format), so a check passed on a file holds for any
+file with the same digest: the record lets a later run keep what was verified before and check
+only what is new, and it is where each table's peak memory is stated.
+
+Usage:
+  egtb-manifest.py --dir TABLES --out MANIFEST.tsv [--egtb-gen BIN] [--times LOG]
+                   [--verify JSONL] [--crosscheck JSONL]
+
+--times     `/usr/bin/time -f '%C | %e | %U | %S | %M'` lines of `egtb-gen gen SIG` jobs (the
+            Makefile of `egtb-gen plan` run with EGTB_GEN="/usr/bin/time -a -o LOG -f ... egtb-gen")
+--verify    `egtb-gen verify --json` output (one object per file)
+--crosscheck `egtb-gen crosscheck --json` output (one object per file)
+
+Lines already in MANIFEST.tsv are kept (for tables not in TABLES now) and merged (a table found
+again keeps its earlier results when its digests are the same). A table whose digest differs
+from the record is an error (exit status 1): the same build inputs must give the same bytes.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+COLUMNS = [
+    "table", "entries", "gen_cpu_s", "gen_peak_mib", "dtm_bytes", "dtc_bytes",
+    "dtm_sha256", "dtc_sha256", "verify", "crosscheck",
+]
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_manifest(path):
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == "table":
+                continue
+            rows[fields[0]] = dict(zip(COLUMNS, fields))
+    return rows
+
+
+def read_times(path):
+    """Table -> (CPU seconds, peak MiB) of its last `gen` job."""
+    out = {}
+    if not path:
+        return out
+    with open(path) as f:
+        for line in f:
+            m = re.search(r" gen (\S+) .*\| *([\d.]+) *\| *([\d.]+) *\| *([\d.]+) *\| *(\d+)\s*$", line)
+            if m:
+                cpu = float(m.group(3)) + float(m.group(4))
+                out[m.group(1)] = (f"{cpu:.1f}", f"{int(m.group(5)) / 1024:.0f}")
+    return out
+
+
+def read_results(path):
+    """File name -> "ok" or "FAILED" from JSON lines with `file` and `ok`."""
+    out = {}
+    if not path:
+        return out
+    with open(path) as f:
+        for line in f:
+            try:
+                o = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            out[os.path.basename(o["file"])] = "ok" if o.get("ok") else "FAILED"
+    return out
+
+
+def verdict(results, table):
+    """The table's verdict from its two files' results: ok, FAILED, partial or -."""
+    got = [results.get(f"{table}.egtb"), results.get(f"{table}.dtc.egtb")]
+    if "FAILED" in got:
+        return "FAILED"
+    if all(g == "ok" for g in got):
+        return "ok"
+    return "partial" if any(got) else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--egtb-gen", default="egtb-gen")
+    ap.add_argument("--times")
+    ap.add_argument("--verify")
+    ap.add_argument("--crosscheck")
+    args = ap.parse_args()
+
+    rows = read_manifest(args.out)
+    times = read_times(args.times)
+    verified = read_results(args.verify)
+    crosschecked = read_results(args.crosscheck)
+    errors = []
+    tables = sorted(f[: -len(".dtc.egtb")] for f in os.listdir(args.dir) if f.endswith(".dtc.egtb"))
+    for t in tables:
+        dtm, dtc = (os.path.join(args.dir, f"{t}{ext}") for ext in (".egtb", ".dtc.egtb"))
+        if not os.path.exists(dtm):
+            continue
+        info = json.loads(subprocess.run([args.egtb_gen, "info", "--json", dtm], check=True,
+                                         capture_output=True, text=True).stdout)
+        new = {
+            "table": t,
+            "entries": str(2 * info["entries_per_side"]),
+            "gen_cpu_s": times.get(t, ("-", "-"))[0],
+            "gen_peak_mib": times.get(t, ("-", "-"))[1],
+            "dtm_bytes": str(os.path.getsize(dtm)),
+            "dtc_bytes": str(os.path.getsize(dtc)),
+            "dtm_sha256": sha256(dtm),
+            "dtc_sha256": sha256(dtc),
+            "verify": verdict(verified, t),
+            "crosscheck": verdict(crosschecked, t),
+        }
+        old = rows.get(t)
+        if old:
+            if (old["dtm_sha256"], old["dtc_sha256"]) != (new["dtm_sha256"], new["dtc_sha256"]):
+                errors.append(f"{t}: the files' digests differ from the record in {args.out}")
+                continue
+            for k in ("gen_cpu_s", "gen_peak_mib"):
+                if new[k] == "-":
+                    new[k] = old[k]
+            for k in ("verify", "crosscheck"):
+                if new[k] in ("-", "partial") and old[k] in ("ok", "FAILED"):
+                    new[k] = old[k]
+        rows[t] = new
+
+    tmp = args.out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("# One line per table: entries (both sides to move), generation CPU seconds and peak\n")
+        f.write("# memory (MiB, resident), the DTM and DTC files' bytes and SHA-256, verify and crosscheck\n")
+        f.write("# (ok, FAILED, partial, - for not yet). Written by scripts/egtb-manifest.py.\n")
+        f.write("\t".join(COLUMNS) + "\n")
+        for t in sorted(rows):
+            f.write("\t".join(rows[t].get(c, "-") for c in COLUMNS) + "\n")
+    os.replace(tmp, args.out)
+
+    done = [r for r in rows.values()]
+    print(f"{args.out}: {len(done)} tables, "
+          f"{sum(int(r['entries']) for r in done) / 1e9:.2f} G entries, "
+          f"verify ok {sum(r['verify'] == 'ok' for r in done)}, "
+          f"crosscheck ok {sum(r['crosscheck'] == 'ok' for r in done)}, "
+          f"failed {sum('FAILED' in (r['verify'], r['crosscheck']) for r in done)}")
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
