@@ -126,9 +126,13 @@ enum Command {
         /// The network file to write.
         #[arg(long, value_name = "FILE")]
         out: std::path::PathBuf,
-        /// First-layer neurons per perspective.
-        #[arg(long, default_value_t = 128, value_name = "N")]
-        hidden: usize,
+        /// First-layer neurons per perspective [default: 128, or the --init network's].
+        #[arg(long, value_name = "N")]
+        hidden: Option<usize>,
+        /// Start from this network's weights instead of random ones: a checkpoint to resume,
+        /// or a network to refine on new data.
+        #[arg(long, value_name = "FILE")]
+        init: Option<std::path::PathBuf>,
         /// Passes over the data.
         #[arg(long, default_value_t = 10, value_name = "N")]
         epochs: usize,
@@ -409,6 +413,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             data,
             out,
             hidden,
+            init,
             epochs,
             batch,
             learning_rate,
@@ -419,6 +424,22 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             threads,
             seed,
         } => {
+            let start = match &init {
+                Some(path) => Some(chariot::nnue::train::FloatNet::from_network(
+                    &chariot::nnue::file::read(path)?,
+                )),
+                None => None,
+            };
+            let hidden = match (hidden, &start) {
+                (Some(h), Some(net)) if h != net.hidden() => {
+                    return Err(chariot_cli::usage(format!(
+                        "--hidden {h}: the --init network has {} neurons per perspective",
+                        net.hidden()
+                    )));
+                }
+                (_, Some(net)) => net.hidden(),
+                (h, None) => h.unwrap_or(128),
+            };
             if hidden == 0 || batch == 0 || epochs == 0 {
                 return Err(chariot_cli::usage(
                     "--hidden, --batch and --epochs must be at least 1",
@@ -451,7 +472,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 seed,
                 ..chariot::nnue::train::Settings::default()
             };
-            crate::nnue_training::run(&data, &out, max_positions, &settings)
+            crate::nnue_training::run(&data, &out, max_positions, &settings, start)
         }
         Command::Tactics {
             file,

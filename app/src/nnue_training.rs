@@ -8,12 +8,14 @@ use anyhow::Context;
 use chariot::nnue::{file, train};
 use chariot::training_data as format;
 
-/// Trains on `data` and writes the network to `out`.
+/// Trains on `data`, from the network in `start` when given (random weights otherwise), and
+/// writes the network to `out`.
 pub fn run(
     data: &[PathBuf],
     out: &Path,
     max_positions: Option<usize>,
     settings: &train::Settings,
+    start: Option<train::FloatNet>,
 ) -> anyhow::Result<()> {
     let mut records = Vec::new();
     for path in data {
@@ -30,18 +32,30 @@ pub fn run(
         return Err(chariot_cli::usage("the data files hold no positions"));
     }
     println!(
-        "training on {} positions ({} held out), {} hidden neurons, {} epochs",
+        "training on {} positions ({} held out), {} hidden neurons, {} epochs, from {}",
         records.len(),
         records
             .len()
             .checked_div(settings.validation_every)
             .unwrap_or(0),
         settings.hidden,
-        settings.epochs
+        settings.epochs,
+        if start.is_some() {
+            "the starting network"
+        } else {
+            "random weights"
+        }
     );
     let started = Instant::now();
     let mut failed: Option<anyhow::Error> = None;
-    let net = train::train(&records, settings, |report, net| {
+    let net = train::train(&records, settings, start, |report, net| {
+        if report.epoch == 0 {
+            println!(
+                "start      train loss {:.6}  validation loss {:.6}",
+                report.train_loss, report.validation_loss
+            );
+            return;
+        }
         let checkpoint = checkpoint_path(out, report.epoch);
         if let Err(e) = file::write(&checkpoint, &net.quantise()) {
             failed.get_or_insert(e.into());

@@ -153,3 +153,84 @@ fn serve_answers_on_the_port_it_prints() {
         "{response}"
     );
 }
+
+#[test]
+fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("games.bin");
+    let out = dir.path().join("next.nnue");
+    let run = |args: &[&str]| {
+        std::process::Command::new(chariot)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let made = run(&[
+        "datagen",
+        "--out",
+        &s(&data),
+        "--positions",
+        "200",
+        "--nodes",
+        "200",
+        "--no-nnue",
+        "--quiet",
+    ]);
+    assert!(made.status.success(), "{made:?}");
+    // A small network to start from, then one more epoch from it.
+    let first = dir.path().join("first.nnue");
+    let trained = run(&[
+        "train",
+        &s(&data),
+        "--out",
+        &s(&first),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    assert!(trained.status.success(), "{trained:?}");
+    let resumed = run(&[
+        "train",
+        &s(&data),
+        "--out",
+        &s(&out),
+        "--init",
+        &s(&first),
+        "--epochs",
+        "1",
+    ]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    let text = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        text.contains("8 hidden neurons")
+            && text.contains("from the starting network")
+            && text.contains("start      train loss"),
+        "{text}"
+    );
+    assert!(out.exists());
+    // Another hidden size than the starting network's: a usage error naming both.
+    let refused = run(&[
+        "train",
+        &s(&data),
+        "--out",
+        &s(&out),
+        "--init",
+        &s(&first),
+        "--hidden",
+        "16",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("--hidden 16") && err.contains("8 neurons"),
+        "{err}"
+    );
+    // A starting file that is not a network: a run-time error naming it.
+    let bad = run(&["train", &s(&data), "--out", &s(&out), "--init", &s(&data)]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("games.bin"), "{err}");
+}

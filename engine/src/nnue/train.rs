@@ -249,6 +249,31 @@ impl FloatNet {
         self.forward(&s, &mut acc) * super::network::SCALE as f32
     }
 
+    /// The float network a quantised one came from, as near as the quantisation keeps it: each
+    /// weight divided by its scale. Quantising the result gives `net` back exactly, so training
+    /// can go on from a checkpoint or refine a built-in network.
+    #[must_use]
+    pub fn from_network(net: &Network) -> FloatNet {
+        let qa = f32::from(QA);
+        let qb = f32::from(QB);
+        let f = |v: &[i16], scale: f32| -> Vec<f32> {
+            v.iter().map(|&w| f32::from(w) / scale).collect()
+        };
+        FloatNet {
+            hidden: net.hidden(),
+            w1: f(&net.w1, qa),
+            b1: f(&net.b1, qa),
+            w2: f(&net.w2, qb),
+            b2: net.b2 as f32 / (qa * qb),
+        }
+    }
+
+    /// Neurons per perspective in the first layer.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
     /// The quantised network for the engine.
     #[must_use]
     pub fn quantise(&self) -> Network {
@@ -331,9 +356,9 @@ impl Adam {
 /// What an epoch achieved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochReport {
-    /// The epoch, from 1.
+    /// The epoch, from 1 (0: the starting network, before any training).
     pub epoch: usize,
-    /// Mean training loss over the epoch's batches.
+    /// Mean training loss over the epoch's batches (epoch 0: over the training records).
     pub train_loss: f64,
     /// Loss on the held-out records (0 when none are held out).
     pub validation_loss: f64,
@@ -341,20 +366,28 @@ pub struct EpochReport {
     pub learning_rate: f32,
 }
 
-/// Trains a network on `records`, calling `after_epoch` with each epoch's report and the network
-/// as it stands (to write checkpoints). Returns the final float network.
+/// Trains a network on `records`, starting from `start` (random weights from the seed when
+/// `None`), calling `after_epoch` with each epoch's report and the network as it stands (to
+/// write checkpoints). A given starting network is reported first, as epoch 0 with its losses
+/// on the same training and held-out records, so that the new data's fit can be compared with
+/// it. Returns the final float network.
 ///
 /// # Panics
 ///
-/// When `settings.hidden` or `settings.batch_size` is 0.
+/// When `settings.hidden` or `settings.batch_size` is 0, or `start` has another hidden size.
 pub fn train(
     records: &[Record],
     settings: &Settings,
+    start: Option<FloatNet>,
     mut after_epoch: impl FnMut(&EpochReport, &FloatNet),
 ) -> FloatNet {
     assert!(
         settings.hidden > 0 && settings.batch_size > 0,
         "empty network or batch"
+    );
+    assert!(
+        start.as_ref().is_none_or(|n| n.hidden == settings.hidden),
+        "the starting network has another hidden size"
     );
     let mut training = Vec::new();
     let mut validation = Vec::new();
@@ -369,7 +402,8 @@ pub fn train(
         }
     }
     let h = settings.hidden;
-    let mut net = FloatNet::new(h, settings.seed);
+    let start_given = start.is_some();
+    let mut net = start.unwrap_or_else(|| FloatNet::new(h, settings.seed));
     let mut adam = Adam {
         m: Grad::zero(h),
         v: Grad::zero(h),
@@ -381,6 +415,15 @@ pub fn train(
     let mut order: Vec<usize> = (0..training.len()).collect();
     let mut rng = Rng::seeded(settings.seed ^ 0x5851_F42D_4C95_7F2D);
     let mut lr = settings.learning_rate;
+    if start_given {
+        let report = EpochReport {
+            epoch: 0,
+            train_loss: net.loss(&training),
+            validation_loss: net.loss(&validation),
+            learning_rate: 0.0,
+        };
+        after_epoch(&report, &net);
+    }
     for epoch in 1..=settings.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
@@ -466,12 +509,12 @@ mod tests {
             ..Settings::default()
         };
         let mut reports = Vec::new();
-        let net = train(&records, &settings, |r, _| reports.push(*r));
+        let net = train(&records, &settings, None, |r, _| reports.push(*r));
         assert_eq!(reports.len(), 6);
         let first = reports[0].validation_loss;
         let last = reports[5].validation_loss;
         assert!(last < first * 0.7, "validation loss {first} -> {last}");
-        let again = train(&records, &settings, |_, _| {});
+        let again = train(&records, &settings, None, |_, _| {});
         assert_eq!(
             net.w2, again.w2,
             "the same seed and threads give the same network"
@@ -490,7 +533,7 @@ mod tests {
             validation_every: 0,
             ..Settings::default()
         };
-        let float = train(&records, &settings, |_, _| {});
+        let float = train(&records, &settings, None, |_, _| {});
         let quantised = float.quantise();
         for r in records.iter().step_by(7) {
             let pos = r.position().unwrap();
@@ -501,5 +544,58 @@ mod tests {
                 "float {f} quantised {q}"
             );
         }
+    }
+
+    #[test]
+    fn a_quantised_network_comes_back_as_the_same_float_start() {
+        let records = material_records(10);
+        let settings = Settings {
+            hidden: 16,
+            epochs: 2,
+            batch_size: 128,
+            learning_rate: 0.01,
+            lambda: 1.0,
+            validation_every: 0,
+            ..Settings::default()
+        };
+        let quantised = train(&records, &settings, None, |_, _| {}).quantise();
+        let back = FloatNet::from_network(&quantised);
+        assert_eq!(back.hidden(), 16);
+        assert_eq!(back.quantise(), quantised);
+    }
+
+    #[test]
+    fn training_goes_on_from_the_starting_network() {
+        let records = material_records(60);
+        let settings = Settings {
+            hidden: 8,
+            epochs: 4,
+            batch_size: 256,
+            learning_rate: 0.01,
+            drop_at: vec![],
+            lambda: 1.0,
+            validation_every: 10,
+            ..Settings::default()
+        };
+        let mut fresh = Vec::new();
+        let trained = train(&records, &settings, None, |r, _| fresh.push(*r));
+        let mut resumed = Vec::new();
+        let one = Settings {
+            epochs: 1,
+            ..settings.clone()
+        };
+        train(&records, &one, Some(trained), |r, _| resumed.push(*r));
+        assert_eq!(resumed.len(), 2, "the start, then the epoch");
+        assert_eq!(resumed[0].epoch, 0);
+        assert!(
+            (resumed[0].validation_loss - fresh[3].validation_loss).abs() < 1e-9,
+            "the start is reported as the network it is"
+        );
+        assert!(
+            resumed[1].validation_loss < fresh[0].validation_loss * 0.9,
+            "resumed {} against a fresh first epoch {}",
+            resumed[1].validation_loss,
+            fresh[0].validation_loss
+        );
     }
 }
