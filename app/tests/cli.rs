@@ -158,19 +158,19 @@ fn serve_answers_on_the_port_it_prints() {
 fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
     let chariot = env!("CARGO_BIN_EXE_chariot");
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("games.bin");
-    let out = dir.path().join("next.nnue");
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (data, first, out) = (path("games.bin"), path("first.nnue"), path("next.nnue"));
     let run = |args: &[&str]| {
         std::process::Command::new(chariot)
             .args(args)
             .output()
             .unwrap()
     };
-    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let train = |out: &str, more: &[&str]| run(&[&["train", &data, "--out", out], more].concat());
     let made = run(&[
         "datagen",
         "--out",
-        &s(&data),
+        &data,
         "--positions",
         "200",
         "--nodes",
@@ -180,28 +180,9 @@ fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
     ]);
     assert!(made.status.success(), "{made:?}");
     // A small network to start from, then one more epoch from it.
-    let first = dir.path().join("first.nnue");
-    let trained = run(&[
-        "train",
-        &s(&data),
-        "--out",
-        &s(&first),
-        "--hidden",
-        "8",
-        "--epochs",
-        "1",
-    ]);
+    let trained = train(&first, &["--hidden", "8", "--epochs", "1"]);
     assert!(trained.status.success(), "{trained:?}");
-    let resumed = run(&[
-        "train",
-        &s(&data),
-        "--out",
-        &s(&out),
-        "--init",
-        &s(&first),
-        "--epochs",
-        "1",
-    ]);
+    let resumed = train(&out, &["--init", &first, "--epochs", "1"]);
     assert!(resumed.status.success(), "{resumed:?}");
     let text = String::from_utf8_lossy(&resumed.stdout);
     assert!(
@@ -210,18 +191,9 @@ fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
             && text.contains("start      train loss"),
         "{text}"
     );
-    assert!(out.exists());
+    assert!(std::path::Path::new(&out).exists());
     // Another hidden size than the starting network's: a usage error naming both.
-    let refused = run(&[
-        "train",
-        &s(&data),
-        "--out",
-        &s(&out),
-        "--init",
-        &s(&first),
-        "--hidden",
-        "16",
-    ]);
+    let refused = train(&out, &["--init", &first, "--hidden", "16"]);
     assert_eq!(refused.status.code(), Some(2));
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(
@@ -229,7 +201,7 @@ fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
         "{err}"
     );
     // A starting file that is not a network: a run-time error naming it.
-    let bad = run(&["train", &s(&data), "--out", &s(&out), "--init", &s(&data)]);
+    let bad = train(&out, &["--init", &data]);
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("games.bin"), "{err}");
