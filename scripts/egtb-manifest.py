@@ -99,13 +99,18 @@ def verdict(results, table):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dir", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--egtb-gen", default="egtb-gen")
-    ap.add_argument("--times")
-    ap.add_argument("--verify")
-    ap.add_argument("--crosscheck")
+    ap.add_argument("--dir", required=True, help="the set's directory of .egtb files")
+    ap.add_argument("--out", required=True, help="the record (docs/egtb-sets/NAME.tsv), merged if present")
+    ap.add_argument("--egtb-gen", default="egtb-gen", help="the egtb-gen binary (for `info --json`)")
+    ap.add_argument("--times", help="`/usr/bin/time -f '%%C | %%e | %%U | %%S | %%M'` lines of the gen jobs")
+    ap.add_argument("--verify", help="`egtb-gen verify --json` output (JSON lines)")
+    ap.add_argument("--crosscheck", help="`egtb-gen crosscheck --json` output (JSON lines)")
     args = ap.parse_args()
+    if not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir}: no such directory")
+    for flag, path in (("--times", args.times), ("--verify", args.verify), ("--crosscheck", args.crosscheck)):
+        if path and not os.path.isfile(path):
+            ap.error(f"{flag} {path}: no such file")
 
     rows = read_manifest(args.out)
     times = read_times(args.times)
@@ -154,7 +159,7 @@ def main():
             f.write("\t".join(rows[t].get(c, "-") for c in COLUMNS) + "\n")
     os.replace(tmp, args.out)
 
-    done = [r for r in rows.values()]
+    done = list(rows.values())
     print(f"{args.out}: {len(done)} tables, "
           f"{sum(int(r['entries']) for r in done) / 1e9:.2f} G entries, "
           f"verify ok {sum(r['verify'] == 'ok' for r in done)}, "
