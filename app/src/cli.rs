@@ -151,6 +151,11 @@ enum Command {
         /// Hold out every N-th position for validation (0: none).
         #[arg(long, default_value_t = 50, value_name = "N")]
         validation_every: usize,
+        /// Measure on the positions of this file (`datagen` data of other games, repeatable)
+        /// instead of holding out every N-th: the same positions for networks trained on
+        /// different data, and none of them seen in training.
+        #[arg(long, value_name = "FILE", conflicts_with = "validation_every")]
+        validation: Vec<std::path::PathBuf>,
         /// Use at most N positions (the first ones of the files).
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
@@ -420,6 +425,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             drop_at,
             lambda,
             validation_every,
+            validation,
             max_positions,
             threads,
             seed,
@@ -467,12 +473,16 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 learning_rate,
                 drop_at,
                 lambda,
-                validation_every,
+                validation_every: if validation.is_empty() {
+                    validation_every
+                } else {
+                    0
+                },
                 threads: threads.max(1),
                 seed,
                 ..chariot::nnue::train::Settings::default()
             };
-            crate::nnue_training::run(&data, &out, max_positions, &settings, start)
+            crate::nnue_training::run(&data, &validation, &out, max_positions, &settings, start)
         }
         Command::Tactics {
             file,

@@ -8,10 +8,12 @@ use anyhow::Context;
 use chariot::nnue::{file, train};
 use chariot::training_data as format;
 
-/// Trains on `data`, from the network in `start` when given (random weights otherwise), and
-/// writes the network to `out`.
+/// Trains on `data`, measuring on the positions of `validation` besides the ones held out of
+/// `data`, from the network in `start` when given (random weights otherwise), and writes the
+/// network to `out`.
 pub fn run(
     data: &[PathBuf],
+    validation: &[PathBuf],
     out: &Path,
     max_positions: Option<usize>,
     settings: &train::Settings,
@@ -31,13 +33,38 @@ pub fn run(
     if records.is_empty() {
         return Err(chariot_cli::usage("the data files hold no positions"));
     }
+    let mut held_out = Vec::new();
+    for path in validation {
+        if data.iter().any(|d| same_file(d, path)) {
+            return Err(chariot_cli::usage(format!(
+                "--validation {}: the file is also training data",
+                path.display()
+            )));
+        }
+        let mut more = format::read_all(path)?;
+        if more.is_empty() {
+            return Err(chariot_cli::usage(format!(
+                "--validation {}: the file holds no positions",
+                path.display()
+            )));
+        }
+        held_out.append(&mut more);
+    }
+    let held = records
+        .len()
+        .checked_div(settings.validation_every)
+        .unwrap_or(0);
     println!(
-        "training on {} positions ({} held out), {} hidden neurons, {} epochs, from {}",
-        records.len(),
-        records
-            .len()
-            .checked_div(settings.validation_every)
-            .unwrap_or(0),
+        "training on {} positions, measuring on {} ({}), {} hidden neurons, {} epochs, from {}",
+        records.len() - held,
+        held + held_out.len(),
+        if !held_out.is_empty() {
+            "the --validation positions".to_owned()
+        } else if held == 0 {
+            "none held out".to_owned()
+        } else {
+            format!("one in {} held out", settings.validation_every)
+        },
         settings.hidden,
         settings.epochs,
         if start.is_some() {
@@ -48,7 +75,7 @@ pub fn run(
     );
     let started = Instant::now();
     let mut failed: Option<anyhow::Error> = None;
-    let net = train::train(&records, settings, start, |report, net| {
+    let net = train::train(&records, &held_out, settings, start, |report, net| {
         if report.epoch == 0 {
             println!(
                 "start      train loss {:.6}  validation loss {:.6}",
@@ -76,6 +103,14 @@ pub fn run(
     file::write(out, &net.quantise()).with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
+}
+
+/// Whether two paths name the same file (as far as the file system says).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// `net.nnue` -> `net.epoch3.nnue`.

@@ -154,31 +154,40 @@ fn serve_answers_on_the_port_it_prints() {
     );
 }
 
-#[test]
-fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
-    let chariot = env!("CARGO_BIN_EXE_chariot");
-    let dir = tempfile::tempdir().unwrap();
-    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
-    let (data, first, out) = (path("games.bin"), path("first.nnue"), path("next.nnue"));
-    let run = |args: &[&str]| {
-        std::process::Command::new(chariot)
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    let train = |out: &str, more: &[&str]| run(&[&["train", &data, "--out", out], more].concat());
-    let made = run(&[
+/// Runs the `chariot` binary with these arguments.
+fn chariot_run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Writes a small training-data file of the hand-written evaluation's self-play.
+fn small_datagen(path: &str, seed: &str) {
+    let made = chariot_run(&[
         "datagen",
         "--out",
-        &data,
+        path,
         "--positions",
         "200",
         "--nodes",
         "200",
+        "--seed",
+        seed,
         "--no-nnue",
         "--quiet",
     ]);
     assert!(made.status.success(), "{made:?}");
+}
+
+#[test]
+fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (data, first, out) = (path("games.bin"), path("first.nnue"), path("next.nnue"));
+    let train =
+        |out: &str, more: &[&str]| chariot_run(&[&["train", &data, "--out", out], more].concat());
+    small_datagen(&data, "1");
     // A small network to start from, then one more epoch from it.
     let trained = train(&first, &["--hidden", "8", "--epochs", "1"]);
     assert!(trained.status.success(), "{trained:?}");
@@ -205,4 +214,50 @@ fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("games.bin"), "{err}");
+}
+
+#[test]
+fn train_measures_on_a_validation_file_that_is_not_training_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (data, other, out) = (path("games.bin"), path("other.bin"), path("net.nnue"));
+    small_datagen(&data, "1");
+    small_datagen(&other, "2");
+    let train = |more: &[&str]| {
+        chariot_run(
+            &[
+                &[
+                    "train", &data, "--out", &out, "--hidden", "8", "--epochs", "1",
+                ],
+                more,
+            ]
+            .concat(),
+        )
+    };
+    let held = train(&[]);
+    assert!(held.status.success(), "{held:?}");
+    let text = String::from_utf8_lossy(&held.stdout);
+    assert!(text.contains("(one in 50 held out)"), "{text}");
+    let apart = train(&["--validation", &other]);
+    assert!(apart.status.success(), "{apart:?}");
+    let text = String::from_utf8_lossy(&apart.stdout);
+    let other_positions = chariot::training_data::read_all(other.as_ref())
+        .unwrap()
+        .len();
+    assert!(
+        text.contains(&format!(
+            "measuring on {other_positions} (the --validation positions)"
+        )),
+        "{text}"
+    );
+    // The training data itself, or both ways of holding out at once: usage errors.
+    let same = train(&["--validation", &data]);
+    assert_eq!(same.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&same.stderr);
+    assert!(
+        err.contains("games.bin") && err.contains("also training data"),
+        "{err}"
+    );
+    let both = train(&["--validation", &other, "--validation-every", "10"]);
+    assert_eq!(both.status.code(), Some(2));
 }

@@ -9,7 +9,9 @@
 //!
 //! Optimisation is Adam over mini-batches in an order shuffled each epoch, the learning rate
 //! multiplied by `lr_drop` at each epoch listed in `drop_at`; every `validation_every`-th record
-//! is held out and its loss reported after each epoch. Mini-batches are split into fixed chunks,
+//! is held out, together with any records given apart (from other games, so that networks
+//! trained on different data are measured on the same positions), and the loss on them is
+//! reported after each epoch. Mini-batches are split into fixed chunks,
 //! one per thread, and the chunks' gradients are added in order, so a run is the same for a
 //! given seed and thread count. The hidden-layer sparse inputs are why no dense-matrix crate is
 //! used: a sample touches at most 64 of the 1,260 × `hidden` first-layer weights, which plain
@@ -366,8 +368,9 @@ pub struct EpochReport {
     pub learning_rate: f32,
 }
 
-/// Trains a network on `records`, starting from `start` (random weights from the seed when
-/// `None`), calling `after_epoch` with each epoch's report and the network as it stands (to
+/// Trains a network on `records`, measuring it on every `settings.validation_every`-th of them
+/// and on `held_out` (records of other games, not trained on), starting from `start` (random
+/// weights from the seed when `None`), calling `after_epoch` with each epoch's report and the network as it stands (to
 /// write checkpoints). A given starting network is reported first, as epoch 0 with its losses
 /// on the same training and held-out records, so that the new data's fit can be compared with
 /// it. Returns the final float network.
@@ -377,6 +380,7 @@ pub struct EpochReport {
 /// When `settings.hidden` or `settings.batch_size` is 0, or `start` has another hidden size.
 pub fn train(
     records: &[Record],
+    held_out: &[Record],
     settings: &Settings,
     start: Option<FloatNet>,
     mut after_epoch: impl FnMut(&EpochReport, &FloatNet),
@@ -401,6 +405,7 @@ pub fn train(
             training.push(s);
         }
     }
+    validation.extend(held_out.iter().map(|r| Sample::new(r, settings.lambda)));
     let h = settings.hidden;
     let start_given = start.is_some();
     let mut net = start.unwrap_or_else(|| FloatNet::new(h, settings.seed));
@@ -509,16 +514,52 @@ mod tests {
             ..Settings::default()
         };
         let mut reports = Vec::new();
-        let net = train(&records, &settings, None, |r, _| reports.push(*r));
+        let net = train(&records, &[], &settings, None, |r, _| reports.push(*r));
         assert_eq!(reports.len(), 6);
         let first = reports[0].validation_loss;
         let last = reports[5].validation_loss;
         assert!(last < first * 0.7, "validation loss {first} -> {last}");
-        let again = train(&records, &settings, None, |_, _| {});
+        let again = train(&records, &[], &settings, None, |_, _| {});
         assert_eq!(
             net.w2, again.w2,
             "the same seed and threads give the same network"
         );
+    }
+
+    #[test]
+    fn records_given_apart_are_measured_and_never_trained_on() {
+        let records = material_records(60);
+        let (games, apart) = records.split_at(records.len() / 2);
+        let settings = Settings {
+            hidden: 8,
+            epochs: 2,
+            batch_size: 256,
+            learning_rate: 0.01,
+            drop_at: vec![],
+            lambda: 1.0,
+            validation_every: 10,
+            ..Settings::default()
+        };
+        // Measured on: every 10th record of `games`, then the ones given apart.
+        let measured: Vec<Sample> = games
+            .iter()
+            .skip(9)
+            .step_by(10)
+            .chain(apart)
+            .map(|r| Sample::new(r, 1.0))
+            .collect();
+        let mut epochs = 0;
+        let net = train(games, apart, &settings, None, |report, net| {
+            assert!((report.validation_loss - net.loss(&measured)).abs() < 1e-12);
+            epochs += 1;
+        });
+        assert_eq!(epochs, 2);
+        let without = train(games, &[], &settings, None, |_, _| {});
+        assert_eq!(
+            net.w2, without.w2,
+            "the records given apart are not trained on"
+        );
+        assert_eq!(net.w1, without.w1);
     }
 
     #[test]
@@ -533,7 +574,7 @@ mod tests {
             validation_every: 0,
             ..Settings::default()
         };
-        let float = train(&records, &settings, None, |_, _| {});
+        let float = train(&records, &[], &settings, None, |_, _| {});
         let quantised = float.quantise();
         for r in records.iter().step_by(7) {
             let pos = r.position().unwrap();
@@ -564,13 +605,13 @@ mod tests {
             ..Settings::default()
         };
         let mut fresh = Vec::new();
-        let trained = train(&records, &settings, None, |r, _| fresh.push(*r));
+        let trained = train(&records, &[], &settings, None, |r, _| fresh.push(*r));
         let mut resumed = Vec::new();
         let one = Settings {
             epochs: 1,
             ..settings.clone()
         };
-        train(&records, &one, Some(trained), |r, _| resumed.push(*r));
+        train(&records, &[], &one, Some(trained), |r, _| resumed.push(*r));
         assert_eq!(resumed.len(), 2, "the start, then the epoch");
         assert_eq!(resumed[0].epoch, 0);
         assert!(
