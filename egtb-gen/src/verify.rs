@@ -256,7 +256,7 @@ fn check(
         if p.has_overlap() {
             return None;
         }
-        Some((Position::from_setup(&ix.setup(&p, turn), waivers).ok()?, p))
+        Some((ix.position(&p, turn, waivers).ok()?, p))
     };
     let legal = |e: u64| legal_at(e).map(|(pos, _)| pos);
     let value_of = |t: &Loaded, pos: &Position| -> Option<Value> {

@@ -69,7 +69,7 @@ impl<'a> Moves<'a> {
         if p.has_overlap() {
             return None;
         }
-        Position::from_setup(&self.ix.setup(&p, self.mover(e)), self.waivers).ok()
+        self.ix.position(&p, self.mover(e), self.waivers).ok()
     }
 
     /// The entry of a position of this table.

@@ -778,6 +778,37 @@ mod tests {
         Indexer::new(s.parse().unwrap()).unwrap()
     }
 
+    /// The position built from a placement's pieces is the one built from its board (`verify`
+    /// and the generator build them the first way), or both are refused for the same reason.
+    #[test]
+    fn a_position_from_the_placement_is_the_one_from_its_board() {
+        let waivers = Waivers {
+            placement: true,
+            counts: true,
+            opposite_check: false,
+        };
+        for name in ["KNPKAABB", "KRKAB", "KCABKR", "KPPKA"] {
+            let ix = indexer(name);
+            let step = (ix.size() / 5_000) | 1;
+            for idx in (0..ix.size()).step_by(step as usize) {
+                let p = ix.decode(idx);
+                if p.has_overlap() {
+                    continue;
+                }
+                for turn in Color::ALL {
+                    let direct = ix.position(&p, turn, waivers);
+                    let board = Position::from_setup(&ix.setup(&p, turn), waivers);
+                    match (direct, board) {
+                        (Ok(a), Ok(b)) => {
+                            assert_eq!((a.fen(), a.key()), (b.fen(), b.key()), "{name} {idx}");
+                        }
+                        (a, b) => assert_eq!(a.err(), b.err(), "{name} {idx}"),
+                    }
+                }
+            }
+        }
+    }
+
     /// A cursor stepping through consecutive indices holds what a full decode gives, across
     /// every digit's carry and every general pair's block, in every key scheme.
     #[test]
