@@ -499,19 +499,26 @@ mod tests {
         out
     }
 
-    #[test]
-    fn training_reduces_the_loss_and_is_repeatable() {
-        let records = material_records(60);
-        let settings = Settings {
+    /// Settings for a small network on the material records, `epochs` long.
+    fn small(epochs: usize) -> Settings {
+        Settings {
             hidden: 8,
-            epochs: 6,
+            epochs,
             batch_size: 256,
             learning_rate: 0.01,
             drop_at: vec![],
             lambda: 1.0,
             validation_every: 10,
-            threads: 2,
             ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn training_reduces_the_loss_and_is_repeatable() {
+        let records = material_records(60);
+        let settings = Settings {
+            threads: 2,
+            ..small(6)
         };
         let mut reports = Vec::new();
         let net = train(&records, &[], &settings, None, |r, _| reports.push(*r));
@@ -530,16 +537,7 @@ mod tests {
     fn records_given_apart_are_measured_and_never_trained_on() {
         let records = material_records(60);
         let (games, apart) = records.split_at(records.len() / 2);
-        let settings = Settings {
-            hidden: 8,
-            epochs: 2,
-            batch_size: 256,
-            learning_rate: 0.01,
-            drop_at: vec![],
-            lambda: 1.0,
-            validation_every: 10,
-            ..Settings::default()
-        };
+        let settings = small(2);
         // Measured on: every 10th record of `games`, then the ones given apart.
         let measured: Vec<Sample> = games
             .iter()
@@ -594,16 +592,7 @@ mod tests {
     #[test]
     fn training_goes_on_from_the_starting_network() {
         let records = material_records(60);
-        let settings = Settings {
-            hidden: 8,
-            epochs: 4,
-            batch_size: 256,
-            learning_rate: 0.01,
-            drop_at: vec![],
-            lambda: 1.0,
-            validation_every: 10,
-            ..Settings::default()
-        };
+        let settings = small(4);
         let mut fresh = Vec::new();
         let trained = train(&records, &[], &settings, None, |r, _| fresh.push(*r));
         let mut resumed = Vec::new();
