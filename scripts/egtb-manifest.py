@@ -10,12 +10,13 @@ only what is new, and it is where each table's peak memory is stated.
 
 Usage:
   egtb-manifest.py --dir TABLES --out MANIFEST.tsv [--egtb-gen BIN] [--times LOG]
-                   [--verify JSONL] [--crosscheck JSONL]
+                   [--verify JSONL...] [--crosscheck JSONL...]
 
 --times     `/usr/bin/time -f '%C | %e | %U | %S | %M'` lines of `egtb-gen gen SIG` jobs (the
             Makefile of `egtb-gen plan` run with EGTB_GEN="/usr/bin/time -a -o LOG -f ... egtb-gen")
---verify    `egtb-gen verify --json` output (one object per file)
---crosscheck `egtb-gen crosscheck --json` output (one object per file)
+--verify    `egtb-gen verify --json` output (one object per file), in one or more files: e.g.
+            TABLES/*.verify.json, the verdicts `make check` keeps (the Makefile of `egtb-gen plan`)
+--crosscheck `egtb-gen crosscheck --json` output, likewise (TABLES/*.crosscheck.json)
 
 Lines already in MANIFEST.tsv are kept (for tables not in TABLES now) and merged (a table found
 again keeps its earlier results when its digests are the same). A table whose digest differs
@@ -72,18 +73,17 @@ def read_times(path):
     return out
 
 
-def read_results(path):
-    """File name -> "ok" or "FAILED" from JSON lines with `file` and `ok`."""
+def read_results(paths):
+    """File name -> "ok" or "FAILED" from JSON lines with `file` and `ok`, in these files."""
     out = {}
-    if not path:
-        return out
-    with open(path) as f:
-        for line in f:
-            try:
-                o = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            out[os.path.basename(o["file"])] = "ok" if o.get("ok") else "FAILED"
+    for path in paths or []:
+        with open(path) as f:
+            for line in f:
+                try:
+                    o = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                out[os.path.basename(o["file"])] = "ok" if o.get("ok") else "FAILED"
     return out
 
 
@@ -103,14 +103,17 @@ def main():
     ap.add_argument("--out", required=True, help="the record (docs/egtb-sets/NAME.tsv), merged if present")
     ap.add_argument("--egtb-gen", default="egtb-gen", help="the egtb-gen binary (for `info --json`)")
     ap.add_argument("--times", help="`/usr/bin/time -f '%%C | %%e | %%U | %%S | %%M'` lines of the gen jobs")
-    ap.add_argument("--verify", help="`egtb-gen verify --json` output (JSON lines)")
-    ap.add_argument("--crosscheck", help="`egtb-gen crosscheck --json` output (JSON lines)")
+    ap.add_argument("--verify", nargs="+", metavar="JSONL",
+                    help="`egtb-gen verify --json` output (JSON lines), one or more files")
+    ap.add_argument("--crosscheck", nargs="+", metavar="JSONL",
+                    help="`egtb-gen crosscheck --json` output (JSON lines), one or more files")
     args = ap.parse_args()
     if not os.path.isdir(args.dir):
         ap.error(f"--dir {args.dir}: no such directory")
-    for flag, path in (("--times", args.times), ("--verify", args.verify), ("--crosscheck", args.crosscheck)):
-        if path and not os.path.isfile(path):
-            ap.error(f"{flag} {path}: no such file")
+    for flag, paths in (("--times", [args.times]), ("--verify", args.verify), ("--crosscheck", args.crosscheck)):
+        for path in paths or []:
+            if path and not os.path.isfile(path):
+                ap.error(f"{flag} {path}: no such file")
 
     rows = read_manifest(args.out)
     times = read_times(args.times)

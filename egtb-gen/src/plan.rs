@@ -7,6 +7,12 @@
 //! A job finds its dependencies already written (the workflow engine ran them first) and writes
 //! its one table through a temporary file renamed into place, so jobs of one plan never write
 //! the same file, and a job cut short leaves no half table that would count as done.
+//!
+//! Both files check the tables too, as jobs of the same graph: `egtb-gen verify` and `egtb-gen
+//! crosscheck` of each table's files once the table is there, each job's JSON verdict kept as
+//! `TABLE.verify.json` or `TABLE.crosscheck.json` beside the table (the target `check`, or
+//! `verify` and `crosscheck` alone). A job whose check fails makes nothing, so the workflow
+//! engine reports it and runs it again the next time.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -82,6 +88,19 @@ impl Plan {
         }
     }
 
+    /// A table's files, as the jobs write them, in `dir`.
+    fn files_in(&self, dir: &str, table: Signature) -> String {
+        self.metrics
+            .iter()
+            .map(|&m| {
+                table_path_in(Path::new(dir), table, m)
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The `--metric` argument of every job.
     fn metric_arg(&self) -> &'static str {
         match (
@@ -96,7 +115,9 @@ impl Plan {
 
     /// The plan as a Makefile: `make -j N -f FILE` generates every table into `dir` (override
     /// with `make DIR=...`), with `EGTB_GEN` the program (default `egtb-gen`) and `GEN_FLAGS`
-    /// more options for every `gen` (e.g. `--level 19`). `origin` is the command that wrote it.
+    /// more options for every `gen` (e.g. `--level 19`); `make -j N -f FILE check` generates
+    /// and checks them (`verify` and `crosscheck`, also targets alone). `origin` is the command
+    /// that wrote it.
     #[must_use]
     pub fn makefile(&self, dir: &Path, origin: &str) -> String {
         let done = self.done_metric();
@@ -123,15 +144,36 @@ impl Plan {
         );
         let _ = writeln!(
             out,
-            "# entries and estimated peak memory are in the comment above its rule."
+            "# entries and estimated peak memory are in the comment above its rule. `make check`"
+        );
+        let _ = writeln!(
+            out,
+            "# generates them and checks each one with `verify` and `crosscheck` (targets `verify`"
+        );
+        let _ = writeln!(
+            out,
+            "# and `crosscheck` alone), each verdict kept as TABLE.verify.json or"
+        );
+        let _ = writeln!(
+            out,
+            "# TABLE.crosscheck.json beside the table; a failed check leaves TABLE.*.json.part."
         );
         let _ = writeln!(out, "EGTB_GEN ?= egtb-gen");
         let _ = writeln!(out, "DIR ?= {}", dir.display());
         let _ = writeln!(out, "GEN_FLAGS ?=");
         let _ = writeln!(out);
-        let _ = writeln!(out, ".PHONY: all");
+        let _ = writeln!(out, ".PHONY: all check verify crosscheck");
         let wanted: Vec<String> = self.wanted.iter().map(file).collect();
         let _ = writeln!(out, "all: {}", wanted.join(" "));
+        let _ = writeln!(out, "check: verify crosscheck");
+        for check in CHECKS {
+            let verdicts: Vec<String> = self
+                .jobs
+                .iter()
+                .map(|j| format!("$(DIR)/{}.{check}.json", j.table))
+                .collect();
+            let _ = writeln!(out, "{check}: {}", verdicts.join(" "));
+        }
         for job in &self.jobs {
             let needs: Vec<String> = job.needs.iter().map(file).collect();
             let _ = writeln!(out);
@@ -150,21 +192,42 @@ impl Plan {
                 job.table,
                 self.metric_arg()
             );
+            for check in CHECKS {
+                let _ = writeln!(
+                    out,
+                    "$(DIR)/{}.{check}.json: {}",
+                    job.table,
+                    file(&job.table)
+                );
+                let _ = writeln!(
+                    out,
+                    "\t$(EGTB_GEN) {check} --json {} > $@.part && mv $@.part $@",
+                    self.files_in("$(DIR)", job.table)
+                );
+            }
         }
         out
     }
 
     /// The plan as a Snakemake file: `snakemake --cores N` (or `--executor slurm ...`) runs
-    /// the same jobs, each with `resources: mem_mb`. `--config dir=... egtb_gen=... flags=...`
+    /// the same jobs, each with `resources: mem_mb`; `snakemake check` (or `verify`,
+    /// `crosscheck`) checks every table too. `--config dir=... egtb_gen=... flags=...`
     /// override the directory, the program and the options.
     #[must_use]
     pub fn snakefile(&self, dir: &Path, origin: &str) -> String {
         let name = |s: &Signature| format!("\"{s}\"");
-        // The file name of a table, after its name: `{t}.egtb` or `{t}.dtc.egtb`.
-        let file = match self.done_metric() {
-            Metric::Dtm => "{t}.egtb",
-            Metric::Dtc => "{t}.dtc.egtb",
-        };
+        let file = file_pattern(self.done_metric());
+        // A check's arguments: the table's files, after the rule's wildcard.
+        let checked: Vec<String> = self
+            .metrics
+            .iter()
+            .map(|&m| {
+                format!(
+                    "{{DIR}}/{}",
+                    file_pattern(m).replace("{t}", "{wildcards.table}")
+                )
+            })
+            .collect();
         let mut out = String::new();
         let _ = writeln!(out, "# Written by `{origin}`.");
         let _ = writeln!(
@@ -221,7 +284,54 @@ impl Plan {
             "    shell: \"{{EGTB_GEN}} gen {{wildcards.table}} --dir {{DIR}} --metric {} {{FLAGS}}\"",
             self.metric_arg()
         );
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Checks: `snakemake check` (or `verify`, `crosscheck`), each table's verdict in"
+        );
+        let _ = writeln!(
+            out,
+            "# TABLE.verify.json and TABLE.crosscheck.json beside it (within its generation's memory)."
+        );
+        let _ = writeln!(out, "rule check:");
+        let _ = writeln!(
+            out,
+            "    input: [f\"{{DIR}}/{{t}}.{{c}}.json\" for t in NEEDS for c in [{}]]",
+            CHECKS.map(|c| format!("\"{c}\"")).join(", ")
+        );
+        for check in CHECKS {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "rule {check}:");
+            let _ = writeln!(
+                out,
+                "    input: [f\"{{DIR}}/{{t}}.{check}.json\" for t in NEEDS]"
+            );
+            let _ = writeln!(out);
+            let _ = writeln!(out, "rule {check}_table:");
+            let _ = writeln!(out, "    input: DIR + \"/{output}\"");
+            let _ = writeln!(out, "    output: DIR + \"/{{table}}.{check}.json\"");
+            let _ = writeln!(out, "    wildcard_constraints: table = \"|\".join(NEEDS)");
+            let _ = writeln!(out, "    resources: mem_mb = lambda w: MEMORY[w.table]");
+            let _ = writeln!(
+                out,
+                "    shell: \"{{EGTB_GEN}} {check} --json {} > {{output}}\"",
+                checked.join(" ")
+            );
+        }
         out
+    }
+}
+
+/// The checks of every table, each a command of `egtb-gen` that takes `--json` and the
+/// table's files, and the name of its verdict file (`TABLE.CHECK.json`).
+const CHECKS: [&str; 2] = ["verify", "crosscheck"];
+
+/// The file name of a table in a Snakemake pattern, after its name `{t}`: `{t}.egtb` or
+/// `{t}.dtc.egtb` (as `table_path_in` names them).
+fn file_pattern(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Dtm => "{t}.egtb",
+        Metric::Dtc => "{t}.dtc.egtb",
     }
 }
 

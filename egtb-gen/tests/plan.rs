@@ -1,6 +1,7 @@
 //! `egtb-gen plan`: the small set's Makefile, run by `make -j 2`, generates every table of the
-//! set byte for byte as the shipped ones, and a second run has nothing to do; the Snakemake file
-//! names the same jobs; bad arguments are usage errors.
+//! set byte for byte as the shipped ones, a second run has nothing to do, and `make check`
+//! verifies every table (a table that fails gets no verdict file); the Snakemake file names
+//! the same jobs; bad arguments are usage errors.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -69,6 +70,38 @@ fn the_small_sets_makefile_generates_the_shipped_tables() {
         again.status.success(),
         "make -q: the tables are not up to date"
     );
+    // `make check` verifies and cross-checks every table, a verdict file for each.
+    let checked = make(&["check"]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let verdicts = |name: &str| std::fs::read_to_string(tables.join(name)).unwrap_or_default();
+    for table in made.iter().filter_map(|n| n.strip_suffix(".dtc.egtb")) {
+        for check in ["verify", "crosscheck"] {
+            let text = verdicts(&format!("{table}.{check}.json"));
+            assert_eq!(
+                text.matches("\"ok\":true").count(),
+                2,
+                "{table} {check}: {text}"
+            );
+        }
+    }
+    assert!(make(&["-q", "check"]).status.success());
+    // A table that fails its check gets no verdict file, and the run says so.
+    std::fs::write(tables.join("KRKA.egtb"), b"not a table").unwrap();
+    std::fs::remove_file(tables.join("KRKA.verify.json")).unwrap();
+    let failed = make(&["verify"]);
+    assert!(!failed.status.success(), "a failed verify passed");
+    assert!(!tables.join("KRKA.verify.json").exists());
+    let part = verdicts("KRKA.verify.json.part");
+    assert!(
+        part.contains("\"ok\":false") && part.contains("KRKA.egtb"),
+        "{part}"
+    );
+    std::fs::copy(shipped().join("KRKA.egtb"), tables.join("KRKA.egtb")).unwrap();
+    assert!(make(&["verify"]).status.success());
     // A job is done only when its DTC file (written last) is there too.
     std::fs::remove_file(tables.join("KRKA.dtc.egtb")).unwrap();
     assert!(!make(&["-q"]).status.success(), "make -q misses a DTC file");
@@ -121,6 +154,13 @@ fn the_snakemake_file_has_every_job_and_bad_arguments_are_usage_errors() {
     assert_eq!(needs, 15, "{text}");
     assert!(text.contains("DIR = config.get(\"dir\", \"/t\")"));
     assert!(text.contains("    \"KRKA\": [\"KAK\", \"KRK\"],"), "{text}");
+    assert!(
+        text.contains(
+            "    shell: \"{EGTB_GEN} verify --json {DIR}/{wildcards.table}.egtb \
+             {DIR}/{wildcards.table}.dtc.egtb > {output}\""
+        ),
+        "{text}"
+    );
     for bad in [
         &["plan"][..],
         &["plan", "--set", "nothing"],
