@@ -150,7 +150,8 @@ enum Command {
     /// List the named sets.
     Sets,
     /// Write the generation of tables as a workflow for `make -j` (one machine) or Snakemake
-    /// (a cluster): one `egtb-gen gen SIG` job per table, each after the tables it needs.
+    /// (a cluster): one `egtb-gen gen SIG` job per table, each after the tables it needs; its
+    /// target `check` also verifies and cross-checks every table (`TABLE.verify.json`, ...).
     Plan {
         /// Table names, e.g. KRKAABB.
         signatures: Vec<String>,
