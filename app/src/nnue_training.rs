@@ -19,6 +19,15 @@ pub fn run(
     settings: &train::Settings,
     start: Option<train::FloatNet>,
 ) -> anyhow::Result<()> {
+    // Refused before any file is read (a data file may take minutes to load).
+    for path in validation {
+        if data.iter().any(|d| same_file(d, path)) {
+            return Err(chariot_cli::usage(format!(
+                "--validation {}: the file is also training data",
+                path.display()
+            )));
+        }
+    }
     let mut records = Vec::new();
     for path in data {
         let mut more = format::read_all(path)?;
@@ -35,12 +44,6 @@ pub fn run(
     }
     let mut held_out = Vec::new();
     for path in validation {
-        if data.iter().any(|d| same_file(d, path)) {
-            return Err(chariot_cli::usage(format!(
-                "--validation {}: the file is also training data",
-                path.display()
-            )));
-        }
         let mut more = format::read_all(path)?;
         if more.is_empty() {
             return Err(chariot_cli::usage(format!(
