@@ -48,7 +48,7 @@ pub mod game;
 pub mod moves;
 
 use game::{Facts, Game, Solution, TooDeep};
-use moves::Moves;
+use moves::{Moves, quiet_successor};
 
 /// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
 pub type Inconsistency = (u64, String, Value, Value);
@@ -172,20 +172,6 @@ impl Opened {
     fn stored(&self, e: u64) -> Option<Value> {
         self.own.coding.decode(self.own.code(e)).ok()
     }
-}
-
-/// The entry (within its side to move's half) of the position that the quiet move `m` leads to
-/// from the placement `p` (the table's frame, as decoded), or `None` where the moved piece's
-/// group cannot stand: the placement with the piece's square changed, encoded whole. (Not the
-/// generator's steps, which derive the new index from the old one; [`Indexer::encode`] knows
-/// no order within a group and applies the mirror itself.)
-#[must_use]
-pub fn quiet_successor(ix: &Indexer, p: &Placement, m: Move) -> Option<u64> {
-    let mut q = *p;
-    let from = m.from().index() as u8;
-    let slot = q.slots().iter().position(|&s| s == from)?;
-    q.squares[slot] = m.to().index() as u8;
-    ix.encode(&q)
 }
 
 /// What pass 1 finds of one file in a chunk of entries.

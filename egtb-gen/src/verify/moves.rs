@@ -10,6 +10,7 @@
 //! geometry only keeps the tries few.
 
 use chariot::egtb::Indexer;
+use chariot::egtb::index::{Placement, mirror_square};
 use chariot::rules::chase::chased;
 use chariot::rules::{Kind, Move, Square, Waivers};
 use chariot::{Color, Position};
@@ -65,47 +66,61 @@ impl<'a> Moves<'a> {
     /// The position of entry `e`, if it is a legal one.
     #[must_use]
     pub fn position(&self, e: u64) -> Option<Position> {
+        self.legal_at(e).map(|(pos, _)| pos)
+    }
+
+    /// The position of entry `e` and its placement, if it is a legal one.
+    fn legal_at(&self, e: u64) -> Option<(Position, Placement)> {
         let p = self.ix.decode(e % self.size);
         if p.has_overlap() {
             return None;
         }
-        self.ix.position(&p, self.mover(e), self.waivers).ok()
+        let pos = self.ix.position(&p, self.mover(e), self.waivers).ok()?;
+        Some((pos, p))
     }
 
-    /// The entry of a position of this table.
-    fn entry(&self, pos: &Position) -> Option<u64> {
-        let (t, i) = self.ix.index_of(pos).ok()?;
-        Some(t.index() as u64 * self.size + i)
+    /// The first entry of the half with `turn` to move.
+    fn half(&self, turn: Color) -> u64 {
+        if turn == Color::Red { 0 } else { self.size }
+    }
+
+    /// The entry of the placement `q` (the table's frame) with `turn` to move.
+    fn entry(&self, q: &Placement, turn: Color) -> Option<u64> {
+        Some(self.half(turn) + self.ix.encode(q)?)
     }
 
     /// Calls `f` with every quiet move of entry `e` into the region, in move-generation order;
-    /// what the moves chase only when `chases` is set (else `chase` and `kinds` are unset).
+    /// what the moves chase only when `chases` is set (else `chase` and `kinds` are unset). The
+    /// position a move leads to is its placement with the moved piece's square changed, encoded
+    /// whole ([`quiet_successor`]).
     pub fn successors(&self, e: u64, chases: bool, mut f: impl FnMut(Edge)) {
-        let Some(mut pos) = self.position(e) else {
+        let Some((pos, placement)) = self.legal_at(e) else {
             return;
         };
+        let turn = self.mover(e).opponent();
         for &m in pos.legal_move_list().iter() {
             if pos.is_capture(m) {
                 continue;
             }
-            pos.make_move(m);
-            let to = self.entry(&pos).filter(|&w| self.region.contains(w));
-            let check = pos.in_check();
-            pos.unmake_move();
-            if let Some(to) = to {
-                // What it chases, only for a move into the region (read before the move).
-                let (chase, kinds) = if chases {
-                    chased_kinds(&pos, m)
-                } else {
-                    (false, 0)
-                };
-                f(Edge {
-                    to,
-                    check,
-                    chase,
-                    kinds,
-                });
-            }
+            let Some(to) = quiet_successor(self.ix, &placement, m)
+                .map(|i| self.half(turn) + i)
+                .filter(|&w| self.region.contains(w))
+            else {
+                continue;
+            };
+            // Whether it checks and what it chases, only for a move into the region.
+            let check = pos.gives_check(m);
+            let (chase, kinds) = if chases {
+                chased_kinds(&pos, m)
+            } else {
+                (false, 0)
+            };
+            f(Edge {
+                to,
+                check,
+                chase,
+                kinds,
+            });
         }
     }
 
@@ -113,50 +128,56 @@ impl<'a> Moves<'a> {
     /// entry `w` (a predecessor may come more than once).
     ///
     /// An entry stands for its position and, when the index keeps one of the two, its mirror
-    /// image: the moves into either are tried backwards. A position found so is stored as
-    /// itself or as its mirror image, whose move may lead to an entry of its own; such a
-    /// predecessor is kept only when its own moves, generated forwards, reach `w`.
+    /// image: the moves into either are tried backwards. Each try is a placement with one piece
+    /// put back; its entry is asked first (most tries lead outside the region or off the
+    /// index), then the rules core whether the position is legal and the move from it legal.
+    /// A position found so is stored as itself or as its mirror image. The image has the
+    /// mirrored move (the rules are symmetric), into the mirror image of the position tried
+    /// from, so it is a predecessor when that image is stored at `w` too; when it is not, the
+    /// image's own moves into `w`, if any, are found as tries of their own.
     pub fn predecessors(&self, w: u64, mut f: impl FnMut(u64)) {
         let turn = self.mover(w);
         let mover = turn.opponent();
-        let p = self.ix.decode(w % self.size);
-        if p.has_overlap() {
+        let stored = self.ix.decode(w % self.size);
+        if stored.has_overlap() {
             return;
         }
-        let stored = self.ix.setup(&p, turn);
-        let image = stored.mirror();
-        let mut afters = vec![stored];
-        if image != afters[0]
-            && Position::from_setup(&image, self.waivers)
-                .ok()
-                .and_then(|pos| self.entry(&pos))
-                == Some(w)
-        {
-            afters.push(image);
+        let image = mirrored(&stored);
+        let board = |q: &Placement, turn: Color| self.ix.setup(q, turn).board;
+        let image_at_w = self.entry(&image, turn) == Some(w);
+        // The positions stored at `w`, each with whether its mirror image is stored there too.
+        let mut afters = vec![(stored, image_at_w)];
+        if image_at_w && board(&image, turn) != board(&stored, turn) {
+            afters.push((image, true));
         }
-        for after in &afters {
-            for to in Square::all() {
-                let Some(piece) = after.piece_at(to).filter(|p| p.color() == mover) else {
+        let pieces = self.ix.slot_pieces();
+        for (after, image_at_w) in &afters {
+            let occupied: u128 = after.slots().iter().fold(0, |o, &s| o | 1 << s);
+            for (slot, piece) in pieces.iter().enumerate() {
+                if piece.color() != mover {
                     continue;
-                };
-                for from in origins(piece.kind(), to, |s| after.piece_at(s).is_some()) {
-                    let mut before = after.clone();
-                    before.board[to.index()] = None;
-                    before.board[from.index()] = Some(piece);
-                    before.turn = mover;
-                    let Ok(pos) = Position::from_setup(&before, self.waivers) else {
+                }
+                let to = Square::from_index(usize::from(after.squares[slot]))
+                    .unwrap_or_else(|| unreachable!("a decoded square"));
+                for from in origins(piece.kind(), to, |s| occupied >> s.index() & 1 != 0) {
+                    let mut before = *after;
+                    before.squares[slot] = from.index() as u8;
+                    let Some(v) = self
+                        .entry(&before, mover)
+                        .filter(|&v| self.region.contains(v))
+                    else {
+                        continue;
+                    };
+                    let Ok(pos) = self.ix.position(&before, mover, self.waivers) else {
                         continue;
                     };
                     if !pos.is_legal(Move::new(from, to)) {
                         continue;
                     }
-                    let Some(v) = self.entry(&pos).filter(|&v| self.region.contains(v)) else {
-                        continue;
-                    };
-                    // Stored as found (a position of the region is legal, so its board is
-                    // its placement's), or its own moves reach `w`.
-                    if self.ix.setup(&self.ix.decode(v % self.size), mover).board == before.board
-                        || self.reaches(v, w)
+                    // Stored as found, or as its image, whose mirrored move leads to the
+                    // image of `after`.
+                    if *image_at_w
+                        || board(&self.ix.decode(v % self.size), mover) == board(&before, mover)
                     {
                         f(v);
                     }
@@ -164,13 +185,29 @@ impl<'a> Moves<'a> {
             }
         }
     }
+}
 
-    /// Whether entry `v` has a quiet move into entry `w`.
-    fn reaches(&self, v: u64, w: u64) -> bool {
-        let mut found = false;
-        self.successors(v, false, |x| found |= x.to == w);
-        found
+/// The placement reflected left to right (slot by slot).
+fn mirrored(p: &Placement) -> Placement {
+    let mut q = *p;
+    for s in &mut q.squares[..q.len as usize] {
+        *s = mirror_square(*s);
     }
+    q
+}
+
+/// The entry (within its side to move's half) of the position that the quiet move `m` leads to
+/// from the placement `p` (the table's frame, as decoded), or `None` where the moved piece's
+/// group cannot stand: the placement with the piece's square changed, encoded whole. (Not the
+/// generator's steps, which derive the new index from the old one; [`Indexer::encode`] knows
+/// no order within a group and applies the mirror itself.)
+#[must_use]
+pub fn quiet_successor(ix: &Indexer, p: &Placement, m: Move) -> Option<u64> {
+    let mut q = *p;
+    let from = m.from().index() as u8;
+    let slot = q.slots().iter().position(|&s| s == from)?;
+    q.squares[slot] = m.to().index() as u8;
+    ix.encode(&q)
 }
 
 /// Whether the legal move `m` of `pos` chases anything, and the kinds of the pieces it chases
