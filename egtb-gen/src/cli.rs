@@ -138,6 +138,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Rewrite table files of an older format version (1 or 2) in the current one (3).
+    ///
+    /// Version 3 stores a block of one value without a zstd frame and compresses the block
+    /// index: the same entries in fewer bytes (nearly drawn tables shrink most). Each new file
+    /// is read back and compared entry by entry with the old one before it replaces it (the
+    /// old file is kept on any error); files in version 3 are left as they are. Exit 1 when a
+    /// file could not be rewritten.
+    Repack {
+        /// Table files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// zstd compression level of the blocks (as for `gen`).
+        #[arg(long, default_value_t = 12)]
+        level: i32,
+        /// One JSON object per file: file, version, rewritten, before, after (bytes), error.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure probe speed: a probe that decompresses its block (cold) and one that finds it
     /// cached (warm), on random legal positions of one table.
     BenchProbe {
@@ -254,6 +272,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             depth,
             json,
         } => crate::tools::crosscheck(&files, samples, depth, json),
+        Command::Repack { files, level, json } => crate::upgrade::repack(&files, level, json),
         Command::BenchProbe { file, positions } => crate::tools::bench_probe(&file, positions),
         Command::Plan {
             signatures,

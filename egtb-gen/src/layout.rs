@@ -12,7 +12,7 @@
 //! compressed, both in one pass (no rearranged copy of a whole table is made).
 
 use chariot::egtb::Indexer;
-use chariot::egtb::file::{FileError, HalfStats, compress_block, value_width};
+use chariot::egtb::file::{Block, FileError, HalfStats, compress_block, value_width};
 use chariot::egtb::index::{ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED, Run, SchemeMap};
 use rayon::prelude::*;
 
@@ -27,7 +27,7 @@ pub struct Packed {
     /// The key scheme.
     pub key_scheme: u8,
     /// The compressed blocks, in order.
-    pub blocks: Vec<Vec<u8>>,
+    pub blocks: Vec<Block>,
     /// The statistics.
     pub stats: [HalfStats; 2],
 }
@@ -120,7 +120,7 @@ pub fn choose(g: &Generated, level: i32, block_entries: u32) -> u8 {
             let there = &there[0];
             let a = compress_block(here, 0, block_entries, width, level).ok()?;
             let c = compress_block(there, 0, block_entries, width, level).ok()?;
-            Some((a.len() as u64, c.len() as u64))
+            Some((a.stored_len() as u64, c.stored_len() as u64))
         })
         .collect();
     let Some(sizes) = sizes else {
@@ -169,7 +169,7 @@ pub fn pack(
     let be = u64::from(block_entries.max(1));
     let blocks = total.div_ceil(be);
     // Per block, every table's compressed block.
-    let parts: Vec<Vec<Vec<u8>>> = (0..blocks)
+    let parts: Vec<Vec<Block>> = (0..blocks)
         .into_par_iter()
         .map(|b| {
             let range = b * be..((b + 1) * be).min(total);

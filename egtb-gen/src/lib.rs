@@ -6,7 +6,8 @@
 //! [`dtc`] (distances to conversion from the finished values), [`run`] (subtables [`loaded`]
 //! into memory, compression in the better [`layout`] and atomic writes), [`verify`] (an
 //! independent re-check, the rule's game included, reading tables only through the library's
-//! reader) and [`crosscheck`] (tables against a plain mate search); [`sets`] names the sets of
+//! reader), [`crosscheck`] (tables against a plain mate search) and [`repack`] (older files
+//! rewritten in the current format); [`sets`] names the sets of
 //! tables and [`plan`] writes a set's dependency graph for `make` or Snakemake.
 //! Errors are typed ([`error::TableError`]); progress is reported through
 //! [`generate::Progress`]. The commands (argument parsing, progress bars, output, exit codes)
@@ -23,6 +24,7 @@ pub mod loaded;
 pub mod perpetual;
 pub mod plan;
 pub mod region;
+pub mod repack;
 pub mod retro;
 pub mod run;
 pub mod sets;

@@ -6,6 +6,7 @@
 mod cli;
 mod generation;
 mod tools;
+mod upgrade;
 
 fn main() -> std::process::ExitCode {
     return_freed_memory();

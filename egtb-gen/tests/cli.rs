@@ -196,7 +196,7 @@ fn rule_values_in_gen_info_probe_and_verify() {
     assert!(
         out.contains("by the perpetual check/chase rules:  wins")
             && out.contains("perpetual check/chase judged; decides 1597 positions")
-            && out.contains("format version 2"),
+            && out.contains("format version 3"),
         "{out}"
     );
     let (code, out, err) = run(
@@ -400,4 +400,90 @@ fn crosscheck_speaks_json_and_goes_on_past_a_missing_file() {
         out.contains("10 positions in 1 table agree with a 3-ply mate search"),
         "{out}"
     );
+}
+
+/// Files written before version 3 (the engine's fixtures: `KCAKA` in version 1, `KRKN` in
+/// version 2), in a fresh directory.
+fn old_files() -> tempfile::TempDir {
+    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/data/egtb-scheme1");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["KCAKA.egtb", "KRKN.egtb"] {
+        std::fs::copy(from.join(name), dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn repack_rewrites_old_files_with_the_same_entries_and_keeps_a_damaged_one() {
+    let dir = old_files();
+    let files = ["KCAKA.egtb", "KRKN.egtb"].map(|n| dir.path().join(n));
+    let info = |path: &PathBuf| {
+        let (code, out, err) = run(bin().arg("info").arg("--json").arg(path), "");
+        assert_eq!(code, 0, "{err}");
+        let mut v = json_lines(&out).remove(0);
+        let version = v["format_version"].take();
+        let bytes = v["file_bytes"].take();
+        (version, bytes, v)
+    };
+    let before: Vec<_> = files.iter().map(info).collect();
+    assert_eq!(before[0].0, 1);
+    assert_eq!(before[1].0, 2);
+    let (code, out, err) = run(bin().arg("repack").arg("--json").args(&files), "");
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    for (line, (version, bytes, _)) in lines.iter().zip(&before) {
+        assert_eq!(line["rewritten"], true, "{out}");
+        assert_eq!(&line["version"], version, "{out}");
+        assert_eq!(&line["before"], bytes, "{out}");
+        assert!(line["after"].as_u64() < line["before"].as_u64(), "{out}");
+    }
+    // The same header (counts, longest mates, coding) and entries, in version 3.
+    for (path, (_, _, old)) in files.iter().zip(&before) {
+        let (version, _, new) = info(path);
+        assert_eq!(version, 3);
+        assert_eq!(&new, old, "{}", path.display());
+    }
+    let (code, out, _) = run(
+        bin()
+            .arg("probe")
+            .arg("--dir")
+            .arg(dir.path())
+            .arg("--value-only")
+            .arg("9/4k4/9/9/9/9/9/3n5/9/3K2R2 b - - 0 1"),
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("loss by the perpetual check/chase rules"),
+        "{out}"
+    );
+    // Again: nothing to do.
+    let (code, out, _) = run(bin().arg("repack").args(&files), "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("KRKN.egtb: version 3 already, left as it is"),
+        "{out}"
+    );
+
+    // A damaged old file is named, left as it was, and nothing is left beside it.
+    let dir = old_files();
+    let bad = dir.path().join("KRKN.egtb");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    let n = bytes.len();
+    bytes[n - 5] ^= 0x40;
+    std::fs::write(&bad, &bytes).unwrap();
+    let good = dir.path().join("KCAKA.egtb");
+    let (code, out, _) = run(bin().arg("repack").arg(&bad).arg(&good), "");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("KRKN.egtb: error: ") && out.contains("checksum"),
+        "{out}"
+    );
+    assert!(out.contains("KCAKA.egtb: version 1 -> 3"), "{out}");
+    assert_eq!(std::fs::read(&bad).unwrap(), bytes);
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
 }

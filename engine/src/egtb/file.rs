@@ -3,11 +3,13 @@
 //! The byte layout is documented in `docs/formats/egtb.md`; in short:
 //!
 //! ```text
-//! header (192 bytes in version 1, 256 in     magic, version, signature, key scheme, metric,
-//!   version 2; CRC-32 in its last 4)        value width, entries, block size, statistics,
-//!                                           (version 2) the coding of rule values
-//! block index (16 bytes per block)          offset, compressed length, CRC-32 of the block
-//! blocks                                    zstd frames of `block_entries` values each
+//! header (256 bytes; 192 in version 1;     magic, version, signature, key scheme, metric,
+//!   CRC-32 in its last 4)                   value width, entries, block size, statistics,
+//!                                           the coding of rule values
+//! block index (version 3: one zstd frame;   per block its compressed length and the CRC-32
+//!   versions 1 and 2: 16 bytes per block)   of its bytes, or the one code of a constant block
+//! blocks                                    zstd frames of `block_entries` values each (none
+//!                                           for a block of one code, version 3)
 //! ```
 //!
 //! Every entry is a value code ([`Coding`]) of 1 or 2 bytes, little endian; the Red
@@ -21,9 +23,9 @@
 //! SIGBUS), as with every memory-mapped table format. Writers never truncate in place: they
 //! write a temporary file and rename it.
 //!
-//! Version 2 exists only for tables where the perpetual-check rule decides positions: the
-//! writer emits version 1 whenever a table has no rule value, so such tables stay readable by
-//! older readers and unchanged byte for byte.
+//! The writer emits version 3. Versions 1 (no rule values) and 2 (rule values) are read as
+//! before: their block index lists each block's offset, and every block is a zstd frame, even a
+//! block of one code (some 34 bytes with its index entry, most of a nearly drawn table).
 
 use std::fs::File;
 use std::io::Write;
@@ -37,14 +39,19 @@ use crate::rules::Color;
 
 /// The file magic.
 pub const MAGIC: [u8; 8] = *b"CHXQEGTB";
-/// The newest format version this module reads and writes (tables with rule values).
-pub const VERSION: u16 = 2;
-/// The format version of tables without rule values.
+/// The format version this module writes (and the newest it reads): a compressed block index
+/// and blocks of one code stored as the code alone.
+pub const VERSION: u16 = 3;
+/// The format version of tables with rule values written before version 3 (read only).
+pub const VERSION_RULES: u16 = 2;
+/// The format version of tables without rule values written before version 3 (read only).
 pub const VERSION_PLAIN: u16 = 1;
 /// The header length in bytes of version 1.
 pub const HEADER_LEN: usize = 192;
-/// The header length in bytes of version 2.
+/// The header length in bytes of versions 2 and 3.
 pub const HEADER_LEN_V2: usize = 256;
+/// The zstd level of version 3's block index.
+const INDEX_LEVEL: i32 = 12;
 /// Header flag: the perpetual-check rule was judged exactly for this table.
 pub const FLAG_RULE_JUDGED: u8 = 1;
 /// Header flag: the perpetual-check rule decides some positions (version 2 only).
@@ -80,7 +87,7 @@ pub enum FileError {
     #[error("not a Chariot table file (bad magic)")]
     BadMagic,
     /// A version this reader does not know.
-    #[error("table format version {0} is not supported (this reader knows versions 1 and 2)")]
+    #[error("table format version {0} is not supported (this reader knows versions 1 to 3)")]
     UnsupportedVersion(u16),
     /// The header's checksum does not match.
     #[error("corrupted table header (checksum mismatch)")]
@@ -94,6 +101,10 @@ pub enum FileError {
     /// A block lies outside the file.
     #[error("corrupted block index: block {0} lies outside the file")]
     BlockOutOfBounds(u32),
+    /// Version 3's block index does not decompress to its size, its blocks do not end where
+    /// the file does, or a constant block's code does not fit the value width.
+    #[error("corrupted block index: {0}")]
+    BadBlockIndex(String),
     /// A block's checksum does not match.
     #[error("corrupted block {0} (checksum mismatch)")]
     BlockChecksum(u32),
@@ -121,6 +132,9 @@ pub enum FileError {
         /// The number of entries.
         entries: u64,
     },
+    /// Compressing the block index failed while writing.
+    #[error("compressing the block index: {0}")]
+    CompressIndex(String),
     /// Compression failed while writing.
     #[error("compressing block {block}: {reason}")]
     Compress {
@@ -155,6 +169,9 @@ pub struct HalfStats {
 /// What a table's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The format version of the file read ([`VERSION`] for a header to be written: the writer
+    /// writes nothing else).
+    pub version: u16,
     /// The table's material.
     pub signature: Signature,
     /// The key scheme ([`KEY_SCHEME`]).
@@ -182,23 +199,19 @@ impl Header {
         2 * self.entries_per_half
     }
 
-    /// The format version: 2 when the table holds rule values, else 1.
+    /// The format version of the file read (see [`Header::version`]'s field).
     #[must_use]
     pub fn version(&self) -> u16 {
-        if self.coding.has_rule_values() {
-            VERSION
-        } else {
-            VERSION_PLAIN
-        }
+        self.version
     }
 
     /// The header's length in bytes (it depends on the version).
     #[must_use]
     pub fn header_len(&self) -> usize {
-        if self.coding.has_rule_values() {
-            HEADER_LEN_V2
-        } else {
+        if self.version == VERSION_PLAIN {
             HEADER_LEN
+        } else {
+            HEADER_LEN_V2
         }
     }
 
@@ -217,11 +230,13 @@ impl Header {
         (self.entries() - start).min(u64::from(self.block_entries)) as usize
     }
 
-    fn to_bytes(&self, index_crc: u32) -> Vec<u8> {
-        let len = self.header_len();
+    /// The header's bytes in version 3 (whatever version it was read from), with the block
+    /// index's checksum and length.
+    fn to_bytes(&self, index_crc: u32, index_len: u64) -> Vec<u8> {
+        let len = HEADER_LEN_V2;
         let mut h = vec![0u8; len];
         h[0..8].copy_from_slice(&MAGIC);
-        h[8..10].copy_from_slice(&self.version().to_le_bytes());
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
         h[10..12].copy_from_slice(&(len as u16).to_le_bytes());
         h[12] = self.key_scheme;
         h[13] = self.coding.metric.code();
@@ -254,13 +269,15 @@ impl Header {
                 h[o + 8..o + 16].copy_from_slice(&s.rule_losses.to_le_bytes());
             }
         }
+        h[240..248].copy_from_slice(&index_len.to_le_bytes());
         let crc = crc32fast::hash(&h[..len - 4]);
         h[len - 4..].copy_from_slice(&crc.to_le_bytes());
         h
     }
 
-    /// Reads and checks a header; returns it with the block index's checksum.
-    fn from_bytes(b: &[u8]) -> Result<(Header, u32), FileError> {
+    /// Reads and checks a header; returns it with the block index's checksum and (version 3)
+    /// its length in bytes.
+    fn from_bytes(b: &[u8]) -> Result<(Header, u32, u64), FileError> {
         if b.len() >= 8 && b[..8] != MAGIC {
             return Err(FileError::BadMagic);
         }
@@ -273,7 +290,7 @@ impl Header {
         let version = u16::from_le_bytes([b[8], b[9]]);
         let len = match version {
             VERSION_PLAIN => HEADER_LEN,
-            VERSION => HEADER_LEN_V2,
+            VERSION_RULES | VERSION => HEADER_LEN_V2,
             v => return Err(FileError::UnsupportedVersion(v)),
         };
         if b.len() < len {
@@ -306,12 +323,15 @@ impl Header {
         let Some(metric) = Metric::from_code(h[13]) else {
             return bad(format!("unknown metric {}", h[13]));
         };
+        // Rule values: always in version 2, in version 3 when it gives them stages.
+        let rules = version == VERSION_RULES || (version == VERSION && u16_at(168) != 0);
         let header = Header {
+            version,
             signature,
             key_scheme: h[12],
             value_width: h[14],
             flags: h[15],
-            coding: if version == VERSION {
+            coding: if rules {
                 Coding {
                     metric,
                     rule_base: u16_at(164),
@@ -334,16 +354,8 @@ impl Header {
                     wins: u64_at(o),
                     draws: u64_at(o + 8),
                     losses: u64_at(o + 16),
-                    rule_wins: if version == VERSION {
-                        u64_at(176 + 16 * i)
-                    } else {
-                        0
-                    },
-                    rule_losses: if version == VERSION {
-                        u64_at(184 + 16 * i)
-                    } else {
-                        0
-                    },
+                    rule_wins: if rules { u64_at(176 + 16 * i) } else { 0 },
+                    rule_losses: if rules { u64_at(184 + 16 * i) } else { 0 },
                     unused: u64_at(o + 24),
                     max_dtm: u32_at(o + 32),
                     max_dtm_index: u64_at(o + 40),
@@ -353,7 +365,14 @@ impl Header {
         if !super::index::is_known_scheme(header.key_scheme) {
             return bad(format!("unknown key scheme {}", header.key_scheme));
         }
-        if version == VERSION {
+        if version == VERSION && !rules {
+            // No rule values: the coding's fields and the rule counts are zero.
+            let zero = h[164..168].iter().chain(&h[176..208]).all(|&x| x == 0);
+            if !zero {
+                return bad("rule coding without rule stages".into());
+            }
+        }
+        if rules {
             let c = header.coding;
             let top = u64::from(c.rule_base) + u64::from(c.rule_stride) * u64::from(c.rule_stages);
             if c.rule_base < 3
@@ -398,16 +417,38 @@ impl Header {
         if u64::from(header.blocks) != blocks {
             return bad(format!("{} blocks, {blocks} expected", header.blocks));
         }
-        Ok((header, u32_at(160)))
+        let index_len = if version == VERSION { u64_at(240) } else { 0 };
+        Ok((header, u32_at(160), index_len))
     }
 }
 
-/// Where a block lies in the file.
+/// Where a block lies in the file: its offset, its compressed length and the CRC-32 of its
+/// bytes; in version 3 a block of length 0 is constant, its code in `crc`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct BlockEntry {
     offset: u64,
     len: u32,
     crc: u32,
+}
+
+/// A block of a table as written: a zstd frame, or (a block of one code) the code alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// The block's entries compressed as one zstd frame.
+    Frame(Vec<u8>),
+    /// Every entry of the block holds this code.
+    Constant(u16),
+}
+
+impl Block {
+    /// The bytes the block takes in the file after the block index (0 for a constant block).
+    #[must_use]
+    pub fn stored_len(&self) -> usize {
+        match self {
+            Block::Frame(f) => f.len(),
+            Block::Constant(_) => 0,
+        }
+    }
 }
 
 enum Data {
@@ -476,33 +517,12 @@ impl TableFile {
 
     fn from_data(data: Data) -> Result<TableFile, FileError> {
         let b = data.bytes();
-        let (header, index_crc) = Header::from_bytes(b)?;
-        let index_len = 16 * header.blocks as usize;
-        let head = header.header_len();
-        let need = (head + index_len) as u64;
-        if (b.len() as u64) < need {
-            return Err(FileError::Truncated {
-                len: b.len() as u64,
-                need,
-            });
-        }
-        let raw = &b[head..head + index_len];
-        if crc32fast::hash(raw) != index_crc {
-            return Err(FileError::BlockIndexChecksum);
-        }
-        let mut index = Vec::with_capacity(header.blocks as usize);
-        for (i, e) in raw.chunks_exact(16).enumerate() {
-            let entry = BlockEntry {
-                offset: u64::from_le_bytes(e[0..8].try_into().unwrap_or_default()),
-                len: u32::from_le_bytes(e[8..12].try_into().unwrap_or_default()),
-                crc: u32::from_le_bytes(e[12..16].try_into().unwrap_or_default()),
-            };
-            let end = entry.offset.checked_add(u64::from(entry.len));
-            if entry.offset < need || end.is_none_or(|end| end > b.len() as u64) {
-                return Err(FileError::BlockOutOfBounds(i as u32));
-            }
-            index.push(entry);
-        }
+        let (header, index_crc, index_len) = Header::from_bytes(b)?;
+        let index = if header.version == VERSION {
+            compact_index(b, &header, index_crc, index_len)?
+        } else {
+            listed_index(b, &header, index_crc)?
+        };
         Ok(TableFile {
             data,
             header,
@@ -533,12 +553,21 @@ impl TableFile {
             .index
             .get(b as usize)
             .ok_or(FileError::BlockOutOfBounds(b))?;
+        let expected = self.header.entries_in_block(b) * usize::from(self.header.value_width);
+        if e.len == 0 && self.header.version == VERSION {
+            // A constant block: its code, checked against the value width when opened.
+            let code = e.crc as u16;
+            return Ok(if self.header.value_width == 1 {
+                vec![code as u8; expected]
+            } else {
+                code.to_le_bytes().repeat(expected / 2)
+            });
+        }
         let start = e.offset as usize;
         let raw = &self.data.bytes()[start..start + e.len as usize];
         if crc32fast::hash(raw) != e.crc {
             return Err(FileError::BlockChecksum(b));
         }
-        let expected = self.header.entries_in_block(b) * usize::from(self.header.value_width);
         let fault = |err: std::io::Error| FileError::BlockDecompress {
             block: b,
             reason: err.to_string(),
@@ -631,6 +660,101 @@ impl TableFile {
     }
 }
 
+/// The block index of versions 1 and 2: 16 bytes a block after the header (offset, length,
+/// CRC-32), every block inside the file.
+fn listed_index(b: &[u8], header: &Header, index_crc: u32) -> Result<Vec<BlockEntry>, FileError> {
+    let index_len = 16 * header.blocks as usize;
+    let head = header.header_len();
+    let need = (head + index_len) as u64;
+    if (b.len() as u64) < need {
+        return Err(FileError::Truncated {
+            len: b.len() as u64,
+            need,
+        });
+    }
+    let raw = &b[head..head + index_len];
+    if crc32fast::hash(raw) != index_crc {
+        return Err(FileError::BlockIndexChecksum);
+    }
+    let mut index = Vec::with_capacity(header.blocks as usize);
+    for (i, e) in raw.chunks_exact(16).enumerate() {
+        let entry = BlockEntry {
+            offset: u64::from_le_bytes(e[0..8].try_into().unwrap_or_default()),
+            len: u32::from_le_bytes(e[8..12].try_into().unwrap_or_default()),
+            crc: u32::from_le_bytes(e[12..16].try_into().unwrap_or_default()),
+        };
+        let end = entry.offset.checked_add(u64::from(entry.len));
+        if entry.offset < need || end.is_none_or(|end| end > b.len() as u64) {
+            return Err(FileError::BlockOutOfBounds(i as u32));
+        }
+        index.push(entry);
+    }
+    Ok(index)
+}
+
+/// The block index of version 3: `index_len` bytes after the header, one zstd frame of the
+/// blocks' lengths (u32 each) followed by their words (u32 each: the CRC-32 of a block's bytes,
+/// or a constant block's code); the blocks follow it in order and end where the file does.
+fn compact_index(
+    b: &[u8],
+    header: &Header,
+    index_crc: u32,
+    index_len: u64,
+) -> Result<Vec<BlockEntry>, FileError> {
+    let head = header.header_len() as u64;
+    let need = head.saturating_add(index_len);
+    if (b.len() as u64) < need {
+        return Err(FileError::Truncated {
+            len: b.len() as u64,
+            need,
+        });
+    }
+    let raw = &b[head as usize..need as usize];
+    if crc32fast::hash(raw) != index_crc {
+        return Err(FileError::BlockIndexChecksum);
+    }
+    let blocks = header.blocks as usize;
+    let size = 8 * blocks;
+    let plain = zstd::bulk::decompress(raw, size)
+        .map_err(|e| FileError::BadBlockIndex(format!("does not decompress: {e}")))?;
+    if plain.len() != size {
+        return Err(FileError::BadBlockIndex(format!(
+            "{} bytes, {size} expected for {blocks} blocks",
+            plain.len()
+        )));
+    }
+    let word =
+        |i: usize| u32::from_le_bytes(plain[4 * i..4 * i + 4].try_into().unwrap_or_default());
+    let mut index = Vec::with_capacity(blocks);
+    let mut offset = need;
+    for i in 0..blocks {
+        let (len, crc) = (word(i), word(blocks + i));
+        let widest: u32 = if header.value_width == 1 {
+            0xff
+        } else {
+            0xffff
+        };
+        if len == 0 && crc > widest {
+            return Err(FileError::BadBlockIndex(format!(
+                "constant block {i} holds code {crc}, wider than {} bytes",
+                header.value_width
+            )));
+        }
+        index.push(BlockEntry { offset, len, crc });
+        offset += u64::from(len);
+        if offset > b.len() as u64 {
+            return Err(FileError::BlockOutOfBounds(i as u32));
+        }
+    }
+    if offset != b.len() as u64 {
+        return Err(FileError::BadBlockIndex(format!(
+            "the blocks end at byte {offset}, the file at {}",
+            b.len()
+        )));
+    }
+    Ok(index)
+}
+
 #[inline]
 fn code_at(block: &[u8], i: usize, width: u8) -> u16 {
     if width == 1 {
@@ -650,7 +774,8 @@ pub fn value_width(codes: &[u16]) -> u8 {
     }
 }
 
-/// Compresses block `b` of `codes` (the whole table) for [`write_table`].
+/// Compresses block `b` of `codes` (the whole table) for [`write_table`]: a block of one code
+/// is [`Block::Constant`], any other a zstd frame at `level`.
 ///
 /// # Errors
 /// [`FileError::Compress`] when zstd fails.
@@ -660,11 +785,17 @@ pub fn compress_block(
     block_entries: u32,
     width: u8,
     level: i32,
-) -> Result<Vec<u8>, FileError> {
+) -> Result<Block, FileError> {
     let start = b as usize * block_entries as usize;
     let end = (start + block_entries as usize).min(codes.len());
+    let block = &codes[start..end];
+    if let Some(&first) = block.first()
+        && block.iter().all(|&c| c == first)
+    {
+        return Ok(Block::Constant(first));
+    }
     let mut raw = Vec::with_capacity((end - start) * usize::from(width));
-    for &c in &codes[start..end] {
+    for &c in block {
         if width == 1 {
             raw.push(c as u8);
         } else {
@@ -678,25 +809,33 @@ pub fn compress_block(
     // The output comes with room for the worst case (the raw size and more); a table's blocks are
     // all held until the file is written, so they keep only what they use.
     out.shrink_to_fit();
-    Ok(out)
+    Ok(Block::Frame(out))
 }
 
-/// Writes a table: the header, the block index and the compressed blocks (from
-/// [`compress_block`], in order), to a temporary file in the same directory that is synced and
-/// then renamed to `path`, so that `path` never holds a partial table.
+/// Writes a table in version 3 (whatever version `header` was read from): the header, the
+/// block index and the compressed blocks (from [`compress_block`], in order), to a temporary
+/// file in the same directory that is synced and then renamed to `path`, so that `path` never
+/// holds a partial table.
 ///
 /// # Errors
-/// [`FileError::Io`] when writing fails (the temporary file is removed).
-pub fn write_table(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(), FileError> {
-    let mut index = Vec::with_capacity(16 * blocks.len());
-    let mut offset = (header.header_len() + 16 * blocks.len()) as u64;
+/// [`FileError::Io`] when writing fails (the temporary file is removed),
+/// [`FileError::CompressIndex`] when the block index cannot be compressed.
+pub fn write_table(path: &Path, header: &Header, blocks: &[Block]) -> Result<(), FileError> {
+    // The lengths, then the words: lengths repeat and compress to little, CRCs do not.
+    let mut words = Vec::with_capacity(8 * blocks.len());
     for b in blocks {
-        index.extend_from_slice(&offset.to_le_bytes());
-        index.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        index.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
-        offset += b.len() as u64;
+        words.extend_from_slice(&(b.stored_len() as u32).to_le_bytes());
     }
-    let head = header.to_bytes(crc32fast::hash(&index));
+    for b in blocks {
+        let word = match b {
+            Block::Frame(f) => crc32fast::hash(f),
+            Block::Constant(code) => u32::from(*code),
+        };
+        words.extend_from_slice(&word.to_le_bytes());
+    }
+    let index = zstd::bulk::compress(&words, INDEX_LEVEL)
+        .map_err(|e| FileError::CompressIndex(e.to_string()))?;
+    let head = header.to_bytes(crc32fast::hash(&index), index.len() as u64);
     // Through a temporary file renamed into place: a crash never leaves half a table under
     // the real name; errors name the table, not the temporary file.
     let io = |e: crate::atomic::WriteError| FileError::Io {
@@ -713,7 +852,9 @@ pub fn write_table(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(
         f.write_all(&head).map_err(plain)?;
         f.write_all(&index).map_err(plain)?;
         for b in blocks {
-            f.write_all(b).map_err(plain)?;
+            if let Block::Frame(bytes) = b {
+                f.write_all(bytes).map_err(plain)?;
+            }
         }
         f.flush().map_err(plain)?;
     }
@@ -749,8 +890,7 @@ pub fn write_codes(
     Ok(header)
 }
 
-/// The header for a table with these codes (both halves, Red to move first). Its version
-/// follows from `coding`: 2 when it has rule values, else 1.
+/// The header for a table with these codes (both halves, Red to move first), in version 3.
 #[must_use]
 pub fn make_header(
     signature: Signature,
@@ -761,6 +901,7 @@ pub fn make_header(
     block_entries: u32,
 ) -> Header {
     Header {
+        version: VERSION,
         signature,
         key_scheme: KEY_SCHEME,
         value_width: value_width(codes),
@@ -818,7 +959,7 @@ mod tests {
         for metric in Metric::ALL {
             let t = TableFile::from_bytes(bytes_with(sig, &codes, Coding::plain(metric))).unwrap();
             assert_eq!(t.header().coding.metric, metric);
-            assert_eq!(t.header().version(), VERSION_PLAIN);
+            assert_eq!(t.header().version(), VERSION);
             // Code 4: a loss in 2 plies to mate, a loss in 1 ply to conversion.
             let v = t.header().decode(4).unwrap();
             assert_eq!(
@@ -831,8 +972,8 @@ mod tests {
         }
         let mut b = bytes_of(sig, &codes);
         b[13] = 3;
-        let crc = crc32fast::hash(&b[..HEADER_LEN - 4]);
-        b[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+        let crc = crc32fast::hash(&b[..HEADER_LEN_V2 - 4]);
+        b[HEADER_LEN_V2 - 4..HEADER_LEN_V2].copy_from_slice(&crc.to_le_bytes());
         let err = TableFile::from_bytes(b).unwrap_err();
         assert!(err.to_string().contains("unknown metric 3"), "{err}");
     }
@@ -879,7 +1020,7 @@ mod tests {
         write_codes(&path, sig, &codes, stats, flags, coding).unwrap();
         let t = TableFile::open(&path).unwrap();
         let h = t.header();
-        assert_eq!((h.version(), h.header_len()), (2, HEADER_LEN_V2));
+        assert_eq!((h.version(), h.header_len()), (3, HEADER_LEN_V2));
         assert_eq!(h.coding, coding);
         assert_eq!(h.stats, stats);
         assert_eq!(h.flags, flags);
@@ -890,9 +1031,9 @@ mod tests {
             Value::RuleWin(super::super::RuleRank { stage: 0, plies: 3 })
         );
         assert_eq!(t.value(Color::Red, 2).unwrap(), Value::Loss(2));
-        // A version 1 table keeps its 192-byte header.
+        // A table without rule values is version 3 too, its rule coding zero.
         let plain = TableFile::from_bytes(bytes_of(sig, &sample().1)).unwrap();
-        assert_eq!(plain.header().version(), 1);
+        assert_eq!(plain.header().version(), 3);
         assert_eq!(plain.header().coding, Coding::PLAIN);
     }
 
@@ -944,7 +1085,7 @@ mod tests {
     fn corruption_is_a_typed_error() {
         let (sig, codes) = sample();
         let good = bytes_of(sig, &codes);
-        for len in [0, 5, 100, HEADER_LEN, HEADER_LEN + 8, good.len() - 1] {
+        for len in [0, 5, 100, HEADER_LEN_V2, HEADER_LEN_V2 + 8, good.len() - 1] {
             let r = TableFile::from_bytes(good[..len].to_vec()).and_then(|t| t.all_codes());
             assert!(r.is_err(), "truncated to {len}");
         }
@@ -961,7 +1102,7 @@ mod tests {
             Err(FileError::HeaderChecksum)
         ));
         let mut bad = good.clone();
-        bad[HEADER_LEN + 3] ^= 1;
+        bad[HEADER_LEN_V2 + 3] ^= 1;
         assert!(matches!(
             TableFile::from_bytes(bad),
             Err(FileError::BlockIndexChecksum)
@@ -988,6 +1129,139 @@ mod tests {
             );
             assert!(r.is_err(), "flip of byte {i} went unnoticed");
         }
+    }
+
+    /// Codes with runs: blocks of one code (stored as the code alone) among mixed ones.
+    fn runs() -> (Signature, Vec<u16>) {
+        let sig: Signature = "KRKN".parse().unwrap();
+        let n = Indexer::new(sig).unwrap().size() as usize;
+        let mut codes: Vec<u16> = (0..2 * n).map(|i| (i % 7) as u16 * 2).collect();
+        let be = DEFAULT_BLOCK_ENTRIES as usize;
+        for (i, c) in codes.iter_mut().enumerate() {
+            match (i / be) % 3 {
+                0 => *c = 0,
+                1 => *c = 9,
+                _ => {}
+            }
+        }
+        (sig, codes)
+    }
+
+    #[test]
+    fn constant_blocks_are_stored_as_their_code_and_read_back() {
+        let (sig, codes) = runs();
+        let bytes = bytes_of(sig, &codes);
+        let t = TableFile::from_bytes(bytes.clone()).unwrap();
+        assert_eq!(t.all_codes().unwrap(), codes);
+        let be = DEFAULT_BLOCK_ENTRIES as u64;
+        for e in [0, be - 1, be, 2 * be + 5, codes.len() as u64 - 1] {
+            assert_eq!(t.code(e).unwrap(), codes[e as usize], "entry {e}");
+        }
+        // Two thirds of the blocks take no bytes: the file is the header, the index and the
+        // third of the blocks that are not constant.
+        let frames = (0..t.header().blocks)
+            .filter(|&b| {
+                matches!(
+                    compress_block(&codes, b, DEFAULT_BLOCK_ENTRIES, 1, 9).unwrap(),
+                    Block::Frame(_)
+                )
+            })
+            .count();
+        assert_eq!(frames, t.header().blocks as usize / 3);
+        assert!(frames >= 5, "{frames}");
+        let mixed: Vec<u16> = (0..codes.len()).map(|i| (i % 7) as u16 * 2).collect();
+        assert!(bytes.len() * 2 < bytes_of(sig, &mixed).len());
+        // Two-byte codes too.
+        let mut wide = codes.clone();
+        wide.iter_mut()
+            .take(DEFAULT_BLOCK_ENTRIES as usize)
+            .for_each(|c| *c = 700);
+        let t = TableFile::from_bytes(bytes_of(sig, &wide)).unwrap();
+        assert_eq!(t.header().value_width, 2);
+        assert_eq!(t.all_codes().unwrap(), wide);
+    }
+
+    /// `bytes` (a version 3 file) with its block index replaced by `words` (lengths, then
+    /// CRCs or codes), the checksums mended.
+    fn with_index(bytes: &[u8], words: &[u32]) -> Vec<u8> {
+        let head = HEADER_LEN_V2;
+        let old_len = u64::from_le_bytes(bytes[240..248].try_into().unwrap()) as usize;
+        let plain: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let index = zstd::bulk::compress(&plain, 3).unwrap();
+        let mut out = bytes[..head].to_vec();
+        out.extend_from_slice(&index);
+        out.extend_from_slice(&bytes[head + old_len..]);
+        out[160..164].copy_from_slice(&crc32fast::hash(&index).to_le_bytes());
+        out[240..248].copy_from_slice(&(index.len() as u64).to_le_bytes());
+        let crc = crc32fast::hash(&out[..head - 4]);
+        out[head - 4..head].copy_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The block index's words of a version 3 file.
+    fn index_words(bytes: &[u8]) -> Vec<u32> {
+        let len = u64::from_le_bytes(bytes[240..248].try_into().unwrap()) as usize;
+        let blocks = u32::from_le_bytes(bytes[60..64].try_into().unwrap()) as usize;
+        let plain =
+            zstd::bulk::decompress(&bytes[HEADER_LEN_V2..HEADER_LEN_V2 + len], 8 * blocks).unwrap();
+        plain
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn a_damaged_compact_index_is_refused() {
+        let (sig, codes) = runs();
+        let good = bytes_of(sig, &codes);
+        let words = index_words(&good);
+        let blocks = words.len() / 2;
+        // Mended checksums alone make a file that reads.
+        assert_eq!(
+            TableFile::from_bytes(with_index(&good, &words))
+                .unwrap()
+                .all_codes()
+                .unwrap(),
+            codes
+        );
+        // A constant code wider than the value width.
+        let mut w = words.clone();
+        w[blocks] = 300;
+        let err = TableFile::from_bytes(with_index(&good, &w)).unwrap_err();
+        assert!(err.to_string().contains("wider than 1 bytes"), "{err}");
+        // Lengths that do not add up to the file.
+        let frame = (0..blocks).find(|&b| words[b] > 0).unwrap();
+        for delta in [1i64, -1] {
+            let mut w = words.clone();
+            w[frame] = (i64::from(w[frame]) + delta) as u32;
+            let err = TableFile::from_bytes(with_index(&good, &w)).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    FileError::BadBlockIndex(_) | FileError::BlockOutOfBounds(_)
+                ),
+                "{err}"
+            );
+        }
+        // A frame's length moved to a constant block: the blocks after it are misread, and
+        // their checksums say so.
+        let constant = (0..blocks).find(|&b| words[b] == 0).unwrap();
+        let mut w = words.clone();
+        w[constant] = w[frame];
+        w[frame] = 0;
+        w[blocks + frame] = 0;
+        let read = TableFile::from_bytes(with_index(&good, &w)).and_then(|t| t.all_codes());
+        assert!(read.is_err() || read.is_ok_and(|c| c != codes));
+        // Too few words.
+        let err = TableFile::from_bytes(with_index(&good, &words[..words.len() - 1])).unwrap_err();
+        assert!(matches!(err, FileError::BadBlockIndex(_)), "{err}");
+        // Bytes after the last block.
+        let mut long = good.clone();
+        long.push(0);
+        assert!(matches!(
+            TableFile::from_bytes(long),
+            Err(FileError::BadBlockIndex(_))
+        ));
     }
 
     proptest::proptest! {
