@@ -10,17 +10,22 @@ only what is new, and it is where each table's peak memory is stated.
 
 Usage:
   egtb-manifest.py --dir TABLES --out MANIFEST.tsv [--egtb-gen BIN] [--times LOG]
-                   [--verify JSONL...] [--crosscheck JSONL...]
+                   [--verify JSONL...] [--crosscheck JSONL...] [--repacked]
 
 --times     `/usr/bin/time -f '%C | %e | %U | %S | %M'` lines of `egtb-gen gen SIG` jobs (the
             Makefile of `egtb-gen plan` run with EGTB_GEN="/usr/bin/time -a -o LOG -f ... egtb-gen")
 --verify    `egtb-gen verify --json` output (one object per file), in one or more files: e.g.
             TABLES/*.verify.json, the verdicts `make check` keeps (the Makefile of `egtb-gen plan`)
 --crosscheck `egtb-gen crosscheck --json` output, likewise (TABLES/*.crosscheck.json)
+--repacked  the files were rewritten by `egtb-gen repack` since the record was written: a table
+            whose files are in format version 3 where the record's were older (column `format`,
+            `-` for records from before the column) takes the new digests and keeps its checks,
+            since `repack` compared every entry of each new file with the old one
 
 Lines already in MANIFEST.tsv are kept (for tables not in TABLES now) and merged (a table found
 again keeps its earlier results when its digests are the same). A table whose digest differs
-from the record is an error (exit status 1): the same build inputs must give the same bytes.
+from the record is an error (exit status 1): the same build inputs must give the same bytes
+(but see --repacked).
 """
 import argparse
 import hashlib
@@ -32,7 +37,7 @@ import sys
 
 COLUMNS = [
     "table", "entries", "gen_cpu_s", "gen_peak_mib", "dtm_bytes", "dtc_bytes",
-    "dtm_sha256", "dtc_sha256", "verify", "crosscheck",
+    "dtm_sha256", "dtc_sha256", "verify", "crosscheck", "format",
 ]
 
 
@@ -55,7 +60,9 @@ def read_manifest(path):
             fields = line.rstrip("\n").split("\t")
             if fields[0] == "table":
                 continue
-            rows[fields[0]] = dict(zip(COLUMNS, fields))
+            row = dict(zip(COLUMNS, fields))
+            row.setdefault("format", "-")
+            rows[fields[0]] = row
     return rows
 
 
@@ -107,6 +114,8 @@ def main():
                     help="`egtb-gen verify --json` output (JSON lines), one or more files")
     ap.add_argument("--crosscheck", nargs="+", metavar="JSONL",
                     help="`egtb-gen crosscheck --json` output (JSON lines), one or more files")
+    ap.add_argument("--repacked", action="store_true",
+                    help="files rewritten by `egtb-gen repack` since the record: take their version 3 digests")
     args = ap.parse_args()
     if not os.path.isdir(args.dir):
         ap.error(f"--dir {args.dir}: no such directory")
@@ -125,8 +134,11 @@ def main():
         dtm, dtc = (os.path.join(args.dir, f"{t}{ext}") for ext in (".egtb", ".dtc.egtb"))
         if not os.path.exists(dtm):
             continue
-        info = json.loads(subprocess.run([args.egtb_gen, "info", "--json", dtm], check=True,
-                                         capture_output=True, text=True).stdout)
+        infos = [json.loads(line) for line in subprocess.run(
+            [args.egtb_gen, "info", "--json", dtm, dtc], check=True,
+            capture_output=True, text=True).stdout.splitlines()]
+        info = infos[0]
+        versions = sorted({str(i["format_version"]) for i in infos})
         new = {
             "table": t,
             "entries": str(2 * info["entries_per_side"]),
@@ -138,12 +150,16 @@ def main():
             "dtc_sha256": sha256(dtc),
             "verify": verdict(verified, t),
             "crosscheck": verdict(crosschecked, t),
+            "format": "/".join(versions),
         }
         old = rows.get(t)
         if old:
             if (old["dtm_sha256"], old["dtc_sha256"]) != (new["dtm_sha256"], new["dtc_sha256"]):
-                errors.append(f"{t}: the files' digests differ from the record in {args.out}")
-                continue
+                older = old["format"] == "-" or "3" not in old["format"].split("/")
+                if not (args.repacked and older and new["format"] == "3"):
+                    why = " (not a version 1 or 2 file repacked to version 3)" if args.repacked else ""
+                    errors.append(f"{t}: the files' digests differ from the record in {args.out}{why}")
+                    continue
             for k in ("gen_cpu_s", "gen_peak_mib"):
                 if new[k] == "-":
                     new[k] = old[k]
@@ -156,7 +172,8 @@ def main():
     with open(tmp, "w") as f:
         f.write("# One line per table: entries (both sides to move), generation CPU seconds and peak\n")
         f.write("# memory (MiB, resident), the DTM and DTC files' bytes and SHA-256, verify and crosscheck\n")
-        f.write("# (ok, FAILED, partial, - for not yet). Written by scripts/egtb-manifest.py.\n")
+        f.write("# (ok, FAILED, partial, - for not yet), the files' format version (- before the column\n")
+        f.write("# was kept: 1 or 2). Written by scripts/egtb-manifest.py.\n")
         f.write("\t".join(COLUMNS) + "\n")
         for t in sorted(rows):
             f.write("\t".join(rows[t].get(c, "-") for c in COLUMNS) + "\n")

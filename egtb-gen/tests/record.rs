@@ -1,0 +1,129 @@
+//! `scripts/egtb-manifest.py`, a set's record, around `egtb-gen repack`: a table's record keeps
+//! its checks when its files are repacked to format version 3 and the run says so
+//! (`--repacked`); any other change of a digest is an error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_egtb-gen"))
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn manifest(dir: &Path, record: &Path, extra: &[&str]) -> Output {
+    Command::new("python3")
+        .arg(repo().join("scripts/egtb-manifest.py"))
+        .arg("--dir")
+        .arg(dir)
+        .arg("--out")
+        .arg(record)
+        .arg("--egtb-gen")
+        .arg(bin())
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The record's line of `table`, by column name.
+fn line(record: &Path, table: &str) -> std::collections::HashMap<String, String> {
+    let text = std::fs::read_to_string(record).unwrap();
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let fields: Vec<&str> = lines
+        .find(|l| l.starts_with(&format!("{table}\t")))
+        .unwrap_or_else(|| panic!("no line for {table}: {text}"))
+        .split('\t')
+        .collect();
+    header
+        .iter()
+        .zip(fields)
+        .map(|(h, f)| (h.to_string(), f.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_repacked_table_keeps_its_checks_and_other_changes_are_errors() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 on this machine (the record's script needs it)");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let tables = work.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/version1");
+    for name in ["KNAK.egtb", "KNAK.dtc.egtb"] {
+        std::fs::copy(fixtures.join(name), tables.join(name)).unwrap();
+    }
+    // The tables its captures lead to, for verify (they are no table of the record: no DTC
+    // file beside them is needed, the script lists the tables by their DTC files).
+    for name in ["KK.egtb", "KNK.egtb", "KAK.egtb"] {
+        std::fs::copy(repo().join("data/egtb").join(name), tables.join(name)).unwrap();
+    }
+    let verdicts = work.path().join("verify.jsonl");
+    let out = Command::new(bin())
+        .args(["verify", "--json"])
+        .arg(tables.join("KNAK.egtb"))
+        .arg(tables.join("KNAK.dtc.egtb"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    std::fs::write(&verdicts, &out.stdout).unwrap();
+    let record = work.path().join("record.tsv");
+    let verify = verdicts.to_str().unwrap();
+    let out = manifest(&tables, &record, &["--verify", verify]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = line(&record, "KNAK");
+    assert_eq!(before["verify"], "ok");
+    assert_eq!(before["format"], "1");
+
+    let out = Command::new(bin())
+        .arg("repack")
+        .arg(tables.join("KNAK.egtb"))
+        .arg(tables.join("KNAK.dtc.egtb"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // Without --repacked a changed digest is an error, and the record is left as it was.
+    let out = manifest(&tables, &record, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("KNAK: the files' digests differ"), "{err}");
+    assert_eq!(line(&record, "KNAK")["dtm_sha256"], before["dtm_sha256"]);
+    // With it, the new digests and format, the checks kept.
+    let out = manifest(&tables, &record, &["--repacked"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = line(&record, "KNAK");
+    assert_eq!(after["format"], "3");
+    assert_eq!(after["verify"], "ok");
+    assert_ne!(after["dtm_sha256"], before["dtm_sha256"]);
+    let size = std::fs::metadata(tables.join("KNAK.egtb")).unwrap().len();
+    assert_eq!(after["dtm_bytes"], size.to_string());
+    // A version 3 file whose digest then differs is an error even with --repacked.
+    let text = std::fs::read_to_string(&record)
+        .unwrap()
+        .replace(&after["dtc_sha256"], &"0".repeat(64));
+    std::fs::write(&record, text).unwrap();
+    let out = manifest(&tables, &record, &["--repacked"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a version 1 or 2 file repacked"), "{err}");
+}
