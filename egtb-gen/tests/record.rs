@@ -27,6 +27,14 @@ fn manifest(dir: &Path, record: &Path, extra: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The standard output of `egtb-gen ARGS FILES`, which must succeed.
+fn egtb_gen(args: &[&str], files: &[PathBuf]) -> Vec<u8> {
+    let out = Command::new(bin()).args(args).args(files).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "egtb-gen {args:?}: {stdout}");
+    out.stdout
+}
+
 /// The record's line of `table`, by column name.
 fn line(record: &Path, table: &str) -> std::collections::HashMap<String, String> {
     let text = std::fs::read_to_string(record).unwrap();
@@ -63,18 +71,9 @@ fn a_repacked_table_keeps_its_checks_and_other_changes_are_errors() {
         std::fs::copy(repo().join("data/egtb").join(name), tables.join(name)).unwrap();
     }
     let verdicts = work.path().join("verify.jsonl");
-    let out = Command::new(bin())
-        .args(["verify", "--json"])
-        .arg(tables.join("KNAK.egtb"))
-        .arg(tables.join("KNAK.dtc.egtb"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    std::fs::write(&verdicts, &out.stdout).unwrap();
+    let knak = [tables.join("KNAK.egtb"), tables.join("KNAK.dtc.egtb")];
+    let stdout = egtb_gen(&["verify", "--json"], &knak);
+    std::fs::write(&verdicts, stdout).unwrap();
     let record = work.path().join("record.tsv");
     let verify = verdicts.to_str().unwrap();
     let out = manifest(&tables, &record, &["--verify", verify]);
@@ -87,17 +86,7 @@ fn a_repacked_table_keeps_its_checks_and_other_changes_are_errors() {
     assert_eq!(before["verify"], "ok");
     assert_eq!(before["format"], "1");
 
-    let out = Command::new(bin())
-        .arg("repack")
-        .arg(tables.join("KNAK.egtb"))
-        .arg(tables.join("KNAK.dtc.egtb"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    egtb_gen(&["repack"], &knak);
     // Without --repacked a changed digest is an error, and the record is left as it was.
     let out = manifest(&tables, &record, &[]);
     assert_eq!(out.status.code(), Some(1));
