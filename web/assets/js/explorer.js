@@ -59,7 +59,9 @@ export class Explorer {
       this.offset += this.limit;
       this.update();
     });
-    $('tb-line').addEventListener('click', () => this.analyse.playLine(this.tableLine));
+    $('tb-line').addEventListener('click', () => {
+      if (this.drawn === this.asked) this.analyse.playLine(this.tableLine);
+    });
     this.builder = new Builder(this);
   }
 
@@ -77,23 +79,33 @@ export class Explorer {
     try {
       if (this.pane === 'book') {
         const answer = await api.book(fen, moves);
-        if (this.asked === asked) this.drawBooks(answer);
+        if (this.asked === asked) this.drawBooks(answer, asked);
       } else if (this.pane === 'games') {
         const order = { order: $('f-order').value };
         const answer = await api.games(fen, moves, { ...this.filters(), ...order }, this.offset, this.limit);
-        if (this.asked === asked) this.drawGames(answer);
+        if (this.asked === asked) this.drawGames(answer, asked);
       } else {
         const answer = await api.tablebase(fen, moves).catch((e) => {
           if (e.status === 404) return null;
           throw e;
         });
-        if (this.asked === asked) this.drawTables(answer);
+        if (this.asked === asked) this.drawTables(answer, asked);
       }
+      if (this.asked === asked) this.drawn = asked;
     } catch (e) {
       if (this.asked !== asked) return;
       const where = this.pane === 'games' ? 'games-total' : this.pane === 'book' ? 'books' : 'tb-value';
       $(where).textContent = e.message;
     }
+  }
+
+  /**
+   * Plays `move` from a table drawn for the position `asked`, if that is still the position:
+   * until the next answer is drawn the tables shown are the previous position's, and a click on
+   * one of their moves must not play it here.
+   */
+  playFrom(asked, move) {
+    if (this.asked === asked) this.analyse.play(move);
   }
 
   filters() {
@@ -106,7 +118,7 @@ export class Explorer {
     return f;
   }
 
-  drawBooks(answer) {
+  drawBooks(answer, asked) {
     const box = $('books');
     box.replaceChildren();
     for (const book of answer.books) {
@@ -121,7 +133,7 @@ export class Explorer {
         const cell = row.insertCell();
         cell.className = 'move';
         cell.textContent = this.name(m);
-        cell.addEventListener('click', () => this.analyse.play(m.move));
+        cell.addEventListener('click', () => this.playFrom(asked, m.move));
         row.insertCell().textContent = gamesText(m.games);
         row.insertCell().append(wdlBar(m.red_wins, m.draws, m.black_wins));
         row.insertCell().textContent = `${(100 * m.probability).toFixed(1)}%`;
@@ -130,7 +142,7 @@ export class Explorer {
     }
   }
 
-  drawGames(answer) {
+  drawGames(answer, asked) {
     $('games-total').textContent = answer.total === 1
       ? t('games.total.one') : t('games.total', { n: answer.total.toLocaleString() });
     const moves = $('games-moves').tBodies[0];
@@ -141,7 +153,7 @@ export class Explorer {
       cell.className = 'move';
       if (m.move) {
         cell.textContent = this.name(m);
-        cell.addEventListener('click', () => this.analyse.play(m.move));
+        cell.addEventListener('click', () => this.playFrom(asked, m.move));
       } else {
         cell.textContent = t('games.ended');
       }
@@ -177,7 +189,7 @@ export class Explorer {
     }
   }
 
-  drawTables(answer) {
+  drawTables(answer, asked) {
     const body = $('tb-moves').tBodies[0];
     body.replaceChildren();
     this.tableLine = answer ? answer.line.map((m) => m.iccs) : [];
@@ -192,7 +204,7 @@ export class Explorer {
       const cell = row.insertCell();
       cell.className = 'move';
       cell.textContent = this.name(m);
-      cell.addEventListener('click', () => this.analyse.play(m.move));
+      cell.addEventListener('click', () => this.playFrom(asked, m.move));
       const badge = document.createElement('span');
       badge.className = `badge ${m.wdl}`;
       badge.textContent = t(`tb.${m.wdl}`);

@@ -320,7 +320,12 @@ test('the explorer: three book moves descended match book-builder probe', async 
   const page = await open('en-US', '#analyse');
   const sequence = [];
   for (let i = 0; i < 3; i += 1) {
-    await page.waitForSelector('#books td.move');
+    // The books drawn for this position (until then the previous position's are shown, and a
+    // click on them plays nothing).
+    await page.waitForFunction(() => {
+      const { explorer } = window.chariot.analyse;
+      return explorer.drawn === explorer.asked && document.querySelectorAll('#books td.move').length > 0;
+    });
     const first = page.locator('#books table').first().locator('td.move').first();
     const before = await page.evaluate(() => window.chariot.analyse.line.length);
     await first.click();
@@ -342,6 +347,45 @@ test('the explorer: three book moves descended match book-builder probe', async 
     probe.map((m) => [m.move, m.games, m.red_wins, m.draws, m.black_wins]));
   const firstRow = await page.locator('#books table').first().locator('tr').first().textContent();
   assert.ok(firstRow.includes(probe[0].games.toLocaleString('en-US')), firstRow);
+  await page.context().close();
+});
+
+test('the explorer: a move of the book shown for another position plays nothing', async () => {
+  const page = await open('en-US', '#analyse');
+  await page.selectOption('#notation', 'iccs');
+  const drawn = (n) => page.waitForFunction((k) => {
+    const { explorer, here } = window.chariot.analyse;
+    return explorer.drawn === explorer.asked && here.line.length === k
+      && document.querySelectorAll('#books td.move').length > 0;
+  }, n);
+  const firstMove = () => page.locator('#books table').first().locator('td.move').first();
+  // Two book moves: the books shown are then for Red to move again.
+  for (const n of [0, 1]) {
+    await drawn(n);
+    await firstMove().click();
+    await page.waitForFunction((k) => window.chariot.analyse.line.length === k, n + 1);
+  }
+  await drawn(2);
+  const stale = await page.evaluate(() => window.chariot.analyse.position().moves);
+  // Back to the start with the book's answer held back: the table shown is still the one for
+  // two plies on, whose first move is legal at the start too.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/api/book?**', async (route) => { await held; await route.continue(); });
+  await page.evaluate(() => window.chariot.analyse.goTo(-1));
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 0);
+  const move = await firstMove().textContent();
+  assert.ok(await page.evaluate((m) => window.chariot.analyse.here.legal.includes(m), move), move);
+  await firstMove().click();
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => window.chariot.analyse.line), stale);
+  assert.equal(await page.evaluate(() => window.chariot.analyse.index), -1);
+  // Once the start's books are drawn, its moves play.
+  release();
+  await drawn(0);
+  await page.unroute('**/api/book?**');
+  await firstMove().click();
+  await page.waitForFunction(() => window.chariot.analyse.index === 0);
   await page.context().close();
 });
 
