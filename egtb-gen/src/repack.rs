@@ -11,6 +11,7 @@ use chariot::egtb::file::{self, Block, FileError};
 use rayon::prelude::*;
 
 use crate::error::TableError;
+use crate::generate::Progress;
 
 /// What repacking one file did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,19 @@ pub struct Repacked {
 /// or the new file cannot be written or does not read back with the same entries (the new file
 /// is removed, the old one kept).
 pub fn repack(path: &Path, level: i32) -> Result<Repacked, TableError> {
+    repack_with(path, level, &())
+}
+
+/// [`repack`], reporting its stages to `progress`: reading the old file, compressing its
+/// blocks (counted), reading the new one back.
+///
+/// # Errors
+/// As [`repack`].
+pub fn repack_with(
+    path: &Path,
+    level: i32,
+    progress: &dyn Progress,
+) -> Result<Repacked, TableError> {
     let file_error = |path: &Path, source| TableError::File {
         path: path.to_owned(),
         source,
@@ -48,16 +62,23 @@ pub fn repack(path: &Path, level: i32) -> Result<Repacked, TableError> {
             rewritten: false,
         });
     }
+    progress.stage("reading", 0);
     let codes = old.all_codes().map_err(|e| file_error(path, e))?;
+    progress.stage("compressing", u64::from(h.blocks));
     let blocks = (0..h.blocks)
         .into_par_iter()
-        .map(|b| file::compress_block(&codes, b, h.block_entries, h.value_width, level))
+        .map(|b| {
+            let block = file::compress_block(&codes, b, h.block_entries, h.value_width, level);
+            progress.advance(1);
+            block
+        })
         .collect::<Result<Vec<Block>, FileError>>()
         .map_err(|e| file_error(path, e))?;
     let mut header = h.clone();
     header.version = file::VERSION;
     let new_path = beside(path);
     file::write_table(&new_path, &header, &blocks).map_err(|e| file_error(&new_path, e))?;
+    progress.stage("reading back", 0);
     let checked = check_copy(&new_path, &h, &codes);
     if let Err(e) = checked {
         let _ = std::fs::remove_file(&new_path);

@@ -566,7 +566,7 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
 
 /// A progress bar showing a verification's stages: a bar for a stage with a count of
 /// entries, a spinner for one without.
-struct StageBar<'a>(&'a indicatif::ProgressBar);
+pub struct StageBar<'a>(pub &'a indicatif::ProgressBar);
 
 impl egtb_gen::generate::Progress for StageBar<'_> {
     fn stage(&self, name: &str, total: u64) {
@@ -575,13 +575,14 @@ impl egtb_gen::generate::Progress for StageBar<'_> {
         } else {
             "{prefix} {msg:28} [{elapsed_precise}] {spinner}"
         };
+        // The count first: a bar drawn with the last stage's count would show it finished.
+        self.0.set_length(total);
+        self.0.set_position(0);
         self.0.set_style(
             indicatif::ProgressStyle::with_template(template)
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         self.0.set_message(name.to_owned());
-        self.0.set_length(total);
-        self.0.set_position(0);
     }
 
     fn advance(&self, done: u64) {
@@ -623,7 +624,7 @@ pub fn verify(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<bool> 
     let mut all_ok = true;
     let mut out = std::io::stdout().lock();
     // On standard error, and only on a terminal (indicatif hides it otherwise).
-    let bar = indicatif::ProgressBar::new(0);
+    let bar = indicatif::ProgressBar::new_spinner();
     bar.enable_steady_tick(std::time::Duration::from_millis(250));
     // Groups of the files of one table, in the order their first file was given.
     let mut groups: Vec<Vec<&std::path::PathBuf>> = Vec::new();

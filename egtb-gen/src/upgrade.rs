@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use egtb_gen::generate::Progress;
 use serde::Serialize;
 
 /// One file's outcome, as `repack --json` prints it.
@@ -26,10 +27,18 @@ struct Outcome {
 pub fn repack(files: &[PathBuf], level: i32, json: bool) -> anyhow::Result<bool> {
     let mut out = std::io::stdout().lock();
     let mut all_ok = true;
+    // On standard error, and only on a terminal (indicatif hides it otherwise).
+    let bar = indicatif::ProgressBar::new_spinner();
+    let stages = crate::tools::StageBar(&bar);
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
     let (mut before, mut after, mut rewritten) = (0u64, 0u64, 0usize);
     for path in files {
         let file = path.display().to_string();
-        let outcome = match egtb_gen::repack::repack(path, level) {
+        bar.reset();
+        bar.set_prefix(file.clone());
+        stages.stage("opening", 0);
+        let result = egtb_gen::repack::repack_with(path, level, &stages);
+        let outcome = match result {
             Ok(r) => {
                 before += r.before;
                 after += r.after;
@@ -53,30 +62,35 @@ pub fn repack(files: &[PathBuf], level: i32, json: bool) -> anyhow::Result<bool>
             },
         };
         all_ok &= outcome.error.is_none();
-        if json {
-            writeln!(out, "{}", serde_json::to_string(&outcome)?)?;
-        } else if let Some(error) = &outcome.error {
-            writeln!(out, "{}: error: {error}", outcome.file)?;
-        } else if outcome.rewritten {
-            let (b, a) = (outcome.before.unwrap_or(0), outcome.after.unwrap_or(0));
-            writeln!(
-                out,
-                "{}: version {} -> {}, {b} -> {a} bytes ({:.2})",
-                outcome.file,
-                outcome.version.unwrap_or(0),
-                chariot::egtb::file::VERSION,
-                a as f64 / b.max(1) as f64
-            )?;
-        } else {
-            writeln!(
-                out,
-                "{}: version {} already, left as it is",
-                outcome.file,
-                outcome.version.unwrap_or(0)
-            )?;
-        }
-        out.flush()?;
+        // The file's line, with the bar lifted off the terminal while it is written.
+        bar.suspend(|| -> anyhow::Result<()> {
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&outcome)?)?;
+            } else if let Some(error) = &outcome.error {
+                writeln!(out, "{}: error: {error}", outcome.file)?;
+            } else if outcome.rewritten {
+                let (b, a) = (outcome.before.unwrap_or(0), outcome.after.unwrap_or(0));
+                writeln!(
+                    out,
+                    "{}: version {} -> {}, {b} -> {a} bytes ({:.2})",
+                    outcome.file,
+                    outcome.version.unwrap_or(0),
+                    chariot::egtb::file::VERSION,
+                    a as f64 / b.max(1) as f64
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{}: version {} already, left as it is",
+                    outcome.file,
+                    outcome.version.unwrap_or(0)
+                )?;
+            }
+            out.flush()?;
+            Ok(())
+        })?;
     }
+    bar.finish_and_clear();
     if !json && files.len() > 1 {
         writeln!(
             out,
