@@ -78,6 +78,7 @@ pub fn repack_with(
     header.version = file::VERSION;
     let new_path = beside(path);
     file::write_table(&new_path, &header, &blocks).map_err(|e| file_error(&new_path, e))?;
+    drop(blocks);
     progress.stage("reading back", 0);
     let checked = check_copy(&new_path, &h, &codes);
     if let Err(e) = checked {
@@ -126,22 +127,30 @@ fn check_copy(path: &Path, h: &file::Header, codes: &[u16]) -> Result<(), TableE
             new.header()
         )));
     }
-    let back = new.all_codes().map_err(|source| TableError::File {
-        path: path.to_owned(),
-        source,
-    })?;
-    match back.iter().zip(codes).position(|(a, b)| a != b) {
-        Some(e) => Err(differ(format!(
-            "entry {e} reads back as {}, the old file holds {}",
-            back[e], codes[e]
-        ))),
-        None if back.len() != codes.len() => Err(differ(format!(
-            "{} entries read back, the old file has {}",
-            back.len(),
-            codes.len()
-        ))),
-        None => Ok(()),
+    // Block by block, so that only one copy of the entries is held.
+    let width = usize::from(h.value_width);
+    for b in 0..h.blocks {
+        let bytes = new.read_block(b).map_err(|source| TableError::File {
+            path: path.to_owned(),
+            source,
+        })?;
+        let first = b as usize * h.block_entries as usize;
+        for (i, raw) in bytes.chunks_exact(width).enumerate() {
+            let code = if width == 1 {
+                u16::from(raw[0])
+            } else {
+                u16::from_le_bytes([raw[0], raw[1]])
+            };
+            let e = first + i;
+            if codes.get(e) != Some(&code) {
+                return Err(differ(format!(
+                    "entry {e} reads back as {code}, the old file holds {:?}",
+                    codes.get(e)
+                )));
+            }
+        }
     }
+    Ok(())
 }
 
 #[cfg(test)]
