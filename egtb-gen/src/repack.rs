@@ -88,10 +88,13 @@ pub fn repack_with(
     let after = std::fs::metadata(&new_path)
         .map(|m| m.len())
         .unwrap_or_default();
-    std::fs::rename(&new_path, path).map_err(|source| TableError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    if let Err(source) = std::fs::rename(&new_path, path) {
+        let _ = std::fs::remove_file(&new_path);
+        return Err(TableError::Io {
+            path: path.to_owned(),
+            source,
+        });
+    }
     Ok(Repacked {
         version: h.version(),
         before,
@@ -128,26 +131,21 @@ fn check_copy(path: &Path, h: &file::Header, codes: &[u16]) -> Result<(), TableE
         )));
     }
     // Block by block, so that only one copy of the entries is held.
-    let width = usize::from(h.value_width);
+    let per = h.block_entries as usize;
     for b in 0..h.blocks {
-        let bytes = new.read_block(b).map_err(|source| TableError::File {
+        let back = new.block_codes(b).map_err(|source| TableError::File {
             path: path.to_owned(),
             source,
         })?;
-        let first = b as usize * h.block_entries as usize;
-        for (i, raw) in bytes.chunks_exact(width).enumerate() {
-            let code = if width == 1 {
-                u16::from(raw[0])
-            } else {
-                u16::from_le_bytes([raw[0], raw[1]])
-            };
-            let e = first + i;
-            if codes.get(e) != Some(&code) {
-                return Err(differ(format!(
-                    "entry {e} reads back as {code}, the old file holds {:?}",
-                    codes.get(e)
-                )));
-            }
+        let first = b as usize * per;
+        let old = &codes[first.min(codes.len())..(first + back.len()).min(codes.len())];
+        if let Some(i) = (0..back.len()).find(|&i| old.get(i) != Some(&back[i])) {
+            return Err(differ(format!(
+                "entry {} reads back as {}, the old file holds {:?}",
+                first + i,
+                back[i],
+                old.get(i)
+            )));
         }
     }
     Ok(())

@@ -646,11 +646,21 @@ impl TableFile {
     pub fn all_codes(&self) -> Result<Vec<u16>, FileError> {
         let mut out = Vec::with_capacity(self.header.entries() as usize);
         for b in 0..self.header.blocks {
-            let block = self.read_block(b)?;
-            let n = self.header.entries_in_block(b);
-            out.extend((0..n).map(|i| code_at(&block, i, self.header.value_width)));
+            out.extend(self.block_codes(b)?);
         }
         Ok(out)
+    }
+
+    /// The codes of block `b`, decompressed (bypassing the cache).
+    ///
+    /// # Errors
+    /// As [`TableFile::read_block`].
+    pub fn block_codes(&self, b: u32) -> Result<Vec<u16>, FileError> {
+        let block = self.read_block(b)?;
+        let n = self.header.entries_in_block(b);
+        Ok((0..n)
+            .map(|i| code_at(&block, i, self.header.value_width))
+            .collect())
     }
 
     /// The compressed size of the blocks in bytes.
