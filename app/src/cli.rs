@@ -166,6 +166,39 @@ enum Command {
         #[arg(long, default_value_t = 1, value_name = "N")]
         seed: u64,
     },
+    /// Measure evaluations on `datagen` data without training: the trainer's loss of each
+    /// network as the engine evaluates it, and of the hand-written evaluation with --hand, on
+    /// the same positions. Lower is better; this ranks networks before a match (use games none
+    /// of them was trained on: docs/tuning.md).
+    ///
+    /// Prints one line per evaluation: the loss against the blended target (what `train`
+    /// reports), and against the search scores alone and the game results alone.
+    Loss {
+        /// Network files (.nnue) to measure.
+        #[arg(value_name = "NET")]
+        nets: Vec<std::path::PathBuf>,
+        /// The positions to measure on: `datagen` files (repeatable).
+        #[arg(long, required = true, value_name = "FILE")]
+        data: Vec<std::path::PathBuf>,
+        /// Also measure the built-in network (the engine's default evaluation).
+        #[arg(long)]
+        builtin: bool,
+        /// Also measure the hand-written evaluation.
+        #[arg(long)]
+        hand: bool,
+        /// Weight of the search score in the target; the rest is the game result (as `train`).
+        #[arg(long, default_value_t = 0.75, value_name = "X")]
+        lambda: f32,
+        /// Use at most N positions (the first ones of the files).
+        #[arg(long, value_name = "N")]
+        max_positions: Option<usize>,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Search every mate problem of a file (`title|FEN|solution in ICCS` per line) and report
     /// how many are solved: the first solution move is found, or an equally fast mate.
     Tactics {
@@ -483,6 +516,51 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 ..chariot::nnue::train::Settings::default()
             };
             crate::nnue_training::run(&data, &validation, &out, max_positions, &settings, start)
+        }
+        Command::Loss {
+            nets,
+            data,
+            builtin,
+            hand,
+            lambda,
+            max_positions,
+            json,
+            quiet,
+        } => {
+            if !(0.0..=1.0).contains(&lambda) {
+                return Err(chariot_cli::usage("--lambda must be between 0 and 1"));
+            }
+            let mut evaluators = Vec::new();
+            for path in &nets {
+                let net = chariot::nnue::file::read(path)?;
+                evaluators.push(crate::evaluation_loss::Evaluator::Network(
+                    path.display().to_string(),
+                    std::sync::Arc::new(net),
+                ));
+            }
+            if builtin {
+                let net = chariot::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?;
+                evaluators.push(crate::evaluation_loss::Evaluator::Network(
+                    "built-in".to_owned(),
+                    net,
+                ));
+            }
+            if hand {
+                evaluators.push(crate::evaluation_loss::Evaluator::Hand);
+            }
+            if evaluators.is_empty() {
+                return Err(chariot_cli::usage(
+                    "nothing to measure: name network files, --builtin or --hand",
+                ));
+            }
+            crate::evaluation_loss::run(&crate::evaluation_loss::Settings {
+                evaluators,
+                data,
+                lambda,
+                max_positions,
+                json,
+                quiet,
+            })
         }
         Command::Tactics {
             file,

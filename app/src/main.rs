@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 mod cli;
+mod evaluation_loss;
 mod nnue_training;
 mod selfplay;
 mod serve;

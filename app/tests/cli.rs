@@ -261,3 +261,73 @@ fn train_measures_on_a_validation_file_that_is_not_training_data() {
     let both = train(&["--validation", &other, "--validation-every", "10"]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn loss_measures_networks_and_the_hand_written_evaluation_on_the_same_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (data, net) = (path("games.bin"), path("net.nnue"));
+    small_datagen(&data, "3");
+    let trained = chariot_run(&[
+        "train", &data, "--out", &net, "--hidden", "8", "--epochs", "1",
+    ]);
+    assert!(trained.status.success(), "{trained:?}");
+    let measured = chariot_run(&[
+        "loss", &net, "--builtin", "--hand", "--data", &data, "--lambda", "0.5", "--json",
+    ]);
+    assert!(measured.status.success(), "{measured:?}");
+    let text = String::from_utf8_lossy(&measured.stdout);
+    // The loss worked out here from the file and the network, independently of the command.
+    let records = chariot::training_data::read_all(data.as_ref()).unwrap();
+    let network = chariot::nnue::file::read(net.as_ref()).unwrap();
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let (mut blended, mut score, mut result) = (0.0, 0.0, 0.0);
+    for r in &records {
+        let pos = r.position().unwrap();
+        let p = sigmoid(f64::from(network.evaluate_position(&pos)) / 400.0);
+        let won = match (r.outcome, pos.turn()) {
+            (chariot::rules::Outcome::Draw, _) => 0.5,
+            (chariot::rules::Outcome::RedWins, chariot::rules::Color::Red)
+            | (chariot::rules::Outcome::BlackWins, chariot::rules::Color::Black) => 1.0,
+            _ => 0.0,
+        };
+        let s = sigmoid(f64::from(r.score) / 400.0);
+        blended += (p - (0.5 * s + 0.5 * won)).powi(2);
+        score += (p - s).powi(2);
+        result += (p - won).powi(2);
+    }
+    let n = records.len() as f64;
+    let field = |row: &str, key: &str| -> f64 {
+        let at = row.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+        let end = row[at..].find([',', '}']).unwrap() + at;
+        row[at..end].parse().unwrap()
+    };
+    assert!(
+        text.contains(&format!("\"positions\":{}", records.len())),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.split("{\"evaluation\":").skip(1).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].contains("net.nnue") && rows[1].starts_with("\"built-in\""));
+    assert!(rows[2].starts_with("\"hand-written\""));
+    for (key, want) in [
+        ("loss", blended / n),
+        ("score_loss", score / n),
+        ("result_loss", result / n),
+    ] {
+        let got = field(rows[0], key);
+        assert!((got - want).abs() < 1e-6, "{key}: {got} against {want}");
+    }
+    // Three evaluations on one set of positions score differently.
+    assert_ne!(field(rows[0], "loss"), field(rows[2], "loss"));
+    // Nothing to measure, or a bad --lambda: usage errors; a file that is not a network: a
+    // run-time error naming it.
+    let none = chariot_run(&["loss", "--data", &data]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("nothing to measure"));
+    let lambda = chariot_run(&["loss", "--hand", "--data", &data, "--lambda", "2"]);
+    assert_eq!(lambda.status.code(), Some(2));
+    let bad = chariot_run(&["loss", &data, "--data", &data]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("games.bin"));
+}

@@ -18,6 +18,7 @@
 //! loops over those rows do better than dense products.
 
 use super::features::{self, INPUTS};
+use super::loss::{Targets, sigmoid};
 use super::network::{Network, QA, QB};
 use crate::random::Rng;
 use crate::rules::{Color, Square};
@@ -88,23 +89,12 @@ impl Sample {
         } else {
             (to_u16(black), to_u16(red))
         };
-        let red_result = r.outcome.score() as f32;
-        let result = if r.setup.turn == Color::Red {
-            red_result
-        } else {
-            1.0 - red_result
-        };
-        let score = sigmoid(f32::from(r.score) / 400.0);
         Sample {
             us,
             them,
-            target: lambda * score + (1.0 - lambda) * result,
+            target: Targets::of(r).blend(lambda),
         }
     }
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The float network being trained.
