@@ -129,6 +129,11 @@ enum Command {
         /// First-layer neurons per perspective [default: 128, or the --init network's].
         #[arg(long, value_name = "N")]
         hidden: Option<usize>,
+        /// Output buckets, chosen by the number of pieces on the board, 1 to 16 [default: 1, or
+        /// the --init network's]. A --init network of one output is split: each bucket starts
+        /// as its output.
+        #[arg(long, value_name = "N")]
+        buckets: Option<usize>,
         /// Start from this network's weights instead of random ones: a checkpoint to resume,
         /// or a network to refine on new data.
         #[arg(long, value_name = "FILE")]
@@ -451,6 +456,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             data,
             out,
             hidden,
+            buckets,
             init,
             epochs,
             batch,
@@ -479,6 +485,28 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 (_, Some(net)) => net.hidden(),
                 (h, None) => h.unwrap_or(128),
             };
+            let buckets = match (buckets, &start) {
+                (Some(b), Some(net)) if b != net.buckets() && net.buckets() > 1 => {
+                    return Err(chariot_cli::usage(format!(
+                        "--buckets {b}: the --init network has {} output buckets (only a \
+                         network of one output can be split into buckets)",
+                        net.buckets(),
+                    )));
+                }
+                (b, Some(net)) => b.unwrap_or(net.buckets()),
+                (b, None) => b.unwrap_or(1),
+            };
+            if !(1..=chariot::nnue::network::MAX_BUCKETS).contains(&buckets) {
+                return Err(chariot_cli::usage(format!(
+                    "--buckets {buckets}: from 1 to {}",
+                    chariot::nnue::network::MAX_BUCKETS
+                )));
+            }
+            // A network of one output given more buckets starts with its output in each.
+            let start = match start {
+                Some(net) if net.buckets() != buckets => net.split_output(buckets),
+                start => start,
+            };
             if hidden == 0 || batch == 0 || epochs == 0 {
                 return Err(chariot_cli::usage(
                     "--hidden, --batch and --epochs must be at least 1",
@@ -501,6 +529,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 .collect::<Result<Vec<_>, _>>()?;
             let settings = chariot::nnue::train::Settings {
                 hidden,
+                buckets,
                 epochs,
                 batch_size: batch,
                 learning_rate,

@@ -58,7 +58,7 @@ pub fn run(
         .checked_div(settings.validation_every)
         .unwrap_or(0);
     println!(
-        "training on {} positions, measuring on {} ({}), {} hidden neurons, {} epochs, from {}",
+        "training on {} positions, measuring on {} ({}), {} hidden neurons{}, {} epochs, from {}",
         records.len() - held,
         held + held_out.len(),
         if !held_out.is_empty() {
@@ -69,6 +69,11 @@ pub fn run(
             format!("one in {} held out", settings.validation_every)
         },
         settings.hidden,
+        if settings.buckets > 1 {
+            format!(", {} output buckets", settings.buckets)
+        } else {
+            String::new()
+        },
         settings.epochs,
         if start.is_some() {
             "the starting network"

@@ -209,6 +209,53 @@ fn train_goes_on_from_a_network_and_refuses_one_that_does_not_fit() {
         err.contains("--hidden 16") && err.contains("8 neurons"),
         "{err}"
     );
+    // Output buckets: the file keeps them, --init takes them, another count is refused.
+    let bucketed = path("bucketed.nnue");
+    let trained = train(
+        &bucketed,
+        &["--hidden", "8", "--epochs", "1", "--buckets", "4"],
+    );
+    assert!(trained.status.success(), "{trained:?}");
+    let text = String::from_utf8_lossy(&trained.stdout);
+    assert!(
+        text.contains("8 hidden neurons, 4 output buckets"),
+        "{text}"
+    );
+    let net = chariot::nnue::file::read(bucketed.as_ref()).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (8, 4));
+    let resumed = train(&out, &["--init", &bucketed, "--epochs", "1"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(
+        chariot::nnue::file::read(out.as_ref()).unwrap().buckets(),
+        4
+    );
+    let refused = train(&out, &["--init", &bucketed, "--buckets", "2"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("--buckets 2") && err.contains("4 output buckets"),
+        "{err}"
+    );
+    // A network of one output split into buckets: its starting loss is the one network's.
+    let split = train(&out, &["--init", &first, "--buckets", "3", "--epochs", "1"]);
+    assert!(split.status.success(), "{split:?}");
+    let start_line = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.starts_with("start"))
+            .map(str::to_owned)
+    };
+    let same = train(&path("same.nnue"), &["--init", &first, "--epochs", "1"]);
+    assert!(start_line(&split).is_some());
+    assert_eq!(start_line(&split), start_line(&same));
+    assert_eq!(
+        chariot::nnue::file::read(out.as_ref()).unwrap().buckets(),
+        3
+    );
+    for wrong in ["0", "17"] {
+        let refused = train(&bucketed, &["--hidden", "8", "--buckets", wrong]);
+        assert_eq!(refused.status.code(), Some(2), "--buckets {wrong}");
+    }
     // A starting file that is not a network: a run-time error naming it.
     let bad = train(&out, &["--init", &data]);
     assert_eq!(bad.status.code(), Some(1));
@@ -273,7 +320,15 @@ fn loss_measures_networks_and_the_hand_written_evaluation_on_the_same_positions(
     ]);
     assert!(trained.status.success(), "{trained:?}");
     let measured = chariot_run(&[
-        "loss", &net, "--builtin", "--hand", "--data", &data, "--lambda", "0.5", "--json",
+        "loss",
+        &net,
+        "--builtin",
+        "--hand",
+        "--data",
+        &data,
+        "--lambda",
+        "0.5",
+        "--json",
     ]);
     assert!(measured.status.success(), "{measured:?}");
     let text = String::from_utf8_lossy(&measured.stdout);

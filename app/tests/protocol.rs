@@ -858,7 +858,7 @@ fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_
         vec![0; INPUTS * hidden],
         vec![0; hidden],
         vec![0; 2 * hidden],
-        125 * 255 * 256 / 400,
+        vec![125 * 255 * 256 / 400],
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("flat.nnue");

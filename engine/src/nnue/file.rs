@@ -6,14 +6,15 @@
 use std::path::Path;
 
 use super::features::INPUTS;
-use super::network::{Network, QA, QB};
+use super::network::{MAX_BUCKETS, Network, QA, QB};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHRTNNUE";
-/// The format version this module reads and writes.
-pub const VERSION: u32 = 1;
-/// Bytes of the header.
-pub const HEADER_SIZE: usize = 28;
+/// The format version this module writes; it reads versions 1 (one output, no bucket count in
+/// the header) and 2.
+pub const VERSION: u32 = 2;
+/// Bytes of the header (version 2; version 1's has no bucket count and is 4 bytes shorter).
+pub const HEADER_SIZE: usize = 32;
 
 /// Why a network file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -39,16 +40,20 @@ pub enum NetError {
 /// The file's bytes for `net`.
 #[must_use]
 pub fn to_bytes(net: &Network) -> Vec<u8> {
-    let hidden = net.hidden();
-    let mut out = Vec::with_capacity(HEADER_SIZE + 2 * (INPUTS * hidden + 3 * hidden) + 8);
+    let (hidden, buckets) = (net.hidden(), net.buckets());
+    let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
+    let mut out = Vec::with_capacity(HEADER_SIZE + 2 * weights + 4 * buckets + 4);
     out.extend_from_slice(&MAGIC);
     for v in [VERSION, INPUTS as u32, hidden as u32, QA as u32, QB as u32] {
         out.extend_from_slice(&v.to_le_bytes());
     }
+    out.extend_from_slice(&(buckets as u32).to_le_bytes());
     for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.b2.to_le_bytes());
+    for b in &net.b2 {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
     out
@@ -65,7 +70,7 @@ pub fn from_bytes(name: &str, b: &[u8]) -> Result<Network, NetError> {
         name: name.to_string(),
         what,
     };
-    if b.len() < HEADER_SIZE + 4 {
+    if b.len() < 28 + 4 {
         return Err(bad(format!("{} bytes is too short for a network", b.len())));
     }
     if b[..8] != MAGIC {
@@ -74,11 +79,15 @@ pub fn from_bytes(name: &str, b: &[u8]) -> Result<Network, NetError> {
     let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
     let (version, inputs, hidden, qa, qb) =
         (u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24));
-    if version != VERSION {
-        return Err(bad(format!(
-            "format version {version}, this build reads {VERSION}"
-        )));
-    }
+    let (header, buckets) = match version {
+        1 => (28, 1),
+        2 => (HEADER_SIZE, u32_at(28)),
+        _ => {
+            return Err(bad(format!(
+                "format version {version}, this build reads 1 and {VERSION}"
+            )));
+        }
+    };
     if inputs as usize != INPUTS {
         return Err(bad(format!(
             "{inputs} inputs, this build's features are {INPUTS}"
@@ -87,14 +96,19 @@ pub fn from_bytes(name: &str, b: &[u8]) -> Result<Network, NetError> {
     if !(1..=4096).contains(&hidden) {
         return Err(bad(format!("{hidden} hidden neurons (1 to 4096 are read)")));
     }
+    if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
+        return Err(bad(format!(
+            "{buckets} output buckets (1 to {MAX_BUCKETS} are read)"
+        )));
+    }
     if (qa, qb) != (QA as u32, QB as u32) {
         return Err(bad(format!(
             "quantisation {qa}/{qb}, this build uses {QA}/{QB}"
         )));
     }
-    let hidden = hidden as usize;
-    let weights = INPUTS * hidden + 3 * hidden;
-    let expected = HEADER_SIZE + 2 * weights + 4 + 4;
+    let (hidden, buckets) = (hidden as usize, buckets as usize);
+    let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
+    let expected = header + 2 * weights + 4 * buckets + 4;
     if b.len() != expected {
         return Err(bad(format!(
             "{} bytes, the header's architecture needs {expected}",
@@ -105,13 +119,16 @@ pub fn from_bytes(name: &str, b: &[u8]) -> Result<Network, NetError> {
     if crc32fast::hash(body) != u32_at(expected - 4) {
         return Err(bad("checksum mismatch (the file is damaged)".into()));
     }
-    let i16s: Vec<i16> = b[HEADER_SIZE..HEADER_SIZE + 2 * weights]
+    let i16s: Vec<i16> = b[header..header + 2 * weights]
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
     let (w1, rest) = i16s.split_at(INPUTS * hidden);
     let (b1, w2) = rest.split_at(hidden);
-    let b2 = i32::from_le_bytes(b[expected - 8..expected - 4].try_into().unwrap_or_default());
+    let b2 = b[header + 2 * weights..expected - 4]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     Ok(Network::from_parts(
         w1.to_vec(),
         b1.to_vec(),
@@ -148,22 +165,61 @@ mod tests {
     use super::*;
 
     fn small() -> Network {
+        bucketed(1)
+    }
+
+    fn bucketed(buckets: usize) -> Network {
         let hidden = 8;
         let w1 = (0..INPUTS * hidden).map(|i| (i % 61) as i16 - 30).collect();
         let b1 = (0..hidden).map(|i| i as i16 * 3).collect();
-        let w2 = (0..2 * hidden).map(|i| 20 - i as i16).collect();
-        Network::from_parts(w1, b1, w2, -77)
+        let w2 = (0..2 * hidden * buckets).map(|i| 20 - i as i16).collect();
+        Network::from_parts(
+            w1,
+            b1,
+            w2,
+            (0..buckets as i32).map(|b| b * 9 - 77).collect(),
+        )
     }
 
     #[test]
     fn a_network_round_trips_through_bytes_and_files() {
+        for buckets in [1, 3, MAX_BUCKETS] {
+            let net = bucketed(buckets);
+            let bytes = to_bytes(&net);
+            assert_eq!(from_bytes("mem", &bytes).unwrap(), net);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("n.nnue");
+            write(&path, &net).unwrap();
+            assert_eq!(read(&path).unwrap(), net);
+        }
+    }
+
+    #[test]
+    fn a_version_1_file_reads_as_one_bucket() {
+        // Version 1: the same layout without the bucket count, one output bias.
         let net = small();
-        let bytes = to_bytes(&net);
-        assert_eq!(from_bytes("mem", &bytes).unwrap(), net);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("n.nnue");
-        write(&path, &net).unwrap();
-        assert_eq!(read(&path).unwrap(), net);
+        let v2 = to_bytes(&net);
+        let mut v1 = v2[..28].to_vec();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[HEADER_SIZE..v2.len() - 4]);
+        let crc = crc32fast::hash(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(from_bytes("v1.nnue", &v1).unwrap(), net);
+        // A version 1 file with more buckets' bytes is refused by its size.
+        let mut long = v1[..v1.len() - 4].to_vec();
+        long.extend_from_slice(&[0; 4]);
+        let crc = crc32fast::hash(&long);
+        long.extend_from_slice(&crc.to_le_bytes());
+        let e = from_bytes("v1.nnue", &long).unwrap_err().to_string();
+        assert!(e.contains("bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_bucket_count_out_of_range_is_refused() {
+        let mut bytes = to_bytes(&bucketed(2));
+        bytes[28..32].copy_from_slice(&0u32.to_le_bytes());
+        let e = from_bytes("n.nnue", &bytes).unwrap_err().to_string();
+        assert!(e.contains("0 output buckets"), "{e}");
     }
 
     #[test]

@@ -148,7 +148,13 @@ mod tests {
     #[test]
     fn the_targets_are_from_the_side_to_move() {
         let red_win = Targets::of(&record(0, Outcome::RedWins, false));
-        assert_eq!(red_win, Targets { score: 0.5, result: 1.0 });
+        assert_eq!(
+            red_win,
+            Targets {
+                score: 0.5,
+                result: 1.0
+            }
+        );
         let seen_by_black = Targets::of(&record(400, Outcome::RedWins, true));
         assert_eq!(seen_by_black.result, 0.0);
         assert!((seen_by_black.score - sigmoid(1.0)).abs() < 1e-6);

@@ -1,6 +1,8 @@
 //! The quantised network and its inference: a first layer of `hidden` neurons per perspective,
 //! kept as an accumulator that moves update by adding and subtracting one weight row per piece,
-//! a clipped ReLU, and one output neuron over both perspectives (the side to move's first).
+//! a clipped ReLU, and one output neuron over both perspectives (the side to move's first). The
+//! output neuron may come in several buckets, one of which is chosen by the number of pieces on
+//! the board ([`output_bucket`]): an endgame is then read by other weights than an opening.
 //!
 //! Quantisation (as the trainer exports): first-layer weights and biases × [`QA`], output
 //! weights × [`QB`], output bias × `QA × QB`; the activation is clipped to `0..=QA`, so the output
@@ -18,19 +20,32 @@ pub const QA: i16 = 255;
 pub const QB: i16 = 256;
 /// Centipawns per unit of the float network's output (the trainer's win-probability scale).
 pub const SCALE: i32 = 400;
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces on the board (generals included) in a
+/// network of `buckets` buckets: the piece counts 2 to 32 split into `buckets` runs of nearly
+/// equal length, fewest pieces first (always 0 for one bucket).
+#[inline]
+#[must_use]
+pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
+    (pieces.clamp(2, 32) as usize - 2) * buckets / 31
+}
 
 /// A quantised network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     /// First-layer weights, one row of `hidden` per feature.
     pub(super) w1: Vec<i16>,
     /// First-layer biases.
     pub(super) b1: Vec<i16>,
-    /// Output weights: `hidden` for the side to move, then `hidden` for the other side.
+    /// Output weights, bucket by bucket: `hidden` for the side to move, then `hidden` for the
+    /// other side.
     pub(super) w2: Vec<i16>,
-    /// Output bias.
-    pub(super) b2: i32,
+    /// Output biases, one per bucket.
+    pub(super) b2: Vec<i32>,
     /// The vector kernels the arithmetic runs on (the same results whichever).
     kernel: Kernel,
 }
@@ -43,20 +58,25 @@ pub struct Accumulator {
 }
 
 impl Network {
-    /// A network from its quantised parts.
+    /// A network from its quantised parts; the output biases' count is the number of buckets.
     ///
     /// # Panics
     ///
-    /// When the lengths do not fit one hidden size (`w1`: `INPUTS × h`, `b1`: `h`, `w2`: `2h`).
+    /// When the lengths do not fit one hidden size `h` and bucket count `b` (`w1`: `INPUTS ×
+    /// h`, `b1`: `h`, `w2`: `2h × b`, `b2`: `b` from 1 to [`MAX_BUCKETS`]).
     #[must_use]
-    pub fn from_parts(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: i32) -> Network {
+    pub fn from_parts(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>) -> Network {
         let hidden = b1.len();
+        let buckets = b2.len();
         assert!(
-            w1.len() == INPUTS * hidden && w2.len() == 2 * hidden,
+            w1.len() == INPUTS * hidden
+                && w2.len() == 2 * hidden * buckets
+                && (1..=MAX_BUCKETS).contains(&buckets),
             "inconsistent network sizes"
         );
         Network {
             hidden,
+            buckets,
             w1,
             b1,
             w2,
@@ -88,6 +108,12 @@ impl Network {
     #[must_use]
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets (1 for a single output).
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     fn row(&self, feature: usize) -> &[i16] {
@@ -143,34 +169,37 @@ impl Network {
         k.sub_row(black, self.row(features::index(Color::Black, piece, sq)));
     }
 
-    /// The evaluation in centipawns from the side to move's view.
+    /// The evaluation in centipawns from the side to move's view, of a position with `pieces`
+    /// pieces on the board (which picks the output bucket).
     #[must_use]
-    pub fn evaluate(&self, acc: &Accumulator, to_move: Color) -> i32 {
-        self.output(&acc.red, &acc.black, to_move)
+    pub fn evaluate(&self, acc: &Accumulator, to_move: Color, pieces: u32) -> i32 {
+        self.output(&acc.red, &acc.black, to_move, pieces)
     }
 
     /// The evaluation in centipawns from the side to move's view, of first-layer sums kept
-    /// elsewhere (see [`Network::add_to`]).
+    /// elsewhere (see [`Network::add_to`]) for a position with `pieces` pieces on the board.
     #[must_use]
-    pub fn output(&self, red: &[i16], black: &[i16], to_move: Color) -> i32 {
+    pub fn output(&self, red: &[i16], black: &[i16], to_move: Color, pieces: u32) -> i32 {
         let (us, them) = if to_move.is_red() {
             (red, black)
         } else {
             (black, red)
         };
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let bucket = output_bucket(self.buckets, pieces);
+        let h = self.hidden;
+        let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
         let k = self.kernel;
         let sum = k
             .dot_crelu(us, w_us, QA)
             .wrapping_add(k.dot_crelu(them, w_them, QA))
-            .wrapping_add(self.b2);
+            .wrapping_add(self.b2[bucket]);
         sum * SCALE / (i32::from(QA) * i32::from(QB))
     }
 
     /// The evaluation of a position, from its side to move's view (a full refresh).
     #[must_use]
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        self.evaluate(&self.refresh_position(pos), pos.turn())
+        self.evaluate(&self.refresh_position(pos), pos.turn(), pos.piece_count())
     }
 }
 
@@ -181,6 +210,10 @@ mod tests {
     use crate::rules::testing::{ROOTS, random_games};
 
     fn random_net(rng: &mut Rng, hidden: usize) -> Network {
+        random_bucketed(rng, hidden, 1)
+    }
+
+    fn random_bucketed(rng: &mut Rng, hidden: usize, buckets: usize) -> Network {
         let mut w = |n: usize, span: usize| -> Vec<i16> {
             (0..n)
                 .map(|_| rng.below(2 * span + 1) as i16 - span as i16)
@@ -188,8 +221,13 @@ mod tests {
         };
         let w1 = w(INPUTS * hidden, 120);
         let b1 = w(hidden, 200);
-        let w2 = w(2 * hidden, 60);
-        Network::from_parts(w1, b1, w2, 1234)
+        let w2 = w(2 * hidden * buckets, 60);
+        Network::from_parts(
+            w1,
+            b1,
+            w2,
+            (0..buckets as i32).map(|b| 1234 - 500 * b).collect(),
+        )
     }
 
     #[test]
@@ -236,9 +274,53 @@ mod tests {
             let flipped = placed
                 .iter()
                 .map(|&(p, s)| (Piece::new(p.color().opponent(), p.kind()), s.flip()));
-            let a = net.evaluate(&net.refresh(placed.iter().copied()), pos.turn());
-            let b = net.evaluate(&net.refresh(flipped), pos.turn().opponent());
+            let n = pos.piece_count();
+            let a = net.evaluate(&net.refresh(placed.iter().copied()), pos.turn(), n);
+            let b = net.evaluate(&net.refresh(flipped), pos.turn().opponent(), n);
             assert_eq!(a, b);
         });
+    }
+
+    #[test]
+    fn the_output_bucket_follows_the_piece_count() {
+        for buckets in 1..=MAX_BUCKETS {
+            let of: Vec<usize> = (2..=32).map(|n| output_bucket(buckets, n)).collect();
+            assert_eq!(of[0], 0);
+            assert_eq!(of[30], buckets - 1, "32 pieces: the last bucket");
+            assert!(of.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+            // Runs of nearly equal length: every bucket is used, none twice as often as another
+            // but for rounding.
+            let mut sizes = vec![0; buckets];
+            for &b in &of {
+                sizes[b] += 1;
+            }
+            let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+            assert!(*min >= 1 && max - min <= 1, "{buckets} buckets: {sizes:?}");
+        }
+        assert_eq!(output_bucket(8, 0), 0, "out-of-range counts are clamped");
+        assert_eq!(output_bucket(8, 40), 7);
+    }
+
+    #[test]
+    fn each_position_reads_the_output_of_its_bucket() {
+        let mut rng = Rng::seeded(5);
+        let net = random_bucketed(&mut rng, 8, 4);
+        // The same first layer and bucket 2's output alone, as a one-bucket network.
+        let h = net.hidden();
+        let single = |b: usize| {
+            Network::from_parts(
+                net.w1.clone(),
+                net.b1.clone(),
+                net.w2[b * 2 * h..(b + 1) * 2 * h].to_vec(),
+                vec![net.b2[b]],
+            )
+        };
+        let mut seen = [false; 4];
+        random_games(&ROOTS, 30, 200, &mut rng, |pos| {
+            let b = output_bucket(4, pos.piece_count());
+            seen[b] = true;
+            assert_eq!(net.evaluate_position(pos), single(b).evaluate_position(pos));
+        });
+        assert!(seen.iter().filter(|&&s| s).count() >= 2, "{seen:?}");
     }
 }

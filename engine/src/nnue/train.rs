@@ -2,7 +2,8 @@
 //!
 //! The float network mirrors the quantised one ([`super::network`]): for each perspective the
 //! first layer sums one weight row per active feature plus a bias, a clipped ReLU keeps it in
-//! `[0, 1]`, and one output neuron reads both halves (the side to move's first). Its output `o`
+//! `[0, 1]`, and one output neuron reads both halves (the side to move's first; with output
+//! buckets, the neuron of the position's bucket by its piece count). Its output `o`
 //! is a win probability through `sigmoid(o)`; the target blends the search score's probability
 //! `sigmoid(score / 400)` with the game's result (1, ½, 0 for the side to move) as
 //! `λ × score + (1 − λ) × result`, and the loss is the mean squared difference.
@@ -19,7 +20,7 @@
 
 use super::features::{self, INPUTS};
 use super::loss::{Targets, sigmoid};
-use super::network::{Network, QA, QB};
+use super::network::{Network, QA, QB, output_bucket};
 use crate::random::Rng;
 use crate::rules::{Color, Square};
 use crate::training_data::Record;
@@ -33,6 +34,8 @@ const WEIGHT_CLIP: f32 = 1.98;
 pub struct Settings {
     /// First-layer neurons per perspective.
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces on the board (1: a single output).
+    pub buckets: usize,
     /// Passes over the training records.
     pub epochs: usize,
     /// Records per Adam step.
@@ -57,6 +60,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             hidden: 128,
+            buckets: 1,
             epochs: 10,
             batch_size: 16_384,
             learning_rate: 0.001,
@@ -76,13 +80,18 @@ struct Sample {
     /// Active features: the side to move's perspective, then the other's.
     us: Vec<u16>,
     them: Vec<u16>,
+    /// The output bucket.
+    bucket: u8,
     target: f32,
 }
 
 impl Sample {
-    fn new(r: &Record, lambda: f32) -> Sample {
-        let placed = Square::all().filter_map(|s| r.setup.piece_at(s).map(|p| (p, s)));
-        let (red, black) = features::active(placed);
+    fn new(r: &Record, lambda: f32, buckets: usize) -> Sample {
+        let placed: Vec<_> = Square::all()
+            .filter_map(|s| r.setup.piece_at(s).map(|p| (p, s)))
+            .collect();
+        let pieces = placed.len() as u32;
+        let (red, black) = features::active(placed.into_iter());
         let to_u16 = |v: Vec<usize>| v.into_iter().map(|f| f as u16).collect::<Vec<u16>>();
         let (us, them) = if r.setup.turn == Color::Red {
             (to_u16(red), to_u16(black))
@@ -92,6 +101,7 @@ impl Sample {
         Sample {
             us,
             them,
+            bucket: output_bucket(buckets, pieces) as u8,
             target: Targets::of(r).blend(lambda),
         }
     }
@@ -101,10 +111,13 @@ impl Sample {
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     hidden: usize,
+    buckets: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// Output weights, bucket by bucket (the side to move's `hidden`, then the other side's).
     w2: Vec<f32>,
-    b2: f32,
+    /// Output biases, one per bucket.
+    b2: Vec<f32>,
 }
 
 /// Gradients of the float network's parameters (same layout).
@@ -113,17 +126,17 @@ struct Grad {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn zero(hidden: usize) -> Grad {
+    fn zero(hidden: usize, buckets: usize) -> Grad {
         Grad {
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; 2 * hidden * buckets],
+            b2: vec![0.0; buckets],
             loss: 0.0,
         }
     }
@@ -132,7 +145,7 @@ impl Grad {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
         self.loss = 0.0;
     }
 
@@ -146,15 +159,18 @@ impl Grad {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             *a += b;
         }
-        self.b2 += other.b2;
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
         self.loss += other.loss;
     }
 }
 
 impl FloatNet {
-    /// A network with small random weights.
+    /// A network with small random weights, `buckets` output buckets (one network of one
+    /// bucket draws the same weights from a seed as before buckets existed).
     #[must_use]
-    pub fn new(hidden: usize, seed: u64) -> FloatNet {
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::seeded(seed);
         let mut uniform = |n: usize, span: f32| -> Vec<f32> {
             (0..n)
@@ -163,10 +179,11 @@ impl FloatNet {
         };
         FloatNet {
             hidden,
+            buckets,
             w1: uniform(INPUTS * hidden, 0.1),
             b1: uniform(hidden, 0.1),
-            w2: uniform(2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt()),
-            b2: 0.0,
+            w2: uniform(2 * hidden * buckets, 1.0 / (2.0 * hidden as f32).sqrt()),
+            b2: vec![0.0; buckets],
         }
     }
 
@@ -185,9 +202,11 @@ impl FloatNet {
         self.accumulate(&s.us, &mut acc[0]);
         self.accumulate(&s.them, &mut acc[1]);
         let h = self.hidden;
-        let mut out = self.b2;
+        let b = usize::from(s.bucket);
+        let w2 = &self.w2[b * 2 * h..(b + 1) * 2 * h];
+        let mut out = self.b2[b];
         for (side, a) in acc.iter().enumerate() {
-            for (x, w) in a.iter().zip(&self.w2[side * h..(side + 1) * h]) {
+            for (x, w) in a.iter().zip(&w2[side * h..(side + 1) * h]) {
                 out += x.clamp(0.0, 1.0) * w;
             }
         }
@@ -201,13 +220,15 @@ impl FloatNet {
         let err = p - s.target;
         g.loss += f64::from(err * err);
         let d_out = 2.0 * err * p * (1.0 - p);
-        g.b2 += d_out;
+        let b = usize::from(s.bucket);
+        g.b2[b] += d_out;
         let h = self.hidden;
+        let out = b * 2 * h;
         for (side, (a, active)) in acc.iter().zip([&s.us, &s.them]).enumerate() {
             for (i, &x) in a.iter().enumerate() {
-                g.w2[side * h + i] += d_out * x.clamp(0.0, 1.0);
+                g.w2[out + side * h + i] += d_out * x.clamp(0.0, 1.0);
                 if x > 0.0 && x < 1.0 {
-                    let d = d_out * self.w2[side * h + i];
+                    let d = d_out * self.w2[out + side * h + i];
                     g.b1[i] += d;
                     for &f in active.iter() {
                         g.w1[usize::from(f) * h + i] += d;
@@ -236,7 +257,7 @@ impl FloatNet {
     /// The evaluation in centipawns of a record's position (float arithmetic).
     #[must_use]
     pub fn evaluate(&self, r: &Record) -> f32 {
-        let s = Sample::new(r, 1.0);
+        let s = Sample::new(r, 1.0, self.buckets);
         let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
         self.forward(&s, &mut acc) * super::network::SCALE as f32
     }
@@ -253,10 +274,11 @@ impl FloatNet {
         };
         FloatNet {
             hidden: net.hidden(),
+            buckets: net.buckets(),
             w1: f(&net.w1, qa),
             b1: f(&net.b1, qa),
             w2: f(&net.w2, qb),
-            b2: net.b2 as f32 / (qa * qb),
+            b2: net.b2.iter().map(|&b| b as f32 / (qa * qb)).collect(),
         }
     }
 
@@ -264,6 +286,29 @@ impl FloatNet {
     #[must_use]
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets.
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// This network of one output with its output copied into `buckets` buckets: the same
+    /// evaluation of every position, as a start for training buckets apart (a network trained
+    /// on many positions refined into one that reads endgames with their own weights). `None`
+    /// when the network already has several buckets (which of them would each new one copy?).
+    #[must_use]
+    pub fn split_output(&self, buckets: usize) -> Option<FloatNet> {
+        if self.buckets != 1 || buckets == 0 {
+            return None;
+        }
+        Some(FloatNet {
+            buckets,
+            w2: self.w2.repeat(buckets),
+            b2: self.b2.repeat(buckets),
+            ..self.clone()
+        })
     }
 
     /// The quantised network for the engine.
@@ -280,7 +325,10 @@ impl FloatNet {
             q(&self.w1, qa),
             q(&self.b1, qa),
             q(&self.w2, qb),
-            (self.b2 * qa * qb).round() as i32,
+            self.b2
+                .iter()
+                .map(|b| (b * qa * qb).round() as i32)
+                .collect(),
         )
     }
 
@@ -340,7 +388,15 @@ impl Adam {
         {
             step(w, *g, m, v);
         }
-        step(&mut net.b2, g.b2, &mut self.m.b2, &mut self.v.b2);
+        for (((w, g), m), v) in net
+            .b2
+            .iter_mut()
+            .zip(&g.b2)
+            .zip(&mut self.m.b2)
+            .zip(&mut self.v.b2)
+        {
+            step(w, *g, m, v);
+        }
         net.clip();
     }
 }
@@ -367,7 +423,8 @@ pub struct EpochReport {
 ///
 /// # Panics
 ///
-/// When `settings.hidden` or `settings.batch_size` is 0, or `start` has another hidden size.
+/// When `settings.hidden`, `settings.buckets` or `settings.batch_size` is 0, or `start` has
+/// another hidden size or bucket count.
 pub fn train(
     records: &[Record],
     held_out: &[Record],
@@ -376,17 +433,20 @@ pub fn train(
     mut after_epoch: impl FnMut(&EpochReport, &FloatNet),
 ) -> FloatNet {
     assert!(
-        settings.hidden > 0 && settings.batch_size > 0,
+        settings.hidden > 0 && settings.buckets > 0 && settings.batch_size > 0,
         "empty network or batch"
     );
     assert!(
-        start.as_ref().is_none_or(|n| n.hidden == settings.hidden),
-        "the starting network has another hidden size"
+        start
+            .as_ref()
+            .is_none_or(|n| n.hidden == settings.hidden && n.buckets == settings.buckets),
+        "the starting network has another hidden size or bucket count"
     );
+    let buckets = settings.buckets;
     let mut training = Vec::new();
     let mut validation = Vec::new();
     for (i, r) in records.iter().enumerate() {
-        let s = Sample::new(r, settings.lambda);
+        let s = Sample::new(r, settings.lambda, buckets);
         if settings.validation_every > 0
             && i % settings.validation_every == settings.validation_every - 1
         {
@@ -395,18 +455,22 @@ pub fn train(
             training.push(s);
         }
     }
-    validation.extend(held_out.iter().map(|r| Sample::new(r, settings.lambda)));
+    validation.extend(
+        held_out
+            .iter()
+            .map(|r| Sample::new(r, settings.lambda, buckets)),
+    );
     let h = settings.hidden;
     let start_given = start.is_some();
-    let mut net = start.unwrap_or_else(|| FloatNet::new(h, settings.seed));
+    let mut net = start.unwrap_or_else(|| FloatNet::new(h, buckets, settings.seed));
     let mut adam = Adam {
-        m: Grad::zero(h),
-        v: Grad::zero(h),
+        m: Grad::zero(h, buckets),
+        v: Grad::zero(h, buckets),
         step: 0,
     };
     let threads = settings.threads.max(1);
-    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zero(h)).collect();
-    let mut total = Grad::zero(h);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zero(h, buckets)).collect();
+    let mut total = Grad::zero(h, buckets);
     let mut order: Vec<usize> = (0..training.len()).collect();
     let mut rng = Rng::seeded(settings.seed ^ 0x5851_F42D_4C95_7F2D);
     let mut lr = settings.learning_rate;
@@ -534,7 +598,7 @@ mod tests {
             .skip(9)
             .step_by(10)
             .chain(apart)
-            .map(|r| Sample::new(r, 1.0))
+            .map(|r| Sample::new(r, 1.0, 1))
             .collect();
         let mut epochs = 0;
         let net = train(games, apart, &settings, None, |report, net| {
@@ -553,30 +617,84 @@ mod tests {
     #[test]
     fn the_quantised_network_agrees_with_the_float_one_and_comes_back() {
         let records = material_records(10);
-        let settings = Settings {
-            hidden: 16,
-            epochs: 2,
-            batch_size: 128,
-            learning_rate: 0.01,
-            lambda: 1.0,
-            validation_every: 0,
-            ..Settings::default()
-        };
-        let float = train(&records, &[], &settings, None, |_, _| {});
-        let quantised = float.quantise();
-        for r in records.iter().step_by(7) {
-            let pos = r.position().unwrap();
-            let f = float.evaluate(r);
-            let q = quantised.evaluate_position(&pos) as f32;
-            assert!(
-                (f - q).abs() <= 8.0 + f.abs() * 0.02,
-                "float {f} quantised {q}"
-            );
+        for buckets in [1, 4] {
+            let settings = Settings {
+                hidden: 16,
+                buckets,
+                epochs: 2,
+                batch_size: 128,
+                learning_rate: 0.01,
+                lambda: 1.0,
+                validation_every: 0,
+                ..Settings::default()
+            };
+            let float = train(&records, &[], &settings, None, |_, _| {});
+            let quantised = float.quantise();
+            assert_eq!(quantised.buckets(), buckets);
+            for r in records.iter().step_by(7) {
+                let pos = r.position().unwrap();
+                let f = float.evaluate(r);
+                let q = quantised.evaluate_position(&pos) as f32;
+                assert!(
+                    (f - q).abs() <= 8.0 + f.abs() * 0.02,
+                    "float {f} quantised {q}"
+                );
+            }
+            // Back to floats (a starting network for more training): the same file again.
+            let back = FloatNet::from_network(&quantised);
+            assert_eq!((back.hidden(), back.buckets()), (16, buckets));
+            assert_eq!(back.quantise(), quantised);
         }
-        // Back to floats (a starting network for more training): the same file again.
-        let back = FloatNet::from_network(&quantised);
-        assert_eq!(back.hidden(), 16);
-        assert_eq!(back.quantise(), quantised);
+    }
+
+    #[test]
+    fn a_split_output_evaluates_as_the_network_it_came_from() {
+        let records = material_records(10);
+        let one = train(&records, &[], &small(1), None, |_, _| {});
+        let split = one.split_output(5).unwrap();
+        assert_eq!(split.buckets(), 5);
+        for r in &records {
+            assert_eq!(one.evaluate(r), split.evaluate(r));
+        }
+        let q = (one.quantise(), split.quantise());
+        for r in records.iter().step_by(5) {
+            let pos = r.position().unwrap();
+            assert_eq!(q.0.evaluate_position(&pos), q.1.evaluate_position(&pos));
+        }
+        assert!(split.split_output(2).is_none(), "already split");
+    }
+
+    #[test]
+    fn output_buckets_learn_what_one_output_cannot() {
+        // Scores that flip sign with the number of pieces: material counts for the side to
+        // move with more than 25 pieces on the board and against it with fewer. One output
+        // over a piece-square first layer can hardly tell the two apart; a bucket for each
+        // range of piece counts can.
+        let records: Vec<Record> = material_records(60)
+            .into_iter()
+            .map(|mut r| {
+                let pieces = Square::all()
+                    .filter(|&s| r.setup.piece_at(s).is_some())
+                    .count();
+                if pieces <= 25 {
+                    r.score = r.score.saturating_neg();
+                }
+                r
+            })
+            .collect();
+        let loss = |buckets: usize| {
+            let settings = Settings {
+                buckets,
+                ..small(6)
+            };
+            let mut last = 0.0;
+            train(&records, &[], &settings, None, |r, _| {
+                last = r.validation_loss;
+            });
+            last
+        };
+        let (one, four) = (loss(1), loss(4));
+        assert!(four < one * 0.8, "one output {one}, four buckets {four}");
     }
 
     #[test]

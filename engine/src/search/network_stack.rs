@@ -86,7 +86,12 @@ impl NetworkStack {
     /// The network's evaluation of the position at `ply`, from its side to move's view.
     pub fn evaluate(&self, net: &Network, ply: usize, pos: &Position) -> i32 {
         let r = self.range(ply);
-        let v = net.output(&self.red[r.clone()], &self.black[r], pos.turn());
+        let v = net.output(
+            &self.red[r.clone()],
+            &self.black[r],
+            pos.turn(),
+            pos.piece_count(),
+        );
         debug_assert_eq!(
             v,
             net.evaluate_position(pos),
@@ -137,7 +142,7 @@ mod tests {
             vec![0; INPUTS * hidden],
             vec![0; hidden],
             vec![0; 2 * hidden],
-            bias,
+            vec![bias],
         );
         let result = search(Some(flat.clone()), crate::rules::START_FEN, 3);
         assert_eq!(result.score, Score::Cp(-125));
@@ -162,8 +167,9 @@ mod tests {
 
     #[test]
     fn the_incremental_sums_follow_every_move_of_a_search() {
-        // Debug builds check the sums against the position's at every evaluation (see
-        // `NetworkStack::evaluate`): captures, null moves, both sides, several positions.
+        // Debug builds check the sums and the evaluation against the position's at every
+        // evaluation (see `NetworkStack::evaluate`): captures, null moves, both sides, several
+        // positions, three output buckets.
         let mut rng = Rng::seeded(5);
         let mut w = |n: usize, span: usize| -> Vec<i16> {
             (0..n)
@@ -171,7 +177,12 @@ mod tests {
                 .collect()
         };
         let hidden = 16;
-        let net = Network::from_parts(w(INPUTS * hidden, 40), w(hidden, 100), w(2 * hidden, 60), 0);
+        let net = Network::from_parts(
+            w(INPUTS * hidden, 40),
+            w(hidden, 100),
+            w(2 * hidden * 3, 60),
+            vec![0, 40, -40],
+        );
         for fen in [
             crate::rules::START_FEN,
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1",
