@@ -287,10 +287,11 @@ fn check(
         // material).
         let next_half = if pos.turn() == Color::Red { size } else { 0 };
         let (entries, codes) = scratch;
+        let key = ix.defence_key(placement);
         entries.clear();
         entries.extend(moves.iter().map(|&m| {
             let quiet = (!pos.is_capture(m))
-                .then(|| quiet_successor(&ix, placement, m))
+                .then(|| quiet_successor(&ix, key.as_ref(), placement, m))
                 .flatten();
             quiet.map_or(u64::MAX, |i| next_half + i)
         }));
@@ -702,12 +703,14 @@ mod tests {
                         pos.make_move(m);
                         let read = ix.index_of(&pos).ok().map(|(_, i)| i);
                         pos.unmake_move();
-                        assert_eq!(
-                            quiet_successor(&ix, &p, m),
-                            read,
-                            "{sig} scheme {scheme}: {} {m}",
-                            pos.fen()
-                        );
+                        for key in [None, ix.defence_key(&p)] {
+                            assert_eq!(
+                                quiet_successor(&ix, key.as_ref(), &p, m),
+                                read,
+                                "{sig} scheme {scheme}: {} {m}",
+                                pos.fen()
+                            );
+                        }
                         checked += 1;
                     }
                 }

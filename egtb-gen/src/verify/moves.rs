@@ -10,7 +10,7 @@
 //! geometry only keeps the tries few.
 
 use chariot::egtb::Indexer;
-use chariot::egtb::index::{Placement, mirror_square};
+use chariot::egtb::index::{DefenceKey, Placement, mirror_square};
 use chariot::rules::chase::chased;
 use chariot::rules::{Kind, Move, Square, Waivers};
 use chariot::{Color, Position};
@@ -92,17 +92,18 @@ impl<'a> Moves<'a> {
     /// Calls `f` with every quiet move of entry `e` into the region, in move-generation order;
     /// what the moves chase only when `chases` is set (else `chase` and `kinds` are unset). The
     /// position a move leads to is its placement with the moved piece's square changed, encoded
-    /// whole ([`quiet_successor`]).
+    /// afresh ([`quiet_successor`]).
     pub fn successors(&self, e: u64, chases: bool, mut f: impl FnMut(Edge)) {
         let Some((pos, placement)) = self.legal_at(e) else {
             return;
         };
         let turn = self.mover(e).opponent();
+        let key = self.ix.defence_key(&placement);
         for &m in pos.legal_move_list().iter() {
             if pos.is_capture(m) {
                 continue;
             }
-            let Some(to) = quiet_successor(self.ix, &placement, m)
+            let Some(to) = quiet_successor(self.ix, key.as_ref(), &placement, m)
                 .map(|i| self.half(turn) + i)
                 .filter(|&w| self.region.contains(w))
             else {
@@ -198,16 +199,33 @@ fn mirrored(p: &Placement) -> Placement {
 
 /// The entry (within its side to move's half) of the position that the quiet move `m` leads to
 /// from the placement `p` (the table's frame, as decoded), or `None` where the moved piece's
-/// group cannot stand: the placement with the piece's square changed, encoded whole. (Not the
+/// group cannot stand: the placement with the piece's square changed, encoded afresh. (Not the
 /// generator's steps, which derive the new index from the old one; [`Indexer::encode`] knows
-/// no order within a group and applies the mirror itself.)
+/// no order within a group and applies the mirror itself.) `key`, `p`'s
+/// [`Indexer::defence_key`] when the caller has it, spares encoding the generals' and
+/// defenders' part again when a chariot, horse, cannon or soldier moves.
 #[must_use]
-pub fn quiet_successor(ix: &Indexer, p: &Placement, m: Move) -> Option<u64> {
+pub fn quiet_successor(
+    ix: &Indexer,
+    key: Option<&DefenceKey>,
+    p: &Placement,
+    m: Move,
+) -> Option<u64> {
     let mut q = *p;
     let from = m.from().index() as u8;
     let slot = q.slots().iter().position(|&s| s == from)?;
     q.squares[slot] = m.to().index() as u8;
-    ix.encode(&q)
+    match key {
+        Some(key)
+            if !matches!(
+                ix.slot_pieces()[slot].kind(),
+                Kind::General | Kind::Advisor | Kind::Elephant
+            ) =>
+        {
+            ix.encode_pieces(key, &q)
+        }
+        _ => ix.encode(&q),
+    }
 }
 
 /// Whether the legal move `m` of `pos` chases anything, and the kinds of the pieces it chases

@@ -44,8 +44,8 @@ mod translate;
 use super::signature::{Material, NAME_ORDER, Signature};
 use crate::rules::{Color, Kind, Piece, Position, Setup, Square};
 use groups::{BINOMIAL, Group, MAX_SIZE, mirror_sq, needs_mirror, reachable_squares};
-use scheme2::PairDigit;
-use scheme3::KingMajor;
+use scheme2::{PairDigit, PairKey};
+use scheme3::{Defences, KingMajor};
 pub use translate::{Run, SchemeMap};
 
 /// The most pieces (generals included) a table may hold.
@@ -244,6 +244,20 @@ impl DefenceStep<'_> {
             .defence_digit(self.groups, self.side, q.slots())?;
         Some(self.base + digit * self.weight)
     }
+}
+
+/// What the generals, advisors and elephants of a placement decide of its index (the mirror,
+/// and the defence digits with their block or pair; see [`Indexer::defence_key`]), kept to
+/// encode placements that differ from it only in chariots, horses, cannons and soldiers.
+#[derive(Clone, Copy, Debug)]
+pub struct DefenceKey(KeyOf);
+
+#[derive(Clone, Copy, Debug)]
+enum KeyOf {
+    /// Key schemes 2 and 4.
+    Pair(PairKey),
+    /// Key scheme 3.
+    KingMajor(Defences),
 }
 
 /// The index of one table: maps positions to entries and back.
@@ -456,6 +470,41 @@ impl Indexer {
             slot += g.count;
         }
         Some(idx)
+    }
+
+    /// The part of `p`'s index its generals, advisors and elephants decide, or `None` when the
+    /// key scheme is 1 or they have no index. With it, [`Indexer::encode_pieces`] encodes
+    /// any placement with the same generals, advisors and elephants as `p` (the others moved)
+    /// as [`Indexer::encode`] does, reading only the moved pieces' squares. Unlike
+    /// [`Indexer::piece_step`], `p` need not be canonical nor its index known: the placements
+    /// are encoded afresh (the mirror applied), with only the defenders' part shared.
+    #[must_use]
+    pub fn defence_key(&self, p: &Placement) -> Option<DefenceKey> {
+        let key = match &self.layout {
+            Layout::Plain => return None,
+            Layout::PairDigit(l, _) => KeyOf::Pair(l.defences(&self.groups, p.slots())?),
+            Layout::KingMajor(l) => KeyOf::KingMajor(l.defences(&self.groups, p.slots())?),
+        };
+        Some(DefenceKey(key))
+    }
+
+    /// [`Indexer::encode`] of `q`, whose generals, advisors and elephants stand where those of
+    /// the placement `key` was made from do ([`Indexer::defence_key`]).
+    #[inline]
+    #[must_use]
+    pub fn encode_pieces(&self, key: &DefenceKey, q: &Placement) -> Option<u64> {
+        let idx = match (&self.layout, &key.0) {
+            (Layout::PairDigit(l, _), KeyOf::Pair(k)) => {
+                l.encode_pieces(&self.groups, k, q.slots())
+            }
+            (Layout::KingMajor(l), KeyOf::KingMajor(d)) => l
+                .piece_digit(&self.groups, q.slots(), d.mirror)
+                .map(|piece| d.index(piece)),
+            // A key of another indexer's layout.
+            _ => self.encode(q),
+        };
+        debug_assert_eq!(idx, self.encode(q), "q keeps the key's defenders");
+        idx
     }
 
     /// For the canonical placement `p` stored at `idx` (as [`Indexer::decode`] gives), the
@@ -969,6 +1018,61 @@ mod tests {
         let back = ix.setup(&ix.decode(idx), turn);
         let back = Position::from_setup(&back, Waivers::NONE).unwrap();
         assert_eq!(ix.index_of(&back).unwrap(), a);
+    }
+
+    /// A placement's defence key encodes every placement with its chariots, horses, cannons or
+    /// soldiers moved as a full encode does: canonical placements and their mirror images,
+    /// every square (reachable, or not), pieces on top of others too.
+    #[test]
+    fn a_defence_key_encodes_moved_pieces_as_encode_does() {
+        for (name, ix) in [
+            "KRKAABB", "KRAKRB", "KNPKAABB", "KCABKPA", "KRRKCC", "KPPKA",
+        ]
+        .into_iter()
+        .flat_map(|n| [(n, indexer(n)), (n, scheme2(n)), (n, scheme4(n))])
+        {
+            let pieces: Vec<usize> = (0..ix.slot_pieces().len())
+                .filter(|&s| {
+                    !matches!(
+                        ix.slot_pieces()[s].kind(),
+                        Kind::General | Kind::Advisor | Kind::Elephant
+                    )
+                })
+                .collect();
+            let step = (ix.size() / 300) | 1;
+            let mut compared = 0;
+            for idx in (0..ix.size()).step_by(step as usize) {
+                let canonical = ix.decode(idx);
+                let mut mirrored = canonical;
+                for sq in &mut mirrored.squares[..usize::from(mirrored.len)] {
+                    *sq = mirror_square(*sq);
+                }
+                for p in [canonical, mirrored] {
+                    let Some(key) = ix.defence_key(&p) else {
+                        continue;
+                    };
+                    for &slot in &pieces {
+                        for sq in 0..90 {
+                            let mut q = p;
+                            q.squares[slot] = sq;
+                            assert_eq!(
+                                ix.encode_pieces(&key, &q),
+                                ix.encode(&q),
+                                "{name} {idx} slot {slot} to {sq}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            assert!(compared > 10_000, "{name}: {compared}");
+        }
+        // Key scheme 1 has no defence key.
+        assert!(
+            scheme1("KRKAABB")
+                .defence_key(&scheme1("KRKAABB").decode(0))
+                .is_none()
+        );
     }
 
     #[test]

@@ -9,6 +9,18 @@ use super::defence::{Defence, mirrors};
 use super::groups::{BINOMIAL, Group, colex, group_digit, group_slots, grow, mirror_sq, uncolex};
 use crate::rules::{Color, Kind};
 
+/// What the generals and defenders of a placement decide of its index in key schemes 2 and 4
+/// (see [`PairDigit::defences`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PairKey {
+    /// The placement is stored as its mirror image.
+    mirror: bool,
+    /// The pair digit times its weight.
+    base: u64,
+    /// The squares the generals and defenders take (after the mirror).
+    occupied: u128,
+}
+
 /// The layout of key schemes 2 and 4.
 #[derive(Clone, Debug)]
 pub(super) struct PairDigit {
@@ -126,7 +138,16 @@ impl PairDigit {
 
     /// The index of slots `s` (the mirror applied here), or `None` when a piece stands where it
     /// cannot.
+    #[inline]
     pub fn encode(&self, groups: &[Group], s: &[u8]) -> Option<u64> {
+        let key = self.defences(groups, s)?;
+        self.encode_pieces(groups, &key, s)
+    }
+
+    /// What the generals and defenders of slots `s` decide of their index: the mirror, the
+    /// pair digit and the squares they take; `None` when they have no index.
+    #[inline]
+    pub fn defences(&self, groups: &[Group], s: &[u8]) -> Option<PairKey> {
         let mirror = mirrors(&self.sides[1], groups, &self.group_slot, s)?;
         let m = |sq: u8| if mirror { mirror_sq(sq) } else { sq };
         let strong = self.sides[0].ordinal_of(groups, &self.group_slot, 0, m, s)?;
@@ -141,7 +162,6 @@ impl PairDigit {
                 + (strong - self.strong_d) * self.weak_left
                 + weak
         };
-        let mut idx = pair * self.pair_stride;
         let mut occupied = 0u128;
         for (side, d) in self.sides.iter().enumerate() {
             occupied |= 1 << m(s[side]);
@@ -152,6 +172,20 @@ impl PairDigit {
                 }
             }
         }
+        Some(PairKey {
+            mirror,
+            base: pair * self.pair_stride,
+            occupied,
+        })
+    }
+
+    /// The index of slots `s` whose generals and defenders are those `key` was made from
+    /// ([`PairDigit::defences`]), or `None` when a piece stands where it cannot.
+    #[inline]
+    pub fn encode_pieces(&self, groups: &[Group], key: &PairKey, s: &[u8]) -> Option<u64> {
+        let m = |sq: u8| if key.mirror { mirror_sq(sq) } else { sq };
+        let mut idx = key.base;
+        let mut occupied = key.occupied;
         for &(gi, weight, _) in &self.free_groups {
             let g = &groups[gi];
             let at = self.group_slot[gi];
