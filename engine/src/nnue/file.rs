@@ -214,6 +214,35 @@ mod tests {
         assert!(e.contains("bytes"), "{e}");
     }
 
+    /// Any header (checksum mended, so that the header's checks are what is tested) and any
+    /// truncation gives a network or an error, never a panic or a huge allocation.
+    #[test]
+    fn any_header_or_length_is_an_answer_not_a_panic() {
+        let bytes = to_bytes(&bucketed(2));
+        let mut rng = crate::random::Rng::seeded(17);
+        for _ in 0..2_000 {
+            let mut b = bytes.clone();
+            let field = 8 + 4 * rng.below(6);
+            let value = match rng.below(4) {
+                0 => rng.below(4) as u32,
+                1 => u32::MAX - rng.below(4) as u32,
+                2 => 1 << rng.below(32),
+                _ => rng.below(5000) as u32,
+            };
+            b[field..field + 4].copy_from_slice(&value.to_le_bytes());
+            let end = b.len() - 4;
+            let crc = crc32fast::hash(&b[..end]);
+            b[end..].copy_from_slice(&crc.to_le_bytes());
+            if let Ok(net) = from_bytes("n.nnue", &b) {
+                // Only a header that says what the file holds reads.
+                assert_eq!(net, bucketed(2), "field {field} = {value}");
+            }
+        }
+        for len in 0..bytes.len() {
+            assert!(from_bytes("n.nnue", &bytes[..len]).is_err(), "{len} bytes");
+        }
+    }
+
     #[test]
     fn a_bucket_count_out_of_range_is_refused() {
         let mut bytes = to_bytes(&bucketed(2));
