@@ -197,6 +197,10 @@ enum Command {
         /// Use at most N positions (the first ones of the files).
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
+        /// Also the losses on N ranges of the number of pieces on the board (those of N output
+        /// buckets, 2 to 16): where an evaluation is weak, openings or endgames.
+        #[arg(long, value_name = "N")]
+        by_pieces: Option<usize>,
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
@@ -553,11 +557,18 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             hand,
             lambda,
             max_positions,
+            by_pieces,
             json,
             quiet,
         } => {
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(chariot_cli::usage("--lambda must be between 0 and 1"));
+            }
+            let max = chariot::nnue::network::MAX_BUCKETS;
+            if by_pieces.is_some_and(|n| !(2..=max).contains(&n)) {
+                return Err(chariot_cli::usage(format!(
+                    "--by-pieces must be between 2 and {max}"
+                )));
             }
             let mut evaluators = Vec::new();
             for path in &nets {
@@ -587,6 +598,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
                 data,
                 lambda,
                 max_positions,
+                by_pieces: by_pieces.unwrap_or(1),
                 json,
                 quiet,
             })

@@ -375,6 +375,41 @@ fn loss_measures_networks_and_the_hand_written_evaluation_on_the_same_positions(
     }
     // Three evaluations on one set of positions score differently.
     assert_ne!(field(rows[0], "loss"), field(rows[2], "loss"));
+    // By ranges of piece counts: the ranges' positions add up to all, and their losses, weighed
+    // by their positions, to the whole's; each range holds what its piece counts say.
+    let split = chariot_run(&[
+        "loss",
+        &net,
+        "--data",
+        &data,
+        "--lambda",
+        "0.5",
+        "--json",
+        "--by-pieces",
+        "4",
+    ]);
+    assert!(split.status.success(), "{split:?}");
+    let text = String::from_utf8_lossy(&split.stdout);
+    let ranges: Vec<&str> = text.split("{\"loss\":").skip(1).collect();
+    assert_eq!(ranges.len(), 4, "{text}");
+    let expected = [(2, 9), (10, 17), (18, 25), (26, 32)].map(|(lo, hi)| {
+        records
+            .iter()
+            .filter(|r| {
+                let n = r.position().unwrap().piece_count();
+                (lo..=hi).contains(&n)
+            })
+            .count() as f64
+    });
+    let mut weighed = 0.0;
+    for (range, want) in ranges.iter().zip(expected) {
+        let range = format!("{{\"loss\":{range}");
+        assert_eq!(field(&range, "positions"), want, "{range}");
+        weighed += field(&range, "loss") * want;
+    }
+    assert!((weighed / n - blended / n).abs() < 1e-6, "{text}");
+    let refused = chariot_run(&["loss", "--hand", "--data", &data, "--by-pieces", "1"]);
+    assert_eq!(refused.status.code(), Some(2));
     // Nothing to measure, or a bad --lambda: usage errors; a file that is not a network: a
     // run-time error naming it.
     let none = chariot_run(&["loss", "--data", &data]);

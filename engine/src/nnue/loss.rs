@@ -92,6 +92,15 @@ impl Loss {
         self.result += sq(t.result);
     }
 
+    /// Adds the records counted by `other` (with the same `lambda`).
+    pub fn merge(&mut self, other: &Loss) {
+        debug_assert_eq!(self.lambda, other.lambda);
+        self.positions += other.positions;
+        self.blended += other.blended;
+        self.score += other.score;
+        self.result += other.result;
+    }
+
     /// The records counted.
     #[must_use]
     pub fn positions(&self) -> u64 {
@@ -175,5 +184,11 @@ mod tests {
         assert!((loss.score_loss() - mean(0.0, p - 0.5)).abs() < 1e-7);
         assert!((loss.result_loss() - mean(0.5, 1.0 - p)).abs() < 1e-7);
         assert!((loss.loss() - mean(0.25, 0.75 - p)).abs() < 1e-7);
+        // Two sums merged are the sum of their records.
+        let (mut a, mut b) = (Loss::new(0.5), Loss::new(0.5));
+        a.add(&t, 0);
+        b.add(&t, 400);
+        a.merge(&b);
+        assert_eq!(a, loss);
     }
 }
