@@ -361,42 +361,15 @@ impl Adam {
             *v = B2 * *v + (1.0 - B2) * g * g;
             *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
         };
-        for (((w, g), m), v) in net
-            .w1
-            .iter_mut()
-            .zip(&g.w1)
-            .zip(&mut self.m.w1)
-            .zip(&mut self.v.w1)
-        {
-            step(w, *g, m, v);
-        }
-        for (((w, g), m), v) in net
-            .b1
-            .iter_mut()
-            .zip(&g.b1)
-            .zip(&mut self.m.b1)
-            .zip(&mut self.v.b1)
-        {
-            step(w, *g, m, v);
-        }
-        for (((w, g), m), v) in net
-            .w2
-            .iter_mut()
-            .zip(&g.w2)
-            .zip(&mut self.m.w2)
-            .zip(&mut self.v.w2)
-        {
-            step(w, *g, m, v);
-        }
-        for (((w, g), m), v) in net
-            .b2
-            .iter_mut()
-            .zip(&g.b2)
-            .zip(&mut self.m.b2)
-            .zip(&mut self.v.b2)
-        {
-            step(w, *g, m, v);
-        }
+        let each = |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
+            for (((w, g), m), v) in w.iter_mut().zip(g).zip(m).zip(v) {
+                step(w, *g, m, v);
+            }
+        };
+        each(&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1);
+        each(&mut net.b1, &g.b1, &mut self.m.b1, &mut self.v.b1);
+        each(&mut net.w2, &g.w2, &mut self.m.w2, &mut self.v.w2);
+        each(&mut net.b2, &g.b2, &mut self.m.b2, &mut self.v.b2);
         net.clip();
     }
 }
