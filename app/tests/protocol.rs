@@ -926,3 +926,58 @@ fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_
     );
     e.quit();
 }
+
+#[test]
+fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_bucket() {
+    use chariot::nnue::Network;
+    use chariot::nnue::features::INPUTS;
+    // Two buckets: up to 17 pieces the network says -300 centipawns for the side to move,
+    // from 18 pieces on 125 (the quantisation's scale: QA 255 x QB 256 / 400).
+    let hidden = 4;
+    let cp = |v: i32| v * 255 * 256 / 400;
+    let net = Network::from_parts(
+        vec![0; INPUTS * hidden],
+        vec![0; hidden],
+        vec![0; 2 * 2 * hidden],
+        vec![cp(-300), cp(125)],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("buckets.nnue");
+    chariot::nnue::file::write(&path, &net).unwrap();
+    let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let said = e.starts("info string evaluating with the network of evalfile");
+    assert!(
+        said.ends_with("(4 neurons a side, 2 output buckets)"),
+        "{said}"
+    );
+    let evaluation = |e: &mut Engine, position: &str| {
+        e.send(position);
+        e.send("eval");
+        e.send("isready");
+        let lines = e.lines_until("readyok");
+        lines
+            .into_iter()
+            .find_map(|l| {
+                l.strip_prefix("network evaluation (side to move): ")
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(evaluation(&mut e, "position startpos"), "125");
+    assert_eq!(
+        evaluation(&mut e, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"),
+        "-300"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3") && l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    e.quit();
+}

@@ -380,16 +380,20 @@ impl Session {
         } else {
             None
         };
+        let shape = |n: &crate::nnue::Network| match n.buckets() {
+            1 => format!("{} neurons a side", n.hidden()),
+            b => format!("{} neurons a side, {b} output buckets", n.hidden()),
+        };
         let said = match (&net, &self.settings.net_file) {
             (None, _) => "info string evaluating with the hand-written evaluation".to_owned(),
             (Some(n), Some((path, _))) => format!(
-                "info string evaluating with the network of evalfile {path} ({} neurons a side)",
-                n.hidden()
+                "info string evaluating with the network of evalfile {path} ({})",
+                shape(n)
             ),
             (Some(n), None) => format!(
-                "info string evaluating with the {} ({} neurons a side)",
+                "info string evaluating with the {} ({})",
                 crate::nnue::builtin::NAME,
-                n.hidden()
+                shape(n)
             ),
         };
         self.engine.set_network(net);
