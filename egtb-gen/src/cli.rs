@@ -51,9 +51,14 @@ enum Command {
         /// zstd compression level of the blocks.
         #[arg(long, default_value_t = 12)]
         level: i32,
-        /// Entries per compressed block: smaller blocks make a cold probe cheaper, larger ones
-        /// compress better.
-        #[arg(long, default_value_t = chariot::egtb::file::DEFAULT_BLOCK_ENTRIES)]
+        /// Entries per compressed block, 1 to 1048576: smaller blocks make a cold probe
+        /// cheaper, larger ones compress better.
+        #[arg(
+            long,
+            default_value_t = chariot::egtb::file::DEFAULT_BLOCK_ENTRIES,
+            value_parser = clap::value_parser!(u32)
+                .range(1..=i64::from(chariot::egtb::file::MAX_BLOCK_ENTRIES))
+        )]
         block_entries: u32,
         /// Refuse a table whose estimated memory exceeds this many GiB.
         #[arg(long, default_value_t = 16.0)]

@@ -45,8 +45,11 @@ pub enum TableError {
         /// What does not match.
         reason: String,
     },
-    /// Blocks of no entries were asked for.
-    #[error("--block-entries must be at least 1")]
+    /// Blocks of no entries, or of more than readers take, were asked for.
+    #[error(
+        "--block-entries must be from 1 to {}",
+        chariot::egtb::file::MAX_BLOCK_ENTRIES
+    )]
     BlockEntries,
     /// A file could not be measured after writing.
     #[error("{}: {source}", path.display())]

@@ -176,7 +176,7 @@ pub fn build_one(
         Some((first, _)) => crate::layout::choose(first, level, block_entries),
         None => chariot::egtb::index::KEY_SCHEME,
     };
-    if block_entries == 0 {
+    if block_entries == 0 || block_entries > chariot::egtb::file::MAX_BLOCK_ENTRIES {
         return Err(TableError::BlockEntries);
     }
     let tables: Vec<&Generated> = files.iter().map(|f| f.0).collect();

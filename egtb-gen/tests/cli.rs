@@ -487,3 +487,30 @@ fn repack_rewrites_old_files_with_the_same_entries_and_keeps_a_damaged_one() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
+
+#[test]
+fn block_sizes_the_readers_refuse_are_refused_before_generating() {
+    let dir = tempfile::tempdir().unwrap();
+    for size in ["0", "1048577"] {
+        let (code, _, err) = run(
+            bin()
+                .args(["gen", "KRK", "--block-entries", size, "--dir"])
+                .arg(dir.path()),
+            "",
+        );
+        assert_eq!(code, 2, "--block-entries {size}: {err}");
+        assert!(err.contains("--block-entries"), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The largest block the readers take is written and read.
+    let (code, _, err) = run(
+        bin()
+            .args(["gen", "KRK", "--block-entries", "1048576", "--dir"])
+            .arg(dir.path()),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(bin().arg("info").arg(dir.path().join("KRK.egtb")), "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 block of 1048576 entries"), "{out}");
+}

@@ -61,6 +61,12 @@ pub const FLAG_RULE_DECIDES: u8 = 2;
 pub use super::index::KEY_SCHEME;
 /// Default number of entries per block.
 pub const DEFAULT_BLOCK_ENTRIES: u32 = 8 * 1024;
+/// The most entries a block may hold (2 MiB decompressed at 2 bytes an entry): a reader decodes
+/// a block whole, so a header asking more is refused rather than allocated.
+pub const MAX_BLOCK_ENTRIES: u32 = 1 << 20;
+/// The most blocks a table may have (version 3's block index then decompresses to 128 MiB at
+/// most; with the default block size, tables of up to 137 G entries).
+pub const MAX_BLOCKS: u32 = 1 << 24;
 /// Blocks kept decompressed per open table.
 const CACHE_BLOCKS: usize = 16;
 
@@ -105,6 +111,9 @@ pub enum FileError {
     /// the file does, or a constant block's code does not fit the value width.
     #[error("corrupted block index: {0}")]
     BadBlockIndex(String),
+    /// The table's codes do not fit in this machine's memory (reading it whole).
+    #[error("{0} entries do not fit in memory (2 bytes each)")]
+    TooLarge(u64),
     /// A block's checksum does not match.
     #[error("corrupted block {0} (checksum mismatch)")]
     BlockChecksum(u32),
@@ -410,12 +419,21 @@ impl Header {
                 header.entries_per_half
             ));
         }
-        if header.block_entries == 0 {
-            return bad("zero entries per block".into());
+        if header.block_entries == 0 || header.block_entries > MAX_BLOCK_ENTRIES {
+            return bad(format!(
+                "{} entries per block (1 to {MAX_BLOCK_ENTRIES} are read)",
+                header.block_entries
+            ));
         }
         let blocks = header.entries().div_ceil(u64::from(header.block_entries));
         if u64::from(header.blocks) != blocks {
             return bad(format!("{} blocks, {blocks} expected", header.blocks));
+        }
+        if header.blocks > MAX_BLOCKS {
+            return bad(format!(
+                "{} blocks (at most {MAX_BLOCKS} are read)",
+                header.blocks
+            ));
         }
         let index_len = if version == VERSION { u64_at(240) } else { 0 };
         Ok((header, u32_at(160), index_len))
@@ -644,7 +662,12 @@ impl TableFile {
     /// # Errors
     /// The first block fault.
     pub fn all_codes(&self) -> Result<Vec<u16>, FileError> {
-        let mut out = Vec::with_capacity(self.header.entries() as usize);
+        let entries = self.header.entries();
+        let mut out = Vec::new();
+        usize::try_from(entries)
+            .ok()
+            .and_then(|n| out.try_reserve_exact(n).ok())
+            .ok_or(FileError::TooLarge(entries))?;
         for b in 0..self.header.blocks {
             out.extend(self.block_codes(b)?);
         }
@@ -831,6 +854,17 @@ pub fn compress_block(
 /// [`FileError::Io`] when writing fails (the temporary file is removed),
 /// [`FileError::CompressIndex`] when the block index cannot be compressed.
 pub fn write_table(path: &Path, header: &Header, blocks: &[Block]) -> Result<(), FileError> {
+    // Never a file the readers refuse.
+    if header.block_entries == 0
+        || header.block_entries > MAX_BLOCK_ENTRIES
+        || header.blocks > MAX_BLOCKS
+    {
+        return Err(FileError::BadHeader(format!(
+            "{} blocks of {} entries (readers take 1 to {MAX_BLOCK_ENTRIES} entries a block, \
+             at most {MAX_BLOCKS} blocks)",
+            header.blocks, header.block_entries
+        )));
+    }
     // The lengths, then the words: lengths repeat and compress to little, CRCs do not.
     let mut words = Vec::with_capacity(8 * blocks.len());
     for b in blocks {
@@ -1218,6 +1252,46 @@ mod tests {
             .chunks_exact(4)
             .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
             .collect()
+    }
+
+    /// A header whose blocks a reader would have to allocate beyond the bounds is refused
+    /// before anything is allocated (the checksum mended: the bounds are what is tested).
+    #[test]
+    fn a_header_asking_too_large_or_too_many_blocks_is_refused() {
+        let (sig, codes) = sample();
+        let good = bytes_of(sig, &codes);
+        let with = |name: &str, block_entries: u32| {
+            let sig: Signature = name.parse().unwrap();
+            let entries = 2 * Indexer::new(sig).unwrap().size();
+            let blocks = entries.div_ceil(u64::from(block_entries)) as u32;
+            let mut b = good.clone();
+            b[16..48].fill(0);
+            b[16..16 + name.len()].copy_from_slice(name.as_bytes());
+            b[48..56].copy_from_slice(&(entries / 2).to_le_bytes());
+            b[56..60].copy_from_slice(&block_entries.to_le_bytes());
+            b[60..64].copy_from_slice(&blocks.to_le_bytes());
+            let head = HEADER_LEN_V2;
+            let crc = crc32fast::hash(&b[..head - 4]);
+            b[head - 4..head].copy_from_slice(&crc.to_le_bytes());
+            TableFile::from_bytes(b).err().map(|e| e.to_string())
+        };
+        let e = with("KRK", MAX_BLOCK_ENTRIES + 1).unwrap();
+        assert!(e.contains("entries per block"), "{e}");
+        // 613 M entries in blocks of 32: 19 M blocks.
+        let e = with("KRABKRAB", 32).unwrap();
+        assert!(e.contains("blocks (at most"), "{e}");
+        // At the bound the file reads (KRK's 8,100 entries are one block either way).
+        assert_eq!(with("KRK", MAX_BLOCK_ENTRIES), None);
+        // The writer refuses to write what the readers refuse.
+        let dir = tempfile::tempdir().unwrap();
+        let mut header = TableFile::from_bytes(good).unwrap().header().clone();
+        header.block_entries = MAX_BLOCK_ENTRIES + 1;
+        let refused = write_table(&dir.path().join("KRK.egtb"), &header, &[]);
+        assert!(
+            matches!(refused, Err(FileError::BadHeader(_))),
+            "{refused:?}"
+        );
+        assert!(!dir.path().join("KRK.egtb").exists());
     }
 
     #[test]
