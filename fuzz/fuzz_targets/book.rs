@@ -3,13 +3,15 @@
 
 #![no_main]
 
+use chariot::Position;
 use chariot::book::Book;
 use chariot::notation::parse_iccs;
-use chariot::Position;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(book) = Book::from_bytes("fuzz.xqb", data.to_vec()) else { return };
+    let Ok(book) = Book::from_bytes("fuzz.xqb", data.to_vec()) else {
+        return;
+    };
     let _ = book.verify();
     let _ = book.entries().count();
     let mut pos = Position::start();

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use book_builder::{Severity, read_all};
+use chariot_games::{Severity, read_all};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
