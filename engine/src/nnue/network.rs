@@ -36,7 +36,6 @@ pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    buckets: usize,
     /// First-layer weights, one row of `hidden` per feature.
     pub(super) w1: Vec<i16>,
     /// First-layer biases.
@@ -76,7 +75,6 @@ impl Network {
         );
         Network {
             hidden,
-            buckets,
             w1,
             b1,
             w2,
@@ -113,7 +111,7 @@ impl Network {
     /// Output buckets (1 for a single output).
     #[must_use]
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.b2.len()
     }
 
     fn row(&self, feature: usize) -> &[i16] {
@@ -185,7 +183,7 @@ impl Network {
         } else {
             (black, red)
         };
-        let bucket = output_bucket(self.buckets, pieces);
+        let bucket = output_bucket(self.b2.len(), pieces);
         let h = self.hidden;
         let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
         let k = self.kernel;

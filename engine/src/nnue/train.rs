@@ -111,7 +111,6 @@ impl Sample {
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     hidden: usize,
-    buckets: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
     /// Output weights, bucket by bucket (the side to move's `hidden`, then the other side's).
@@ -179,7 +178,6 @@ impl FloatNet {
         };
         FloatNet {
             hidden,
-            buckets,
             w1: uniform(INPUTS * hidden, 0.1),
             b1: uniform(hidden, 0.1),
             w2: uniform(2 * hidden * buckets, 1.0 / (2.0 * hidden as f32).sqrt()),
@@ -257,7 +255,7 @@ impl FloatNet {
     /// The evaluation in centipawns of a record's position (float arithmetic).
     #[must_use]
     pub fn evaluate(&self, r: &Record) -> f32 {
-        let s = Sample::new(r, 1.0, self.buckets);
+        let s = Sample::new(r, 1.0, self.buckets());
         let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
         self.forward(&s, &mut acc) * super::network::SCALE as f32
     }
@@ -274,7 +272,6 @@ impl FloatNet {
         };
         FloatNet {
             hidden: net.hidden(),
-            buckets: net.buckets(),
             w1: f(&net.w1, qa),
             b1: f(&net.b1, qa),
             w2: f(&net.w2, qb),
@@ -291,7 +288,7 @@ impl FloatNet {
     /// Output buckets.
     #[must_use]
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.b2.len()
     }
 
     /// This network of one output with its output copied into `buckets` buckets: the same
@@ -300,11 +297,10 @@ impl FloatNet {
     /// when the network already has several buckets (which of them would each new one copy?).
     #[must_use]
     pub fn split_output(&self, buckets: usize) -> Option<FloatNet> {
-        if self.buckets != 1 || buckets == 0 {
+        if self.buckets() != 1 || buckets == 0 {
             return None;
         }
         Some(FloatNet {
-            buckets,
             w2: self.w2.repeat(buckets),
             b2: self.b2.repeat(buckets),
             ..self.clone()
@@ -412,7 +408,7 @@ pub fn train(
     assert!(
         start
             .as_ref()
-            .is_none_or(|n| n.hidden == settings.hidden && n.buckets == settings.buckets),
+            .is_none_or(|n| n.hidden == settings.hidden && n.buckets() == settings.buckets),
         "the starting network has another hidden size or bucket count"
     );
     let buckets = settings.buckets;
