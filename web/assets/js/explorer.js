@@ -60,7 +60,7 @@ export class Explorer {
       this.update();
     });
     $('tb-line').addEventListener('click', () => {
-      if (this.drawn === this.asked) this.analyse.playLine(this.tableLine);
+      if (this.current()) this.analyse.playLine(this.tableLine);
     });
     this.builder = new Builder(this);
   }
@@ -71,10 +71,27 @@ export class Explorer {
     return notation === 'iccs' ? m.move ?? m.iccs : m[notation];
   }
 
+  /**
+   * The request the open pane makes for the analysis board's position as it is now. The board's
+   * position changes at once when a move is played, before its answers arrive.
+   */
+  key() {
+    const { fen, moves } = this.analyse.position();
+    return JSON.stringify([fen, moves, this.pane, this.offset]);
+  }
+
+  /**
+   * Whether the pane shows the answer for the position on the board now: from a move played
+   * until its answer is drawn, the pane shows the previous position's, and its moves play nothing.
+   */
+  current() {
+    return this.drawn === this.key();
+  }
+
   /** Fetches and draws the open pane for the analysis board's position. */
   async update() {
     const { fen, moves } = this.analyse.position();
-    const asked = JSON.stringify([fen, moves, this.pane, this.offset]);
+    const asked = this.key();
     this.asked = asked;
     try {
       if (this.pane === 'book') {
@@ -100,12 +117,12 @@ export class Explorer {
   }
 
   /**
-   * Plays `move` from a table drawn for the position `asked`, if that is still the position:
-   * until the next answer is drawn the tables shown are the previous position's, and a click on
-   * one of their moves must not play it here.
+   * Plays `move` from a table drawn for the request `asked`, if that is still the board's
+   * position: until the next answer is drawn the tables shown are the previous position's, and a
+   * click on one of their moves must not play it here.
    */
   playFrom(asked, move) {
-    if (this.asked === asked) this.analyse.play(move);
+    if (this.asked === asked && this.key() === asked) this.analyse.play(move);
   }
 
   filters() {
