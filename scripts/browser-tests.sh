@@ -2,7 +2,9 @@
 # The web app's end-to-end tests (web/tests/browser): headless Chromium driven by playwright-core
 # against `chariot serve`. Installs what they need when it is missing: Debian's chromium and
 # fonts-noto-cjk (without CJK fonts every Chinese character in a screenshot is an empty box),
-# and the pinned npm packages (package-lock.json). Writes the screenshots to docs/screenshots/.
+# and the pinned npm packages (package-lock.json). Lints the app's scripts first (ESLint: a name
+# used but never defined fails here, not only in the test that reaches it). Writes the
+# screenshots to docs/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -20,6 +22,8 @@ if ((${#need[@]})); then
 fi
 
 (cd web/tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+(cd web && tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs \
+  assets/js tests/browser/app.test.mjs tests/browser/eslint.config.mjs)
 # The test profile (optimised, as `cargo test` builds the binaries) so the engine answers quickly.
 cargo build --profile test -p chariot -p book-builder
 export CHARIOT_BIN="$root/target/debug/chariot"

@@ -271,7 +271,7 @@ export class Analyse {
         let message = t('analysis.busy');
         try {
           message = (await response.json()).error;
-        } catch (_) { /* not JSON */ }
+        } catch { /* not JSON */ }
         throw new Error(message);
       }
       await readEvents(response, (event, data) => {

@@ -15,7 +15,7 @@ async function call(method, path, body, raw = false) {
     let message = `${response.status} ${response.statusText}`;
     try {
       message = (await response.json()).error || message;
-    } catch (_) { /* not JSON */ }
+    } catch { /* not JSON */ }
     const error = new Error(message);
     error.status = response.status;
     throw error;

@@ -19,12 +19,8 @@ export function renderMoves(element, { moves, current, startFen, notation, onPic
   const blackFirst = startFen.split(' ')[1] === 'b';
   const fullmove = Number(startFen.split(' ')[5]) || 1;
   const cells = [];
-  let slot = blackFirst ? 1 : 0;
   if (blackFirst) cells.push(null);
-  moves.forEach((m, i) => {
-    cells.push({ m, i });
-    slot += 1;
-  });
+  moves.forEach((m, i) => cells.push({ m, i }));
   for (let row = 0; row * 2 < cells.length; row += 1) {
     const no = document.createElement('div');
     no.className = 'no';

@@ -80,7 +80,7 @@ export class Play {
       const game = await api.showGame(id);
       this.app.board.orient(game.side);
       this.show(game);
-    } catch (_) {
+    } catch {
       sessionStorage.removeItem('chariot.game');
     }
   }
@@ -111,7 +111,7 @@ export class Play {
     let list;
     try {
       list = (await api.books()).books;
-    } catch (e) {
+    } catch {
       return;
     }
     const select = $('new-book');
