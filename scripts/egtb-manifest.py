@@ -11,6 +11,7 @@ only what is new, and it is where each table's peak memory is stated.
 Usage:
   egtb-manifest.py --dir TABLES --out MANIFEST.tsv [--egtb-gen BIN] [--times LOG]
                    [--verify JSONL...] [--crosscheck JSONL...] [--repacked]
+  egtb-manifest.py --dir TABLES --out MANIFEST.tsv --todo PLAN.mk [--only SIG...]
 
 --times     `/usr/bin/time -f '%C | %e | %U | %S | %M'` lines of `egtb-gen gen SIG` jobs (the
             Makefile of `egtb-gen plan` run with EGTB_GEN="/usr/bin/time -a -o LOG -f ... egtb-gen")
@@ -22,6 +23,17 @@ Usage:
             `-` for records from before the column) takes the new digests and keeps its checks,
             since `repack` compared every entry of each new file with the old one
 
+With --todo PLAN (a Makefile of `egtb-gen plan`), nothing is written: the make goals still due
+are printed, one a line, in the plan's order: `DIR/TABLE.verify.json` for each table the record
+does not say passed `verify`, `DIR/TABLE.crosscheck.json` likewise (a table not in the record
+yet gets both, and make generates it, and the tables it needs, first). So a new machine picks up
+where the record stands:
+
+  make -k -j 2 -f fourth.mk $(egtb-manifest.py --dir tables --out fourth.tsv --todo fourth.mk)
+
+--only SIG... keeps the goals of those tables: a part of the set for one session (tables sharing
+the tables they need, such as one pair of attacking pieces, cost least together).
+
 Lines already in MANIFEST.tsv are kept (for tables not in TABLES now) and merged (a table found
 again keeps its earlier results when its digests are the same). A table whose digest differs
 from the record is an error (exit status 1): the same build inputs must give the same bytes
@@ -32,6 +44,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -94,6 +107,34 @@ def read_results(paths):
     return out
 
 
+def read_plan(path):
+    """The tables of a Makefile of `egtb-gen plan`, in its order (each after the tables it needs)."""
+    with open(path) as f:
+        return [m.group(1) for m in re.finditer(r"^\$\(DIR\)/(\w+)\.verify\.json:", f.read(), re.M)]
+
+
+def todo(ap, args, rows):
+    """Prints the plan's goals that the record does not show done."""
+    # Quietly stop when the reader does (`| head`).
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    tables = read_plan(args.todo)
+    if not tables:
+        ap.error(f"--todo {args.todo}: no table's verify rule in it (not a Makefile of `egtb-gen plan`?)")
+    unknown = sorted(set(args.only or []) - set(tables))
+    if unknown:
+        ap.error(f"--only: not tables of {args.todo}: {' '.join(unknown)}")
+    only = set(args.only or tables)
+    base = args.dir.rstrip("/") or "/"
+    for t in tables:
+        if t not in only:
+            continue
+        row = rows.get(t, {})
+        for check in ("verify", "crosscheck"):
+            if row.get(check) != "ok":
+                print(f"{base}/{t}.{check}.json")
+    return 0
+
+
 def verdict(results, table):
     """The table's verdict from its two files' results: ok, FAILED, partial or -."""
     got = [results.get(f"{table}.egtb"), results.get(f"{table}.dtc.egtb")]
@@ -114,9 +155,19 @@ def main():
                     help="`egtb-gen verify --json` output (JSON lines), one or more files")
     ap.add_argument("--crosscheck", nargs="+", metavar="JSONL",
                     help="`egtb-gen crosscheck --json` output (JSON lines), one or more files")
+    ap.add_argument("--todo", metavar="PLAN",
+                    help="print the goals of this Makefile of `egtb-gen plan` that the record does not show done; write nothing")
+    ap.add_argument("--only", nargs="+", metavar="SIG", help="with --todo: only these tables' goals")
     ap.add_argument("--repacked", action="store_true",
                     help="files rewritten by `egtb-gen repack` since the record: take their version 3 digests")
     args = ap.parse_args()
+    if args.only and not args.todo:
+        ap.error("--only goes with --todo")
+    if args.todo:
+        if not os.path.isfile(args.todo):
+            ap.error(f"--todo {args.todo}: no such file")
+        # The directory need not exist yet: make generates into it.
+        return todo(ap, args, read_manifest(args.out))
     if not os.path.isdir(args.dir):
         ap.error(f"--dir {args.dir}: no such directory")
     for flag, paths in (("--times", [args.times]), ("--verify", args.verify), ("--crosscheck", args.crosscheck)):

@@ -116,3 +116,120 @@ fn a_repacked_table_keeps_its_checks_and_other_changes_are_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a version 1 or 2 file repacked"), "{err}");
 }
+
+/// The goals `--todo` prints for a plan and a record: `(table, check)` pairs.
+fn todo(plan: &Path, record: &Path, only: &[&str]) -> Vec<String> {
+    let mut extra = vec!["--todo", plan.to_str().unwrap()];
+    if !only.is_empty() {
+        extra.push("--only");
+        extra.extend(only);
+    }
+    let out = manifest(Path::new("T"), record, &extra);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn todo_lists_the_checks_the_record_lacks_as_make_goals() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 on this machine (the record's script needs it)");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let plan = work.path().join("small.mk");
+    let plan_str = plan.to_str().unwrap();
+    egtb_gen(
+        &["plan", "--set", "small", "--dir", "T", "--out", plan_str],
+        &[],
+    );
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let order: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("$(DIR)/")?.split_once(".verify.json:"))
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(order.len(), 15, "{text}");
+    // A record: KK done, KRK verified only, KNK's crosscheck failed, the rest not there.
+    let record = work.path().join("record.tsv");
+    let mut tsv = String::from(
+        "table\tentries\tgen_cpu_s\tgen_peak_mib\tdtm_bytes\tdtc_bytes\tdtm_sha256\tdtc_sha256\tverify\tcrosscheck\tformat\n",
+    );
+    for (t, v, c) in [
+        ("KK", "ok", "ok"),
+        ("KRK", "ok", "-"),
+        ("KNK", "ok", "FAILED"),
+    ] {
+        tsv += &format!("{t}\t90\t0.0\t5\t1\t1\ta\tb\t{v}\t{c}\t1\n");
+    }
+    std::fs::write(&record, tsv).unwrap();
+
+    let mut expected = Vec::new();
+    for t in &order {
+        match *t {
+            "KK" => {}
+            "KRK" | "KNK" => expected.push(format!("T/{t}.crosscheck.json")),
+            _ => {
+                expected.push(format!("T/{t}.verify.json"));
+                expected.push(format!("T/{t}.crosscheck.json"));
+            }
+        }
+    }
+    let goals = todo(&plan, &record, &[]);
+    assert_eq!(goals, expected);
+    // The record is only read.
+    assert!(
+        std::fs::read_to_string(&record)
+            .unwrap()
+            .starts_with("table\t")
+    );
+    // --only: those tables' goals, in the plan's order.
+    let goals = todo(&plan, &record, &["KRK", "KK", "KCK"]);
+    let kck: Vec<String> = ["T/KCK.verify.json", "T/KCK.crosscheck.json"]
+        .map(String::from)
+        .into();
+    let mut want = vec!["T/KRK.crosscheck.json".to_string()];
+    if order.iter().position(|t| *t == "KCK") < order.iter().position(|t| *t == "KRK") {
+        want.splice(0..0, kck);
+    } else {
+        want.extend(kck);
+    }
+    assert_eq!(goals, want);
+    // The goals are the plan's own targets: make accepts them (a dry run).
+    if Command::new("make").arg("--version").output().is_ok() {
+        let all = todo(&plan, &record, &[]);
+        let out = Command::new("make")
+            .current_dir(work.path())
+            .args(["-n", "-f", plan_str, "DIR=T", "EGTB_GEN=true"])
+            .args(&all)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A table not in the plan, and a file that is no plan, are usage errors (exit status 2).
+    let out = manifest(
+        Path::new("T"),
+        &record,
+        &["--todo", plan_str, "--only", "KRKR"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KRKR"));
+    let out = manifest(
+        Path::new("T"),
+        &record,
+        &["--todo", record.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a Makefile of `egtb-gen plan`"));
+}
