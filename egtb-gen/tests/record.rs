@@ -13,6 +13,15 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// Whether python3 is here to run the record's script (a test says it skips when not).
+fn have_python() -> bool {
+    let here = Command::new("python3").arg("--version").output().is_ok();
+    if !here {
+        eprintln!("skipped: no python3 on this machine (the record's script needs it)");
+    }
+    here
+}
+
 fn manifest(dir: &Path, record: &Path, extra: &[&str]) -> Output {
     Command::new("python3")
         .arg(repo().join("scripts/egtb-manifest.py"))
@@ -54,8 +63,7 @@ fn line(record: &Path, table: &str) -> std::collections::HashMap<String, String>
 
 #[test]
 fn a_repacked_table_keeps_its_checks_and_other_changes_are_errors() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 on this machine (the record's script needs it)");
+    if !have_python() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
@@ -139,8 +147,7 @@ fn todo(plan: &Path, record: &Path, only: &[&str]) -> Vec<String> {
 
 #[test]
 fn todo_lists_the_checks_the_record_lacks_as_make_goals() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 on this machine (the record's script needs it)");
+    if !have_python() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
