@@ -214,6 +214,19 @@ mod tests {
         assert!(e.contains("bytes"), "{e}");
     }
 
+    /// net6, the built-in network until net9a, is a real version 1 file kept in `data/nets/`:
+    /// it reads as one bucket, and its version 2 rewrite reads back the same network.
+    #[test]
+    fn the_kept_version_1_network_reads_and_rewrites_as_version_2() {
+        let v1: &[u8] = include_bytes!("../../../data/nets/chariot-net6.nnue");
+        assert_eq!(u32::from_le_bytes(v1[8..12].try_into().unwrap()), 1);
+        let net = from_bytes("chariot-net6.nnue", v1).unwrap();
+        assert_eq!((net.hidden(), net.buckets()), (128, 1));
+        let v2 = to_bytes(&net);
+        assert_eq!(v2.len(), v1.len() + 4);
+        assert_eq!(from_bytes("rewritten", &v2).unwrap(), net);
+    }
+
     /// Any header (checksum mended, so that the header's checks are what is tested) and any
     /// truncation gives a network or an error, never a panic or a huge allocation.
     #[test]
