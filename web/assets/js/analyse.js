@@ -59,6 +59,7 @@ export class Analyse {
     this.texts = []; // the line's moves in three notations (the API's MoveText)
     this.index = -1; // the ply shown (-1: the base position)
     this.here = null; // the position shown, as /api/position describes it
+    this.refreshes = 0; // refresh() calls so far: only the latest one's answer is drawn
     this.lines = new Map(); // multipv -> latest info
     this.stream = null; // the running analysis's AbortController
     this.games = [];
@@ -140,14 +141,23 @@ export class Analyse {
     }
   }
 
-  /** Fetches the position shown and draws everything; restarts a running analysis. */
+  /**
+   * Fetches the position shown and draws everything; restarts a running analysis. Only the
+   * latest call's answer is drawn: stepping through a game quickly asks for several positions,
+   * and one answered late must not replace the position shown now.
+   */
   async refresh() {
+    this.refreshes += 1;
+    const serial = this.refreshes;
+    let here;
     try {
-      this.here = await api.position(this.base, this.line.slice(0, this.index + 1));
+      here = await api.position(this.base, this.line.slice(0, this.index + 1));
     } catch (e) {
-      this.app.toast(e.message, true);
+      if (serial === this.refreshes) this.app.toast(e.message, true);
       return;
     }
+    if (serial !== this.refreshes) return;
+    this.here = here;
     this.render();
     if (this.stream) this.restart();
   }

@@ -32,6 +32,10 @@ export class Explorer {
     this.offset = 0;
     this.limit = 20;
     this.tableLine = [];
+    // Numbers the requests: only the latest one's answer is drawn. Two requests for the same
+    // position (the games pane, then a filter submitted) share a key, and a slow first answer
+    // must not overwrite a quicker second.
+    this.serial = 0;
     for (const tab of document.querySelectorAll('.subtab')) {
       tab.addEventListener('click', () => {
         this.pane = tab.dataset.pane;
@@ -93,24 +97,27 @@ export class Explorer {
     const { fen, moves } = this.analyse.position();
     const asked = this.key();
     this.asked = asked;
+    this.serial += 1;
+    const serial = this.serial;
+    const latest = () => this.serial === serial;
     try {
       if (this.pane === 'book') {
         const answer = await api.book(fen, moves);
-        if (this.asked === asked) this.drawBooks(answer, asked);
+        if (latest()) this.drawBooks(answer, asked);
       } else if (this.pane === 'games') {
         const order = { order: $('f-order').value };
         const answer = await api.games(fen, moves, { ...this.filters(), ...order }, this.offset, this.limit);
-        if (this.asked === asked) this.drawGames(answer, asked);
+        if (latest()) this.drawGames(answer, asked);
       } else {
         const answer = await api.tablebase(fen, moves).catch((e) => {
           if (e.status === 404) return null;
           throw e;
         });
-        if (this.asked === asked) this.drawTables(answer, asked);
+        if (latest()) this.drawTables(answer, asked);
       }
-      if (this.asked === asked) this.drawn = asked;
+      if (latest()) this.drawn = asked;
     } catch (e) {
-      if (this.asked !== asked) return;
+      if (!latest()) return;
       const where = this.pane === 'games' ? 'games-total' : this.pane === 'book' ? 'books' : 'tb-value';
       $(where).textContent = e.message;
     }

@@ -414,6 +414,27 @@ test('the explorer: a game from the database is opened and stepped through', asy
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => window.chariot.analyse.index === 1);
   await page.waitForSelector('#moves-analyse .mv.current[data-index="1"]');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
+  // One step on and back at once, the step's position answered last: the board stays at ply 1.
+  const third = (u) => u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === 3;
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(third, async (route) => { await held; await route.continue(); });
+  const plies = (n) => (r) => {
+    const u = new URL(r.url());
+    return u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === n;
+  };
+  const back = page.waitForResponse(plies(2));
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await back;
+  assert.equal(await page.evaluate(() => window.chariot.analyse.index), 1);
+  const late = page.waitForResponse(plies(3));
+  release();
+  await late;
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.chariot.analyse.here.line.length), 2);
+  await page.unroute(third);
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'explorer.png') });
   await page.context().close();
@@ -498,10 +519,23 @@ async function databaseReady() {
 test('the explorer: a GBK game file is uploaded and counted, and a book built from it is played against', async () => {
   const page = await open('en-US', '#analyse');
   await databaseReady();
+  // The pane's first, unfiltered answer is held back until the filtered one has been drawn: a
+  // late answer to an earlier request must not overwrite a later one's (on a slow machine the
+  // whole database's answer came last, and the test failed on CI).
+  const unfiltered = (u) => u.pathname === '/api/games' && !u.searchParams.has('player');
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(unfiltered, async (route) => { await held; await route.continue(); });
   await page.click('.subtab[data-pane="games"]');
   await page.fill('#f-player', '测试棋手甲');
   await page.click('#games-filter button[type="submit"]');
   await page.waitForFunction(() => /^0 games/.test(document.querySelector('#games-total').textContent));
+  const late = page.waitForResponse((r) => unfiltered(new URL(r.url())));
+  release();
+  await late;
+  await page.waitForTimeout(300);
+  assert.match(await page.locator('#games-total').textContent(), /^0 games/);
+  await page.unroute(unfiltered);
   // Two games in Chinese notation, GBK-encoded; the second has an illegal move at ply 2.
   const games = [
     '[Event "浏览器测试"]\n[Date "2025.01.02"]\n[Red "测试棋手甲"]\n[Black "测试棋手乙"]\n[Result "1-0"]\n\n'
