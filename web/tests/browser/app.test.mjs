@@ -416,25 +416,23 @@ test('the explorer: a game from the database is opened and stepped through', asy
   await page.waitForSelector('#moves-analyse .mv.current[data-index="1"]');
   await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
   // One step on and back at once, the step's position answered last: the board stays at ply 1.
-  const third = (u) => u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === 3;
+  const plies = (n) => (u) => u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === n;
+  const answered = (n) => page.waitForResponse((r) => plies(n)(new URL(r.url())));
+  const step = plies(3);
   let release;
   const held = new Promise((r) => { release = r; });
-  await page.route(third, async (route) => { await held; await route.continue(); });
-  const plies = (n) => (r) => {
-    const u = new URL(r.url());
-    return u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === n;
-  };
-  const back = page.waitForResponse(plies(2));
+  await page.route(step, async (route) => { await held; await route.continue(); });
+  const back = answered(2);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
   await back;
   assert.equal(await page.evaluate(() => window.chariot.analyse.index), 1);
-  const late = page.waitForResponse(plies(3));
+  const late = answered(3);
   release();
   await late;
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => window.chariot.analyse.here.line.length), 2);
-  await page.unroute(third);
+  await page.unroute(step);
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'explorer.png') });
   await page.context().close();
