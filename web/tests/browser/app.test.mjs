@@ -144,6 +144,14 @@ async function settled(page) {
 
 const api = async (page, url) => page.evaluate(async (u) => (await fetch(u)).json(), url);
 
+/** Holds back the page's requests whose URL `matches` until the function returned is called. */
+async function holdBack(page, matches) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(matches, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
 test('a game: moves by clicking and dragging, legal engine replies, take-back', async () => {
   const page = await open();
   await newGame(page);
@@ -369,9 +377,7 @@ test('the explorer: a move of the book shown for another position plays nothing'
   const stale = await page.evaluate(() => window.chariot.analyse.position().moves);
   // Back to the start with the book's answer held back: the table shown is still the one for
   // two plies on, whose first move is legal at the start too.
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/api/book?**', async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, '**/api/book?**');
   // The explorer knows at once that what it shows is no longer the board's position (before the
   // position, and then the books, are asked for): the cause of a flaky test before.
   assert.equal(await page.evaluate(() => {
@@ -419,9 +425,7 @@ test('the explorer: a game from the database is opened and stepped through', asy
   const plies = (n) => (u) => u.pathname === '/api/position' && u.searchParams.get('moves').split(' ').length === n;
   const answered = (n) => page.waitForResponse((r) => plies(n)(new URL(r.url())));
   const step = plies(3);
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(step, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, step);
   const back = answered(2);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
@@ -521,9 +525,7 @@ test('the explorer: a GBK game file is uploaded and counted, and a book built fr
   // late answer to an earlier request must not overwrite a later one's (on a slow machine the
   // whole database's answer came last, and the test failed on CI).
   const unfiltered = (u) => u.pathname === '/api/games' && !u.searchParams.has('player');
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(unfiltered, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, unfiltered);
   await page.click('.subtab[data-pane="games"]');
   await page.fill('#f-player', '测试棋手甲');
   await page.click('#games-filter button[type="submit"]');
