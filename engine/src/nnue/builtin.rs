@@ -1,4 +1,4 @@
-//! The network built into every Chariot binary: `data/nets/chariot-net9a.nnue`, trained by
+//! The network built into every Chariot binary: `data/nets/chariot-net10a.nnue`, trained by
 //! `chariot train` on Chariot's own self-play (`docs/tuning.md`, "The gate"). The engine
 //! evaluates with it unless told otherwise (`usennue false` / UCI `Use NNUE`, or another file
 //! through `evalfile` / `EvalFile`).
@@ -9,10 +9,10 @@ use super::Network;
 use super::file::{NetError, from_bytes};
 
 /// The network's bytes, as compiled into the binary.
-pub static BYTES: &[u8] = include_bytes!("../../../data/nets/chariot-net9a.nnue");
+pub static BYTES: &[u8] = include_bytes!("../../../data/nets/chariot-net10a.nnue");
 
 /// The name the built-in network goes by in messages.
-pub const NAME: &str = "built-in network chariot-net9a";
+pub const NAME: &str = "built-in network chariot-net10a";
 
 static NETWORK: LazyLock<Result<Arc<Network>, NetError>> =
     LazyLock::new(|| from_bytes(NAME, BYTES).map(Arc::new));

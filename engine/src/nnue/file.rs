@@ -214,7 +214,7 @@ mod tests {
         assert!(e.contains("bytes"), "{e}");
     }
 
-    /// net6, the built-in network until net9a, is a real version 1 file kept in `data/nets/`:
+    /// net6, the built-in network before net9a, is a real version 1 file kept in `data/nets/`:
     /// it reads as one bucket, and its version 2 rewrite reads back the same network.
     #[test]
     fn the_kept_version_1_network_reads_and_rewrites_as_version_2() {
