@@ -37,12 +37,17 @@ pub fn score_line(names: &[String], s: &Standings) -> String {
 }
 
 /// The Elo lines of a two-engine match, with the SPRT line when a test runs.
+///
+/// When every finished game is in a complete pair (an opening played with both colours) the
+/// estimate is pentanomial; otherwise it is trinomial over all games, and a second line gives
+/// the pentanomial estimate of the complete pairs, the games the SPRT counts.
 #[must_use]
 pub fn match_elo(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String {
     let mut out = String::new();
     let w = s.first;
+    let pairs = s.pairs.pairs();
     // Pentanomial when every game so far is in a complete pair (openings played both ways).
-    let paired = s.pairs.pairs() > 0 && s.pairs.pairs() * 2 == w.games();
+    let paired = pairs > 0 && pairs * 2 == w.games();
     let est = if paired {
         elo_pentanomial(&s.pairs)
     } else {
@@ -51,14 +56,10 @@ pub fn match_elo(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String
     if let Some(e) = est {
         let _ = write!(
             out,
-            "Elo difference ({} vs {}): {} +/- {} (95%: {} to {}, {})",
+            "Elo difference ({} vs {}): {}",
             names[0],
             names[1],
-            fmt_elo(e.elo),
-            fmt_elo(e.margin()),
-            fmt_elo(e.lower),
-            fmt_elo(e.upper),
-            if paired { "pentanomial" } else { "trinomial" }
+            estimate(&e, if paired { "pentanomial" } else { "trinomial" })
         );
         if let Some(l) = los(&w) {
             let _ = write!(out, ", LOS: {:.1} %", 100.0 * l);
@@ -66,14 +67,25 @@ pub fn match_elo(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String
         if let Some(d) = w.draw_ratio() {
             let _ = write!(out, ", DrawRatio: {:.1} %", 100.0 * d);
         }
-        if paired {
-            let p = s.pairs.0;
-            let _ = write!(
-                out,
-                "\nGame pairs (0, 1/2, 1, 3/2, 2 points): [{}, {}, {}, {}, {}]",
-                p[0], p[1], p[2], p[3], p[4]
-            );
-        }
+    }
+    if !paired
+        && pairs > 0
+        && let Some(e) = elo_pentanomial(&s.pairs)
+    {
+        let _ = write!(
+            out,
+            "\nElo difference on the {pairs} complete game {}: {}",
+            if pairs == 1 { "pair" } else { "pairs" },
+            estimate(&e, "pentanomial")
+        );
+    }
+    if pairs > 0 && !out.is_empty() {
+        let p = s.pairs.0;
+        let _ = write!(
+            out,
+            "\nGame pairs (0, 1/2, 1, 3/2, 2 points): [{}, {}, {}, {}, {}]",
+            p[0], p[1], p[2], p[3], p[4]
+        );
     }
     if let Some(t) = sprt {
         let st = t.status_pentanomial_or_trinomial(s);
@@ -99,6 +111,17 @@ pub fn match_elo(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String
         );
     }
     out
+}
+
+/// `X +/- M (95%: L to U, MODEL)`.
+fn estimate(e: &crate::stats::EloEstimate, model: &str) -> String {
+    format!(
+        "{} +/- {} (95%: {} to {}, {model})",
+        fmt_elo(e.elo),
+        fmt_elo(e.margin()),
+        fmt_elo(e.lower),
+        fmt_elo(e.upper)
+    )
 }
 
 /// The standings table of a tournament: rank, name, Elo against the field with its margin,
@@ -263,6 +286,10 @@ pub struct MatchJson {
     pub los: Option<f64>,
     /// Game pairs scoring 0, 1/2, 1, 3/2, 2 points for the first engine.
     pub pairs: [u32; 5],
+    /// The Elo difference of the complete game pairs alone (pentanomial), when some games are
+    /// not in one and `model` is therefore `trinomial`; the SPRT counts these pairs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs_elo: Option<EloJson>,
     /// The SPRT, when one runs.
     pub sprt: Option<SprtJson>,
 }
@@ -323,6 +350,8 @@ pub fn results_json<'a>(
             model: if paired { "pentanomial" } else { "trinomial" },
             los: los(&w),
             pairs: s.pairs.0,
+            pairs_elo: (!paired && s.pairs.pairs() > 0)
+                .then(|| EloJson::of(elo_pentanomial(&s.pairs))),
             sprt: sprt.map(|t| {
                 let st = t.status_pentanomial_or_trinomial(s);
                 SprtJson {
@@ -345,5 +374,91 @@ pub fn results_json<'a>(
         resumed: s.resumed,
         standings,
         r#match,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Pentanomial;
+
+    fn standings(first: Wdl, pairs: Pentanomial) -> Standings {
+        let mut s = Standings::default();
+        s.players = vec![first, first.flipped()];
+        s.byes = vec![0, 0];
+        s.first = first;
+        s.pairs = pairs;
+        s.finished = first.games() as usize;
+        s
+    }
+
+    fn names() -> Vec<String> {
+        vec!["A".to_owned(), "B".to_owned()]
+    }
+
+    #[test]
+    fn a_match_of_complete_pairs_has_one_pentanomial_line() {
+        let s = standings(
+            Wdl {
+                wins: 5,
+                draws: 3,
+                losses: 2,
+            },
+            Pentanomial([0, 1, 2, 1, 1]),
+        );
+        let text = match_elo(&names(), &s, None);
+        assert!(text.starts_with("Elo difference (A vs B): "), "{text}");
+        assert!(text.contains(", pentanomial), LOS"), "{text}");
+        assert!(!text.contains("complete game pair"), "{text}");
+        assert!(text.contains("Game pairs (0, 1/2, 1, 3/2, 2 points): [0, 1, 2, 1, 1]"));
+    }
+
+    #[test]
+    fn a_match_ending_on_an_odd_game_also_shows_its_pairs() {
+        // 11 games: five complete pairs (the SPRT's) and one game waiting for its partner.
+        let pairs = Pentanomial([0, 1, 2, 1, 1]);
+        let s = standings(
+            Wdl {
+                wins: 6,
+                draws: 3,
+                losses: 2,
+            },
+            pairs,
+        );
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 15.0,
+            alpha: 0.05,
+            beta: 0.1,
+        };
+        let text = match_elo(&names(), &s, Some(&sprt));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].contains(", trinomial), LOS"), "{text}");
+        let e = elo_pentanomial(&pairs).unwrap();
+        assert_eq!(
+            lines[1],
+            format!(
+                "Elo difference on the 5 complete game pairs: {}",
+                estimate(&e, "pentanomial")
+            )
+        );
+        assert!(lines[2].starts_with("Game pairs"), "{text}");
+        assert!(lines[3].starts_with("SPRT"), "{text}");
+
+        let json = serde_json::to_value(results_json(&names(), &s, Some(&sprt))).unwrap();
+        let m = &json["match"];
+        assert_eq!(m["model"], "trinomial");
+        assert!(m["pairs_elo"]["elo"].as_f64().unwrap() > 0.0, "{json}");
+        let paired = standings(
+            Wdl {
+                wins: 5,
+                draws: 3,
+                losses: 2,
+            },
+            pairs,
+        );
+        let json = serde_json::to_value(results_json(&names(), &paired, None)).unwrap();
+        assert!(json["match"].get("pairs_elo").is_none(), "{json}");
     }
 }
