@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use crate::stats::{Sprt, SprtDecision, Wdl, elo_pentanomial, elo_trinomial, fmt_elo, los};
+use crate::stats::{
+    EloEstimate, Sprt, SprtDecision, Wdl, elo_pentanomial, elo_trinomial, fmt_elo, los,
+};
 use crate::tournament::{Finished, Standings};
 
 /// `Finished game 3 (A vs B): 1-0 {Red mates}`.
@@ -36,6 +38,20 @@ pub fn score_line(names: &[String], s: &Standings) -> String {
     )
 }
 
+/// The Elo estimate of a two-engine match, and whether it is pentanomial: it is when every
+/// finished game is in a complete pair (an opening played with both colours), otherwise it is
+/// trinomial over all games.
+fn match_estimate(s: &Standings) -> (Option<EloEstimate>, bool) {
+    let pairs = s.pairs.pairs();
+    let paired = pairs > 0 && pairs * 2 == s.first.games();
+    let e = if paired {
+        elo_pentanomial(&s.pairs)
+    } else {
+        elo_trinomial(&s.first)
+    };
+    (e, paired)
+}
+
 /// The Elo lines of a two-engine match, with the SPRT line when a test runs.
 ///
 /// When every finished game is in a complete pair (an opening played with both colours) the
@@ -46,13 +62,7 @@ pub fn match_elo(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String
     let mut out = String::new();
     let w = s.first;
     let pairs = s.pairs.pairs();
-    // Pentanomial when every game so far is in a complete pair (openings played both ways).
-    let paired = pairs > 0 && pairs * 2 == w.games();
-    let est = if paired {
-        elo_pentanomial(&s.pairs)
-    } else {
-        elo_trinomial(&w)
-    };
+    let (est, paired) = match_estimate(s);
     if let Some(e) = est {
         let _ = write!(
             out,
@@ -337,12 +347,7 @@ pub fn results_json<'a>(
         .collect();
     let r#match = (names.len() == 2).then(|| {
         let w = s.first;
-        let paired = s.pairs.pairs() > 0 && s.pairs.pairs() * 2 == w.games();
-        let e = if paired {
-            elo_pentanomial(&s.pairs)
-        } else {
-            elo_trinomial(&w)
-        };
+        let (e, paired) = match_estimate(s);
         MatchJson {
             wdl: w,
             score: w.score(),
