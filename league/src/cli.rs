@@ -25,6 +25,7 @@ use chariot_league::engine::{
     Engine, EngineConfig, ProtocolChoice, VariantChoice, distinct_name, engine_name,
 };
 use chariot_league::game::{Adjudication, DrawRule, ResignRule};
+use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::{self, Format, Opening, Order};
 use chariot_league::pgn::{self, PgnContext};
 use chariot_league::referee::JudgeReferee;
@@ -105,6 +106,8 @@ OPTIONS:
 EXIT CODES:
   0 the tournament was played   1 it could not be (an engine does not start, a file cannot
   be read or written)           2 a mistake on the command line
+  130, 143 stopped by Ctrl-C (SIGINT) or SIGTERM: the games in progress are abandoned (not
+  written; --resume plays them), the report covers the finished ones. A second Ctrl-C kills.
 
 The rules (Asian): mate and stalemate lose; a perpetual check or chase loses (engines on UCCI
 are told the forbidden moves with banmoves); other repetitions draw; 60 moves without a capture
@@ -186,7 +189,13 @@ pub fn run() -> ExitCode {
             return Exit::Usage.into();
         }
     };
-    chariot_cli::run("chariot-league", || execute(*args).map(|()| Exit::Success))
+    let mut interrupted = None;
+    let code = chariot_cli::run("chariot-league", || {
+        interrupted = execute(*args)?;
+        Ok(Exit::Success)
+    });
+    // An interrupted run exits as a shell reports a program the signal killed (130, 143).
+    interrupted.map_or(code, ExitCode::from)
 }
 
 /// Splits `--opt v` / `--opt k=v k=v` groups.
@@ -551,8 +560,13 @@ fn earlier_games(path: &Path, out: Out) -> Result<HashMap<usize, Previous>> {
     Ok(earlier.games)
 }
 
-fn execute(args: Args) -> Result<()> {
+/// Runs the tournament; `Ok(Some(code))` when a signal interrupted it, with the exit code.
+fn execute(args: Args) -> Result<Option<u8>> {
     let out = Out { json: args.json };
+    // From here on Ctrl-C stops the run with its report (an interrupt during the engines'
+    // start-up checks plays nothing).
+    let interrupt =
+        Interrupt::on_signals().context("cannot install the handlers of SIGINT and SIGTERM")?;
     let configs: Vec<EngineConfig> = args
         .engines
         .iter()
@@ -652,6 +666,7 @@ fn execute(args: Args) -> Result<()> {
             (Some(path), true) => earlier_games(path, out)?,
             _ => HashMap::new(),
         },
+        interrupt,
     };
     let mut pgn_file = args
         .pgnout
@@ -713,6 +728,13 @@ fn execute(args: Args) -> Result<()> {
         )
     })?;
     out.say("")?;
+    let interrupted = standings
+        .interrupted
+        .then(|| settings.interrupt.signal_name())
+        .flatten();
+    if let Some(signal) = &interrupted {
+        out.say(&report::interrupted_line(signal, &standings))?;
+    }
     if is_match {
         out.say(&report::score_line(&names, &standings))?;
         out.say(&report::match_elo(
@@ -734,12 +756,16 @@ fn execute(args: Args) -> Result<()> {
         &standings,
         settings.sprt.as_ref(),
     ))?;
-    out.say(if is_match {
-        "Finished match"
+    let what = if is_match { "match" } else { "tournament" };
+    if interrupted.is_some() {
+        out.say(&format!("Interrupted {what}"))?;
     } else {
-        "Finished tournament"
-    })?;
-    Ok(())
+        out.say(&format!("Finished {what}"))?;
+    }
+    Ok(standings
+        .interrupted
+        .then(|| settings.interrupt.exit_code())
+        .flatten())
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! engine can do wrong ends the game against it with the reason recorded: no answer in time,
 //! a crash, garbage, an illegal move, `nobestmove` with moves left. Nothing an engine does can
 //! make the loop wait longer than its clock plus the grace, and its process is gone when the
-//! game returns.
+//! game returns. An interrupt of the run ([`Interrupt`]) ends the game within a fraction of a
+//! second, without a result.
 
 use std::fmt;
 use std::time::{Duration, SystemTime};
@@ -18,6 +19,7 @@ use chariot::rules::{Color, Move, Position};
 use crate::clock::{Clock, TimeControl};
 use crate::engine::client::Line;
 use crate::engine::{Engine, EngineConfig, EngineScore, Failure, Protocol, Think};
+use crate::interrupt::Interrupt;
 use crate::openings::Opening;
 use crate::referee::{Referee, RuleReason};
 
@@ -55,6 +57,9 @@ pub enum Reason {
     /// Adjudicated by a DTC table (`--egtb` with distance-to-conversion tables only): a win or
     /// loss whose next capture or soldier's move comes in this many plies.
     TablebaseConversion(u32),
+    /// Abandoned without a result: the run was interrupted (SIGINT, SIGTERM) while the game
+    /// was played. A tournament neither counts nor writes such a game.
+    Interrupted,
 }
 
 /// A finished game's ending.
@@ -119,6 +124,7 @@ impl fmt::Display for Ending {
                 w.to_lowercase()
             ),
             (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
+            (Reason::Interrupted, _) => f.write_str("abandoned: the run was interrupted"),
             (Reason::TablebaseConversion(plies), _) => write!(
                 f,
                 "adjudicated by tablebase: {} wins (a conversion in {plies} {})",
@@ -137,7 +143,7 @@ impl Ending {
             Reason::Rules(_) | Reason::Resignation | Reason::Agreement => "normal",
             Reason::TimeForfeit => "time forfeit",
             Reason::IllegalMove(_) | Reason::NoMove => "rules infraction",
-            Reason::EngineFailure(_) => "abandoned",
+            Reason::EngineFailure(_) | Reason::Interrupted => "abandoned",
             Reason::DrawAdjudication
             | Reason::ResignAdjudication
             | Reason::MaxMoves
@@ -236,6 +242,9 @@ pub struct GameSpec<'a> {
     pub tablebases: Option<&'a Tablebases>,
     /// Print engine traffic to standard error with this label prefix.
     pub trace: Option<String>,
+    /// Set when the run is interrupted: the game then stops at once, without a result
+    /// ([`Reason::Interrupted`]).
+    pub interrupt: &'a Interrupt,
 }
 
 /// Scores seen so far, for adjudication.
@@ -377,8 +386,14 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
             .as_ref()
             .map(|t| format!("{t} {}", side(c).to_lowercase()))
     };
+    if spec.interrupt.is_set() {
+        return finish(record, interrupted());
+    }
     let red = Engine::start(spec.red.0, label(Color::Red));
     let black = Engine::start(spec.black.0, label(Color::Black));
+    if spec.interrupt.is_set() {
+        return finish(record, interrupted());
+    }
     let mut engines = match (red, black) {
         (Ok(r), Ok(b)) => [r, b],
         (Err(e), Ok(_)) => return finish(record, lost(Color::Red, failure_reason(e))),
@@ -397,6 +412,9 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
     let mut streaks = Streaks::default();
     let mut draw_offer: Option<Color> = None;
     let ending = loop {
+        if spec.interrupt.is_set() {
+            break interrupted();
+        }
         if let Some(v) = spec.referee.judge(&pos) {
             break Ending {
                 outcome: v.winner.map_or(GameResult::Draw, GameResult::win),
@@ -430,9 +448,11 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
             opp: &clocks[1 - i],
             red_to_move: us == Color::Red,
             draw_offered: draw_offer == Some(us.opponent()),
+            interrupt: spec.interrupt,
         };
         let reply = match engines[i].think(&request) {
             Ok(r) => r,
+            Err(Failure::Interrupted) => break interrupted(),
             Err(e) => break lost(us, failure_reason(e)),
         };
         if !clocks[i].punch(reply.elapsed, graces[i]) {
@@ -467,6 +487,13 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
         draw_offer = reply.draw.then_some(us);
     };
     drop(engines);
+    // Ctrl-C reaches the engines too (they are in the runner's process group): a failure seen
+    // once the run is interrupted is the interrupt's doing, not the engine's.
+    let ending = if spec.interrupt.is_set() && is_failure(&ending.reason) {
+        interrupted()
+    } else {
+        ending
+    };
     finish(record, ending)
 }
 
@@ -511,6 +538,21 @@ fn lost(loser: Color, reason: Reason) -> Ending {
     Ending {
         outcome: GameResult::win(loser.opponent()),
         reason,
+    }
+}
+
+/// An ending that an engine's fault caused (it crashed, hung, sent nonsense).
+fn is_failure(reason: &Reason) -> bool {
+    matches!(
+        reason,
+        Reason::EngineFailure(_) | Reason::TimeForfeit | Reason::IllegalMove(_) | Reason::NoMove
+    )
+}
+
+fn interrupted() -> Ending {
+    Ending {
+        outcome: GameResult::Unfinished,
+        reason: Reason::Interrupted,
     }
 }
 

@@ -22,6 +22,23 @@ pub fn game_line(f: &Finished) -> String {
     )
 }
 
+/// What an interrupted run says before its final report: `Interrupted by SIGTERM: 2 games in
+/// progress abandoned (...)`.
+#[must_use]
+pub fn interrupted_line(signal: &str, s: &Standings) -> String {
+    let what = match s.abandoned {
+        0 => " between games".to_owned(),
+        k => format!(
+            ": {} in progress abandoned (not counted, not written)",
+            chariot_cli::count(k as u64, "game", "games")
+        ),
+    };
+    format!(
+        "Interrupted by {signal}{what}; the same command with --resume (and --pgnout) plays the \
+         rest"
+    )
+}
+
 /// `Score of A vs B: W - L - D [0.550] N` for a two-engine match.
 #[must_use]
 pub fn score_line(names: &[String], s: &Standings) -> String {
@@ -232,6 +249,10 @@ pub struct ResultsJson<'a> {
     pub unfinished: usize,
     /// Games counted from an earlier run (`--resume`).
     pub resumed: usize,
+    /// A signal stopped the run before its schedule was done.
+    pub interrupted: bool,
+    /// Games in progress when it was interrupted (neither counted nor written).
+    pub abandoned: usize,
     /// The players, best first.
     pub standings: Vec<PlayerJson<'a>>,
     /// Two engines: the match from the first engine's side.
@@ -377,6 +398,8 @@ pub fn results_json<'a>(
         finished: s.finished,
         unfinished: s.unfinished,
         resumed: s.resumed,
+        interrupted: s.interrupted,
+        abandoned: s.abandoned,
         standings,
         r#match,
     }
@@ -399,6 +422,29 @@ mod tests {
 
     fn names() -> Vec<String> {
         vec!["A".to_owned(), "B".to_owned()]
+    }
+
+    #[test]
+    fn an_interrupted_run_says_how_many_games_it_abandoned() {
+        let mut s = standings(Wdl::default(), Pentanomial([0; 5]));
+        assert_eq!(
+            interrupted_line("SIGINT", &s),
+            "Interrupted by SIGINT between games; the same command with --resume (and --pgnout) \
+             plays the rest"
+        );
+        s.abandoned = 1;
+        assert!(
+            interrupted_line("SIGTERM", &s)
+                .starts_with("Interrupted by SIGTERM: 1 game in progress abandoned (not counted")
+        );
+        s.abandoned = 2;
+        assert!(interrupted_line("SIGTERM", &s).contains(": 2 games in progress abandoned"));
+        s.interrupted = true;
+        let json = serde_json::to_value(results_json(&names(), &s, None)).unwrap();
+        assert_eq!(
+            (&json["interrupted"], &json["abandoned"]),
+            (&true.into(), &2.into())
+        );
     }
 
     #[test]

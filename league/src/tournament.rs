@@ -26,7 +26,8 @@ use std::thread;
 use chariot::egtb::Tablebases;
 
 use crate::engine::EngineConfig;
-use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame};
+use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame, Reason};
+use crate::interrupt::Interrupt;
 use crate::openings::Opening;
 use crate::referee::Referee;
 use crate::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
@@ -109,6 +110,8 @@ pub struct Settings {
     /// Games an earlier run of the same tournament finished, by game number: they are
     /// counted, not played again.
     pub previous: HashMap<usize, Previous>,
+    /// Once set, no game starts and the games in progress are abandoned.
+    pub interrupt: Interrupt,
 }
 
 /// A game an earlier run finished (read back from its PGN).
@@ -177,6 +180,11 @@ pub struct Standings {
     pub unfinished: usize,
     /// Games of an earlier run counted rather than played.
     pub resumed: usize,
+    /// Games in progress when the run was interrupted: neither counted nor written.
+    pub abandoned: usize,
+    /// The interrupt stopped the run before its schedule was done (games abandoned or never
+    /// started); an interrupt after the last game does not count.
+    pub interrupted: bool,
     /// Player 0's half-points in pairs waiting for their second game, by pair id.
     open_pairs: Vec<(usize, usize)>,
 }
@@ -266,6 +274,9 @@ struct State {
 /// in the order games finish) with each finished game and the standings after it; it writes
 /// the PGN and the live table.
 ///
+/// When `settings.interrupt` is set, no more games start and the games in progress end
+/// without a result: they are counted in [`Standings::abandoned`], not passed to `on_game`.
+///
 /// # Errors
 /// When a game of `settings.previous` does not fit the schedule (nothing more is played).
 ///
@@ -315,7 +326,11 @@ pub fn run(
         }
     });
     let (state, _) = shared;
-    let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let unplayed =
+        !state.queue.is_empty() || (settings.kind == Kind::Swiss && state.round < settings.rounds);
+    state.standings.interrupted =
+        settings.interrupt.is_set() && (state.standings.abandoned > 0 || unplayed);
     match state.mismatch {
         Some(m) => Err(m),
         None => Ok(state.standings),
@@ -334,7 +349,7 @@ fn worker(
         let job = {
             let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                if st.stop {
+                if st.stop || settings.interrupt.is_set() {
                     break None;
                 }
                 if let Some(job) = st.queue.pop_front() {
@@ -384,11 +399,18 @@ fn worker(
             adjudication: settings.adjudication,
             tablebases: settings.tablebases.as_ref(),
             trace: settings.debug.then(|| format!("[game {}]", job.number)),
+            interrupt: &settings.interrupt,
         };
         let record = game::play(&spec);
         let finished = Finished { job, record };
         let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
         st.running -= 1;
+        if finished.record.ending.reason == Reason::Interrupted {
+            st.standings.abandoned += 1;
+            drop(st);
+            cvar.notify_all();
+            continue;
+        }
         st.standings.record(&job, finished.record.ending.outcome);
         judge_sprt(&mut st, settings, players.len());
         {

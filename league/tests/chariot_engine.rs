@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
 use chariot_league::game::{self, Adjudication, GameResult, GameSpec, Reason};
+use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::Opening;
 use chariot_league::referee::JudgeReferee;
 
@@ -49,6 +50,7 @@ fn play(red: &EngineConfig, black: &EngineConfig) -> game::PlayedGame {
         },
         tablebases: None,
         trace: None,
+        interrupt: &Interrupt::default(),
     })
 }
 
@@ -105,6 +107,7 @@ fn node_limited_games_are_reproducible() {
         },
         tablebases: None,
         trace: None,
+        interrupt: &Interrupt::default(),
     };
     let first = game::play(&spec);
     let second = game::play(&spec);

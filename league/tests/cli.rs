@@ -1,7 +1,9 @@
 //! The `chariot-league` command line end to end, against the test engine.
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const LEAGUE: &str = env!("CARGO_BIN_EXE_chariot-league");
@@ -150,6 +152,160 @@ fn sprt_stops_a_match_once_decided() {
     assert!(text.contains("H1 was accepted"), "{text}");
     let played = text.matches("Finished game").count();
     assert!((5..40).contains(&played), "{played} games\n{text}");
+}
+
+/// Starts the runner, in a process group of its own (as a shell job is), with its standard
+/// output read line by line on a thread.
+fn spawn(args: &[String], pids: &Path) -> (Child, Receiver<String>) {
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(LEAGUE)
+        .process_group(0)
+        .args(args)
+        .env("CHARIOT_TEST_ENGINE_PIDS", pids)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// Reads lines until one satisfies `until` (within a minute); returns all read.
+fn read_until(rx: &Receiver<String>, mut until: impl FnMut(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut text = String::new();
+    loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let line = rx
+            .recv_timeout(wait)
+            .unwrap_or_else(|e| panic!("{e}; read so far:\n{text}"));
+        text.push_str(&line);
+        text.push('\n');
+        if until(&line) {
+            return text;
+        }
+    }
+}
+
+/// Sends `signal` to the runner, or with `group` to its whole process group (engines
+/// included), as Ctrl-C in a terminal does.
+fn kill(child: &Child, signal: &str, group: bool) {
+    let target = if group {
+        format!("-{}", child.id())
+    } else {
+        child.id().to_string()
+    };
+    let status = Command::new("kill")
+        .args([format!("-{signal}"), "--".to_owned(), target])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn assert_no_engine_left(pids: &Path) {
+    for entry in std::fs::read_dir(pids).unwrap() {
+        let pid = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        assert!(
+            status.is_empty() || status.contains("State:\tZ"),
+            "engine {pid} is still running"
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_abandons_the_games_in_progress_without_blaming_the_engines() {
+    let dir_tmp = scratch("ctrl-c");
+    let dir = dir_tmp.path();
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pgn = dir.join("games.pgn");
+    // Slow thinks until `stop`, which comes only when its minute is up.
+    let a = args(
+        &[&engine("good", "Good"), &engine("obey-stop", "Slow")],
+        &format!(
+            "--tc 60 --games 4 --concurrency 2 --pgnout {}",
+            pgn.display()
+        ),
+    );
+    let (mut child, rx) = spawn(&a, &pids);
+    let mut text = read_until(&rx, |l| l.starts_with("Engine 2:"));
+    std::thread::sleep(Duration::from_secs(1));
+    // As Ctrl-C in a terminal: Slow, thinking in both games, dies of the signal too, and that
+    // must not count as its crash.
+    kill(&child, "INT", true);
+    let t = Instant::now();
+    text += &read_until(&rx, |l| l.starts_with("Interrupted match"));
+    let status = child.wait().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert_eq!(status.code(), Some(130), "{text}");
+    assert!(text.contains("Interrupted by SIGINT: "), "{text}");
+    assert!(text.contains("in progress abandoned"), "{text}");
+    assert!(text.contains("Score of Good vs Slow: 0 - 0 - 0"), "{text}");
+    assert_eq!(text.matches("Finished game").count(), 0, "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert_eq!(games.matches("[Game ").count(), 0, "{games}");
+    assert_no_engine_left(&pids);
+}
+
+#[test]
+fn sigterm_stops_between_games_and_resume_plays_the_rest() {
+    let dir_tmp = scratch("sigterm");
+    let dir = dir_tmp.path();
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pgn = dir.join("games.pgn");
+    let a = args(
+        &[&engine("good", "A"), &engine("good", "B")],
+        &format!(
+            "--tc 5 --games 200 --concurrency 2 --pgnout {} --json",
+            pgn.display()
+        ),
+    );
+    let (mut child, rx) = spawn(&a, &pids);
+    let mut text = read_until(&rx, |l| l.contains("\"event\":\"game\""));
+    // As `pkill`: the runner alone gets the signal and stops its engines itself.
+    kill(&child, "TERM", false);
+    text += &read_until(&rx, |l| l.contains("\"event\":\"results\""));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{text}");
+    let results = json_lines(&text).pop().unwrap();
+    assert_eq!(results["interrupted"], true, "{text}");
+    let finished = results["finished"].as_u64().unwrap();
+    assert!((1..200).contains(&finished), "{text}");
+    let played: Vec<_> = json_lines(&text)
+        .into_iter()
+        .filter(|j| j["event"] == "game")
+        .collect();
+    assert_eq!(played.len() as u64, finished);
+    for game in &played {
+        assert_eq!(game["termination"], "normal", "{game}");
+    }
+    // Every counted game is in the file, whole; the abandoned ones are not.
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Game ").count() as u64, finished);
+    assert_eq!(games.matches("[Result ").count() as u64, finished);
+    assert_no_engine_left(&pids);
+    // The same command with --resume plays the rest and ends as a whole run does.
+    let resume = [a.clone(), vec!["--resume".to_owned()]].concat();
+    let (out, text) = run(&resume, None);
+    assert!(out.status.success(), "{text}");
+    let results = json_lines(&text).pop().unwrap();
+    assert_eq!(results["interrupted"], false);
+    assert_eq!(results["abandoned"], 0);
+    assert_eq!(results["finished"], 200);
+    assert_eq!(results["resumed"].as_u64().unwrap(), finished);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Game ").count(), 200);
 }
 
 #[test]

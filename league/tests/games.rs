@@ -7,6 +7,7 @@ use chariot::notation::parse_move;
 use chariot::rules::Position;
 use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
+use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::Opening;
 use chariot_league::referee::{JudgeReferee, RuleReason};
 
@@ -34,6 +35,7 @@ fn play_from(
         adjudication: adj,
         tablebases: None,
         trace: None,
+        interrupt: &Interrupt::default(),
     };
     game::play(&spec)
 }
@@ -83,6 +85,48 @@ fn a_hang_loses_on_time_after_stop_and_grace() {
     assert_eq!(r.ending.reason, Reason::TimeForfeit);
     // 0.5 s clock + 0.2 s grace + process start and kill: well under 3 s.
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+#[test]
+fn an_interrupt_abandons_a_long_think_at_once_without_a_result() {
+    let referee = JudgeReferee::default();
+    let opening = Opening::start_position();
+    let (red, black) = (engine("hang", "600"), engine("good", "600"));
+    let interrupt = Interrupt::default();
+    let spec = GameSpec {
+        red: (&red, "red"),
+        black: (&black, "black"),
+        opening: &opening,
+        referee: &referee,
+        adjudication: Adjudication::default(),
+        tablebases: None,
+        trace: None,
+        interrupt: &interrupt,
+    };
+    let t = Instant::now();
+    let raiser = interrupt.clone();
+    let r = std::thread::scope(|s| {
+        s.spawn(move || {
+            std::thread::sleep(Duration::from_millis(500));
+            raiser.raise(15);
+        });
+        game::play(&spec)
+    });
+    // Red would have thought for ten minutes; the game ends within a poll of the signal.
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert_eq!(r.ending.outcome, GameResult::Unfinished, "{}", r.ending);
+    assert_eq!(r.ending.reason, Reason::Interrupted);
+    assert_eq!(r.ending.to_string(), "abandoned: the run was interrupted");
+    // Raised before the game: nothing is started or played.
+    let t = Instant::now();
+    let r = game::play(&spec);
+    assert_eq!(r.ending.reason, Reason::Interrupted);
+    assert!(r.moves.is_empty());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -280,6 +324,7 @@ fn play_with_tables(
         adjudication: adj,
         tablebases: tables,
         trace: None,
+        interrupt: &Interrupt::default(),
     })
 }
 

@@ -24,6 +24,7 @@ use chariot::notation::SquareNaming;
 use super::process::{Process, RecvError};
 use super::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};
 use crate::clock::Clock;
+use crate::interrupt::{self, Interrupt};
 
 /// How long a `ucci` probe waits for `ucciok` before `uci` is tried.
 pub const PROBE: Duration = Duration::from_secs(2);
@@ -46,6 +47,9 @@ pub enum Failure {
     Timeout,
     /// A `bestmove` line without a readable move.
     Garbage(String),
+    /// Not the engine's fault: the run was interrupted (SIGINT, SIGTERM) while it thought, and
+    /// the game is abandoned.
+    Interrupted,
 }
 
 impl fmt::Display for Failure {
@@ -65,6 +69,7 @@ impl fmt::Display for Failure {
             }
             Failure::Timeout => f.write_str("lost on time"),
             Failure::Garbage(line) => write!(f, "sent a malformed answer {line:?}"),
+            Failure::Interrupted => f.write_str("was stopped: the run was interrupted"),
         }
     }
 }
@@ -131,6 +136,8 @@ pub struct Think<'a> {
     pub red_to_move: bool,
     /// The opponent offered a draw with its last move (UCCI `go draw`).
     pub draw_offered: bool,
+    /// Set when the run is interrupted: the wait then ends with [`Failure::Interrupted`].
+    pub interrupt: &'a Interrupt,
 }
 
 /// An engine's answer to `go`.
@@ -401,10 +408,12 @@ impl Engine {
     }
 
     /// Sends the position (and banned moves) and `go`, and waits for the answer: `stop` when
-    /// the clock runs out, [`Failure::Timeout`] when the grace runs out too.
+    /// the clock runs out, [`Failure::Timeout`] when the grace runs out too. The wait looks at
+    /// the request's interrupt flag every [`interrupt::POLL`].
     ///
     /// # Errors
-    /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Garbage`].
+    /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Garbage`],
+    /// [`Failure::Interrupted`].
     pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
         self.process.drain();
         let position = match self.protocol {
@@ -426,12 +435,20 @@ impl Engine {
         let (mut score, mut depth) = (None, None);
         let mut book = false;
         loop {
+            // Looked at before every line too: an engine that writes `info` without a pause
+            // must not hold the stop up.
+            if req.interrupt.is_set() {
+                return Err(Failure::Interrupted);
+            }
             let wait_until = if stopped {
                 flag_at
             } else {
                 stop_at.min(flag_at)
             };
-            match self.process.recv_until(wait_until) {
+            match self
+                .process
+                .recv_until(wait_until.min(Instant::now() + interrupt::POLL))
+            {
                 Ok((line, at)) => {
                     let mut words = line.split_whitespace();
                     match words.next() {
@@ -460,6 +477,8 @@ impl Engine {
                         _ => {}
                     }
                 }
+                // Only a poll: the deadline is still ahead.
+                Err(RecvError::Timeout) if Instant::now() < wait_until => {}
                 Err(RecvError::Timeout) if !stopped && Instant::now() < flag_at => {
                     self.send("stop")?;
                     stopped = true;
