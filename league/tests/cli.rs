@@ -1,7 +1,7 @@
 //! The `chariot-league` command line end to end, against the test engine.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
@@ -101,10 +101,7 @@ fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
 
 #[test]
 fn failing_engines_lose_and_leave_no_process_behind() {
-    let dir_tmp = scratch("cleanup");
-    let dir = dir_tmp.path();
-    let pids = dir.join("pids");
-    std::fs::create_dir_all(&pids).unwrap();
+    let (_dir, pids, _) = scratch_with_pids("cleanup");
     let t = Instant::now();
     let a = args(
         &[
@@ -132,13 +129,7 @@ fn failing_engines_lose_and_leave_no_process_behind() {
         .collect();
     // Three start-up checks and two engines in each of six games.
     assert_eq!(started.len(), 15, "{started:?}");
-    for pid in started {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        assert!(
-            status.is_empty() || status.contains("State:\tZ"),
-            "engine {pid} is still running"
-        );
-    }
+    assert_no_engine_left(&pids);
 }
 
 #[test]
@@ -152,6 +143,16 @@ fn sprt_stops_a_match_once_decided() {
     assert!(text.contains("H1 was accepted"), "{text}");
     let played = text.matches("Finished game").count();
     assert!((5..40).contains(&played), "{played} games\n{text}");
+}
+
+/// A scratch directory (removed when the first value is dropped) with a `pids` directory for
+/// the test engines' process ids, and the path of a PGN file in it.
+fn scratch_with_pids(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let pids = dir.path().join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pgn = dir.path().join("games.pgn");
+    (dir, pids, pgn)
 }
 
 /// Starts the runner, in a process group of its own (as a shell job is), with its standard
@@ -224,11 +225,7 @@ fn assert_no_engine_left(pids: &Path) {
 
 #[test]
 fn ctrl_c_abandons_the_games_in_progress_without_blaming_the_engines() {
-    let dir_tmp = scratch("ctrl-c");
-    let dir = dir_tmp.path();
-    let pids = dir.join("pids");
-    std::fs::create_dir_all(&pids).unwrap();
-    let pgn = dir.join("games.pgn");
+    let (_dir, pids, pgn) = scratch_with_pids("ctrl-c");
     // Slow thinks until `stop`, which comes only when its minute is up.
     let a = args(
         &[&engine("good", "Good"), &engine("obey-stop", "Slow")],
@@ -259,11 +256,7 @@ fn ctrl_c_abandons_the_games_in_progress_without_blaming_the_engines() {
 
 #[test]
 fn sigterm_stops_between_games_and_resume_plays_the_rest() {
-    let dir_tmp = scratch("sigterm");
-    let dir = dir_tmp.path();
-    let pids = dir.join("pids");
-    std::fs::create_dir_all(&pids).unwrap();
-    let pgn = dir.join("games.pgn");
+    let (_dir, pids, pgn) = scratch_with_pids("sigterm");
     let a = args(
         &[&engine("good", "A"), &engine("good", "B")],
         &format!(
