@@ -728,12 +728,9 @@ fn execute(args: Args) -> Result<Option<u8>> {
         )
     })?;
     out.say("")?;
-    let interrupted = standings
-        .interrupted
-        .then(|| settings.interrupt.signal_name())
-        .flatten();
-    if let Some(signal) = &interrupted {
-        out.say(&report::interrupted_line(signal, &standings))?;
+    let interrupted = standings.interrupted.then_some(&settings.interrupt);
+    if let Some(signal) = interrupted.and_then(Interrupt::signal_name) {
+        out.say(&report::interrupted_line(&signal, &standings))?;
     }
     if is_match {
         out.say(&report::score_line(&names, &standings))?;
@@ -762,10 +759,7 @@ fn execute(args: Args) -> Result<Option<u8>> {
     } else {
         out.say(&format!("Finished {what}"))?;
     }
-    Ok(standings
-        .interrupted
-        .then(|| settings.interrupt.exit_code())
-        .flatten())
+    Ok(interrupted.and_then(Interrupt::exit_code))
 }
 
 #[cfg(test)]

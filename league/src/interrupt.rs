@@ -61,12 +61,14 @@ impl Interrupt {
     /// The signal's name (`SIGINT`, `SIGTERM`, or `signal N`), if one came.
     #[must_use]
     pub fn signal_name(&self) -> Option<String> {
-        use signal_hook::consts::{SIGINT, SIGTERM};
         match self.signal.load(Ordering::Relaxed) {
             0 => None,
-            n if n == number(SIGINT) => Some("SIGINT".to_owned()),
-            n if n == number(SIGTERM) => Some("SIGTERM".to_owned()),
-            n => Some(format!("signal {n}")),
+            n => Some(
+                std::ffi::c_int::try_from(n)
+                    .ok()
+                    .and_then(signal_hook::low_level::signal_name)
+                    .map_or_else(|| format!("signal {n}"), str::to_owned),
+            ),
         }
     }
 
