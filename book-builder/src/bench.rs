@@ -8,8 +8,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use chariot::book::Book;
-use chariot::rules::Position;
+use chariot_formats::book::Book;
+use chariot_rules::Position;
 
 use crate::inspect::walk;
 

@@ -259,12 +259,12 @@ enum NotationArg {
     Chinese,
 }
 
-impl From<NotationArg> for chariot::notation::Notation {
+impl From<NotationArg> for chariot_rules::notation::Notation {
     fn from(n: NotationArg) -> Self {
         match n {
-            NotationArg::Iccs => chariot::notation::Notation::Iccs,
-            NotationArg::Wxf => chariot::notation::Notation::Wxf,
-            NotationArg::Chinese => chariot::notation::Notation::Chinese,
+            NotationArg::Iccs => chariot_rules::notation::Notation::Iccs,
+            NotationArg::Wxf => chariot_rules::notation::Notation::Wxf,
+            NotationArg::Chinese => chariot_rules::notation::Notation::Chinese,
         }
     }
 }

@@ -13,15 +13,15 @@ use book_builder::compile::{CompileOptions, compile};
 use book_builder::import::{FileImport, ImportTotals, import_file};
 use book_builder::inspect::{TreeOptions, probe_json, probe_text, stats, tree};
 use book_builder::positions::{ExtractOptions, Extractor};
-use chariot::Position;
-use chariot::book::{Book, BookWriter, BuildInfo, eleeye};
-use chariot::display::DiagramStyle;
-use chariot::notation::parse_move;
-use chariot::tune::positions::FileWriter;
+use chariot_formats::book::{Book, BookWriter, BuildInfo, eleeye};
+use chariot_formats::positions::FileWriter;
 use chariot_games::db::GameDb;
 use chariot_games::filter::{DateBound, Filter, ResultFilter};
 use chariot_games::game::{RejectKind, check};
 use chariot_games::read_file;
+use chariot_rules::Position;
+use chariot_rules::display::DiagramStyle;
+use chariot_rules::notation::parse_move;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -45,7 +45,7 @@ pub struct FilterArgs {
     pub player: Vec<String>,
     /// With --player: only games where that player has this colour (red or black).
     #[arg(long, value_name = "COLOR", value_parser = parse_color, requires = "player")]
-    pub player_color: Option<chariot::rules::Color>,
+    pub player_color: Option<chariot_rules::Color>,
     /// Only games with these results: 1-0, 0-1, 1/2-1/2 (or red, black, draw), unknown.
     #[arg(long, value_name = "RESULT", value_delimiter = ',')]
     pub result: Vec<ResultFilter>,
@@ -72,10 +72,10 @@ impl FilterArgs {
 }
 
 /// `red` or `black`.
-fn parse_color(text: &str) -> Result<chariot::rules::Color, String> {
+fn parse_color(text: &str) -> Result<chariot_rules::Color, String> {
     match text.to_ascii_lowercase().as_str() {
-        "red" | "r" | "w" => Ok(chariot::rules::Color::Red),
-        "black" | "b" => Ok(chariot::rules::Color::Black),
+        "red" | "r" | "w" => Ok(chariot_rules::Color::Red),
+        "black" | "b" => Ok(chariot_rules::Color::Black),
         _ => Err(format!("{text:?}: expected red or black")),
     }
 }
@@ -426,7 +426,7 @@ pub fn compile_book(a: &CompileArgs<'_>) -> anyhow::Result<Exit> {
 fn open_book(book: Option<&Path>) -> anyhow::Result<Book> {
     Ok(match book {
         Some(path) => Book::open(path)?,
-        None => chariot::book::builtin::book()?,
+        None => chariot_formats::book::builtin::book()?,
     })
 }
 
@@ -538,7 +538,7 @@ pub fn show_stats(book: Option<&Path>, json: bool) -> anyhow::Result<Exit> {
     // A damaged book is opened anyway: stats says what is wrong with it (and exits 1).
     let book = match book {
         Some(path) => Book::open_unverified(path)?,
-        None => chariot::book::builtin::book()?,
+        None => chariot_formats::book::builtin::book()?,
     };
     let report = book_builder::inspect::book_stats(&book);
     let mut out = io::stdout().lock();
@@ -609,9 +609,9 @@ pub fn export_dat(book: &Path, out: &Path, max_ply: u32) -> anyhow::Result<Exit>
 }
 
 /// Writes `bytes` to `path` through a temporary file renamed into place
-/// ([`chariot::atomic`]); errors name `path`.
+/// ([`chariot_formats::atomic`]); errors name `path`.
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    chariot::atomic::write(path, bytes)?;
+    chariot_formats::atomic::write(path, bytes)?;
     Ok(())
 }
 
@@ -707,7 +707,7 @@ pub fn positions(
     let mut rejected = 0usize;
     let mut failure = None;
     let mut take =
-        |extractor: &mut Extractor, start: Option<&str>, moves: &[chariot::Move], result| {
+        |extractor: &mut Extractor, start: Option<&str>, moves: &[chariot_rules::Move], result| {
             let chosen = extractor.game(start, moves, result);
             let target = match &mut held_writer {
                 Some(w) if chosen.held_out => w,
@@ -825,7 +825,7 @@ pub struct ExportArgs<'a> {
     /// The PGN file to write; standard output when `None`.
     pub output: Option<&'a Path>,
     /// The movetext notation.
-    pub notation: chariot::notation::Notation,
+    pub notation: chariot_rules::notation::Notation,
     /// UTF-8 or GBK.
     pub charset: chariot_games::write::Charset,
     /// Which games.
@@ -850,9 +850,9 @@ pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
         _ => ProgressBar::hidden(),
     };
     let mut file = match args.output {
-        Some(path) => Some(io::BufWriter::new(chariot::atomic::AtomicFile::create(
-            path,
-        )?)),
+        Some(path) => Some(io::BufWriter::new(
+            chariot_formats::atomic::AtomicFile::create(path)?,
+        )),
         None => None,
     };
     let stdout = io::stdout();

@@ -3,15 +3,15 @@
 //!
 //! Positions are identified by Zobrist key, so transpositions meet in one entry set; with
 //! mirror merging a position and its left-right mirror share one (see
-//! [`chariot::book::canonical`]). The games are split across threads, each counting into its
+//! [`chariot_formats::book::canonical`]). The games are split across threads, each counting into its
 //! own map, and the maps are merged; the entries then pass the thresholds (`min_games`,
 //! `min_score`) and go to [`BookWriter`], which sorts them and writes the file atomically.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use chariot::book::{BookError, BookWriter, BuildInfo, Entry, MoveStats, canonical};
-use chariot::rules::{Color, Move, Position};
+use chariot_formats::book::{BookError, BookWriter, BuildInfo, Entry, MoveStats, canonical};
+use chariot_rules::{Color, Move, Position};
 use rayon::prelude::*;
 
 use chariot_games::db::{DbError, GameDb, StoredGame};
@@ -273,7 +273,7 @@ pub fn compile(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot::notation::parse_iccs;
+    use chariot_rules::notation::parse_iccs;
 
     fn game(moves: &[&str], result: Option<GameResult>, elo: Option<u32>) -> StoredGame {
         StoredGame {

@@ -7,10 +7,10 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use chariot::book::{Book, BookMove, canonical};
-use chariot::display::{DiagramStyle, diagram};
-use chariot::notation::{Notation, format_move};
-use chariot::rules::{Color, Move, Position};
+use chariot_formats::book::{Book, BookMove, canonical};
+use chariot_rules::display::{DiagramStyle, diagram};
+use chariot_rules::notation::{Notation, format_move};
+use chariot_rules::{Color, Move, Position};
 
 /// One book move with everything a report shows about it.
 #[derive(Clone, Debug, PartialEq)]
@@ -264,7 +264,7 @@ pub fn tree_json(book: &Book, root: &Position, opts: TreeOptions) -> Vec<TreeNod
             } else {
                 f64::from(m.games) / games as f64
             };
-            let Ok(mv) = chariot::notation::parse_iccs(&m.mv) else {
+            let Ok(mv) = chariot_rules::notation::parse_iccs(&m.mv) else {
                 continue;
             };
             pos.make_move(mv);

@@ -6,14 +6,14 @@
 //! seeded by the game's moves, so that the choice does not depend on which file or in what order
 //! the game was read. A position is taken only when
 //!
-//! - its side to move is not in check and it is quiet ([`chariot::tune::quiet`]): the static
+//! - its side to move is not in check and it is quiet ([`chariot_eval::quiet`]): the static
 //!   evaluation is what a capture search would say;
 //! - it has not been taken before (by Zobrist key, over all games: the first game to reach a
 //!   position labels it);
 //!
 //! Games are deduplicated by their moves (the same game in two files counts once). Sampling a
 //! few positions per game rather than all keeps neighbouring, nearly identical positions of one
-//! game from dominating. The output is `chariot::tune::positions`' text format.
+//! game from dominating. The output is `chariot_formats::positions`' text format.
 //!
 //! One game in [`ExtractOptions::held_out_every`] (chosen by the game's moves) is marked held
 //! out, for a separate file that the tuner only measures on. Holding out whole games rather
@@ -22,9 +22,9 @@
 
 use std::collections::HashSet;
 
-use chariot::rules::{Move, Position, Setup, Waivers};
-use chariot::tune::positions::Outcome;
-use chariot::tune::quiet::is_quiet;
+use chariot_eval::quiet::is_quiet;
+use chariot_formats::positions::Outcome;
+use chariot_rules::{Move, Position, Setup, Waivers};
 
 use chariot_games::game::ContentHash;
 use chariot_games::record::GameResult;
@@ -156,7 +156,7 @@ impl Extractor {
 
         // Visit the candidate plies in an order drawn from the game's hash and the seed.
         let digest = hash.finish();
-        let mut rng = chariot::random::Rng::seeded(
+        let mut rng = chariot_rules::random::Rng::seeded(
             u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) ^ self.options.seed,
         );
         // Another part of the hash, so that the choice of games does not follow the seed.
@@ -295,7 +295,7 @@ mod tests {
         assert!(stats.used * 5 >= lines.len());
         let mut keys = HashSet::new();
         for line in &lines {
-            let p = chariot::tune::positions::parse_line(line.trim_start_matches('#'))
+            let p = chariot_formats::positions::parse_line(line.trim_start_matches('#'))
                 .unwrap()
                 .unwrap();
             let mut pos = p.position;

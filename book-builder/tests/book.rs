@@ -7,13 +7,13 @@ use std::process::{Command, Output};
 
 use book_builder::compile::{CompileOptions, compile};
 use book_builder::import::{DEFAULT_BATCH, import_file};
-use chariot::Position;
-use chariot::book::{Book, eleeye};
-use chariot::notation::parse_iccs;
+use chariot_formats::book::{Book, eleeye};
 use chariot_games::db::GameDb;
 use chariot_games::filter::{Filter, ResultFilter};
 use chariot_games::game::RejectKind;
 use chariot_games::record::GameResult;
+use chariot_rules::Position;
+use chariot_rules::notation::parse_iccs;
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -72,7 +72,7 @@ fn tiny_db(dir: &Path) -> GameDb {
     db
 }
 
-fn mv(text: &str) -> chariot::Move {
+fn mv(text: &str) -> chariot_rules::Move {
     parse_iccs(text).unwrap()
 }
 
@@ -615,7 +615,7 @@ fn foreign_files_are_not_taken_for_databases() {
 fn elephanteye_books_convert_both_ways() {
     let dir_tmp = scratch("dat");
     let dir = dir_tmp.path();
-    let dat = manifest().join("../engine/tests/data/eleeye/BOOK.DAT");
+    let dat = manifest().join("../formats/tests/data/eleeye/BOOK.DAT");
     let book = dir.join("eleeye.xqb");
     let out = stdout(&run(&[
         "import-dat",
@@ -628,10 +628,10 @@ fn elephanteye_books_convert_both_ways() {
     assert!(out.contains("12081 records"), "{out}");
     let b = Book::open(&book).unwrap();
     b.verify().unwrap();
-    let weights = |moves: Vec<(chariot::Move, u32)>, m: &str| {
+    let weights = |moves: Vec<(chariot_rules::Move, u32)>, m: &str| {
         moves.iter().find(|x| x.0 == mv(m)).map(|x| x.1)
     };
-    let start: Vec<(chariot::Move, u32)> = b
+    let start: Vec<(chariot_rules::Move, u32)> = b
         .probe(&Position::start())
         .iter()
         .map(|m| (m.mv, m.weight))

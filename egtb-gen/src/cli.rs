@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use chariot::egtb::Metric;
 use chariot_cli::Exit;
+use chariot_formats::egtb::Metric;
 
 use clap::{Parser, Subcommand};
 
@@ -55,9 +55,9 @@ enum Command {
         /// cheaper, larger ones compress better.
         #[arg(
             long,
-            default_value_t = chariot::egtb::file::DEFAULT_BLOCK_ENTRIES,
+            default_value_t = chariot_formats::egtb::file::DEFAULT_BLOCK_ENTRIES,
             value_parser = clap::value_parser!(u32)
-                .range(1..=i64::from(chariot::egtb::file::MAX_BLOCK_ENTRIES))
+                .range(1..=i64::from(chariot_formats::egtb::file::MAX_BLOCK_ENTRIES))
         )]
         block_entries: u32,
         /// Refuse a table whose estimated memory exceeds this many GiB.
@@ -229,7 +229,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         } => crate::generation::gen_command(
             &signatures,
             set.as_deref(),
-            &dir.unwrap_or_else(chariot::data::user_table_dir),
+            &dir.unwrap_or_else(chariot_formats::data::user_table_dir),
             &crate::generation::Options {
                 level,
                 block_entries,
@@ -254,7 +254,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             metric,
         } => {
             let dirs = if dir.is_empty() {
-                chariot::data::table_dirs()
+                chariot_formats::data::table_dirs()
             } else {
                 dir
             };
@@ -289,7 +289,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         } => crate::generation::plan_command(
             &signatures,
             set.as_deref(),
-            &dir.unwrap_or_else(chariot::data::user_table_dir),
+            &dir.unwrap_or_else(chariot_formats::data::user_table_dir),
             format == "snakemake",
             &metrics_of(&metric),
             out.as_deref(),

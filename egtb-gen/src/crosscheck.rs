@@ -4,8 +4,8 @@
 //! count to the next conversion, a mate the search finds must be stored as a result by mate of
 //! the same kind.
 
-use chariot::Position;
-use chariot::egtb::Value;
+use chariot_formats::egtb::Value;
+use chariot_rules::Position;
 
 use crate::error::TableError;
 
@@ -68,9 +68,9 @@ pub fn crosscheck_table(
     samples: usize,
     depth: u32,
 ) -> Result<Result<usize, String>, TableError> {
-    use chariot::Color;
-    use chariot::egtb::{Indexer, TableFile};
-    use chariot::rules::Waivers;
+    use chariot_formats::egtb::{Indexer, TableFile};
+    use chariot_rules::Color;
+    use chariot_rules::Waivers;
     use rayon::prelude::*;
 
     let file_error = |source| TableError::File {
@@ -132,8 +132,8 @@ pub fn crosscheck_table(
         // A DTC table's distances are no distances to mate: a mate the search finds must be a
         // result by mate of the same kind there, and nothing more can be asked.
         let agrees = match coding.metric {
-            chariot::egtb::Metric::Dtm => found == expected_within(stored, depth),
-            chariot::egtb::Metric::Dtc => {
+            chariot_formats::egtb::Metric::Dtm => found == expected_within(stored, depth),
+            chariot_formats::egtb::Metric::Dtc => {
                 found.is_none_or(|f| stored.dtm().is_some() && stored.wdl() == f.wdl())
             }
         };

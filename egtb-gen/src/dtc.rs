@@ -1,7 +1,7 @@
 //! Distance to conversion (DTC) from a finished table's values.
 //!
 //! A table's DTM pass decides which positions are won or lost by mate ([`crate::generate`]);
-//! this pass gives each of them its distance to conversion ([`chariot::egtb::Metric::Dtc`]):
+//! this pass gives each of them its distance to conversion ([`chariot_formats::egtb::Metric::Dtc`]):
 //! the plies until the winner makes a capture or a soldier's move that keeps its win by mate,
 //! or until the loser is mated or makes any capture or soldier's move. Draws and the values of
 //! the perpetual-check and perpetual-chase rules are kept as they are (their ranks already
@@ -29,9 +29,9 @@
 
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
-use chariot::egtb::file::HalfStats;
-use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value, is_conversion};
-use chariot::{Color, Kind};
+use chariot_formats::egtb::file::HalfStats;
+use chariot_formats::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value, is_conversion};
+use chariot_rules::{Color, Kind};
 use rayon::prelude::*;
 
 use crate::generate::{GenError, Generated, MoveFacts, Progress};

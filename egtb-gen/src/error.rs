@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use chariot::egtb::{FileError, IndexError, Signature};
+use chariot_formats::egtb::{FileError, IndexError, Signature};
 
 use crate::generate::GenError;
 use crate::loaded::LoadError;
@@ -48,7 +48,7 @@ pub enum TableError {
     /// Blocks of no entries, or of more than readers take, were asked for.
     #[error(
         "--block-entries must be from 1 to {}",
-        chariot::egtb::file::MAX_BLOCK_ENTRIES
+        chariot_formats::egtb::file::MAX_BLOCK_ENTRIES
     )]
     BlockEntries,
     /// A file could not be measured after writing.

@@ -64,7 +64,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
-use chariot::Color;
+use chariot_rules::Color;
 use rayon::prelude::*;
 
 use crate::region::Region;
@@ -86,7 +86,7 @@ pub enum CoreKind {
     /// The loser checks on every move; the winner makes a move that gives no check infinitely
     /// often.
     Check,
-    /// The loser chases the winner's only piece of this kind (a [`chariot::Kind`] index) on
+    /// The loser chases the winner's only piece of this kind (a [`chariot_rules::Kind`] index) on
     /// every move; the winner makes a move that neither checks nor chases infinitely often.
     Chase(u8),
 }
@@ -110,10 +110,10 @@ pub trait GameGraph: Sync {
     /// Calls `f` once for every (node, move) pair whose move leads to `w` (nodes outside the
     /// region may be given; they are ignored).
     fn predecessors(&self, w: u64, f: impl FnMut(u64));
-    /// The kinds (as [`chariot::Kind`] indices) of the winner's pieces whose perpetual chase by
+    /// The kinds (as [`chariot_rules::Kind`] indices) of the winner's pieces whose perpetual chase by
     /// the loser the game judges: none when the chase rule is not judged for the table.
     fn chase_targets(&self, winner: Color) -> Vec<u8>;
-    /// Of the targets `targets` (bit `t` for the kind with [`chariot::Kind`] index `t`), those
+    /// Of the targets `targets` (bit `t` for the kind with [`chariot_rules::Kind`] index `t`), those
     /// for which the side to move at `v` has a move to a node `w` with `into(w)` that does not
     /// chase the opponent's only piece of that kind. Only called with targets of
     /// [`GameGraph::chase_targets`].
@@ -537,7 +537,7 @@ impl<G: GameGraph> Solver<'_, G> {
     }
 
     /// Per region node where Q is to move, not won and without a move out of the region that
-    /// does not lose, the chase targets (bit `t` of `targets` for the [`chariot::Kind`] index
+    /// does not lose, the chase targets (bit `t` of `targets` for the [`chariot_rules::Kind`] index
     /// `t`) for which Q has a move that stays outside W and does not chase that target: its
     /// escapes from a chase core of that target. Found once for all targets of a level (W
     /// grows from level to level), in one pass over Q's moves.
@@ -1056,7 +1056,7 @@ pub(crate) mod tests {
     /// A random graph where every node has a move (the region has no dead ends). The seed also
     /// varies how often moves check and how many moves a node has.
     fn random_graph(seed: u64, nodes: usize) -> Explicit {
-        let mut rng = chariot::random::Rng::seeded(seed);
+        let mut rng = chariot_rules::random::Rng::seeded(seed);
         let mut next = |m: u64| rng.next_u64() % m;
         let check_in = 2 + seed % 3; // a node is in check with odds (check_in - 1) / check_in
         let mut g = Explicit::default();
@@ -1204,7 +1204,7 @@ pub(crate) mod tests {
     /// kind 1, Black's of kinds 1 and 2.
     fn random_marked_graph(seed: u64, nodes: usize) -> Explicit {
         let mut g = random_graph(seed, nodes);
-        let mut rng = chariot::random::Rng::seeded(seed ^ 0x9e37_79b9);
+        let mut rng = chariot_rules::random::Rng::seeded(seed ^ 0x9e37_79b9);
         let mut next = |m: u64| rng.next_u64() % m;
         for v in 0..nodes {
             for m in &mut g.marks[v] {

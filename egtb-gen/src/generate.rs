@@ -29,10 +29,10 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
-use chariot::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
-use chariot::egtb::index::Placement;
-use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
-use chariot::{Color, Kind, Position};
+use chariot_formats::egtb::file::{FLAG_RULE_DECIDES, FLAG_RULE_JUDGED, HalfStats};
+use chariot_formats::egtb::index::Placement;
+use chariot_formats::egtb::{Coding, IndexError, Indexer, Metric, Signature, Value};
+use chariot_rules::{Color, Kind, Position};
 use rayon::prelude::*;
 
 use crate::game::GameError;
@@ -61,7 +61,7 @@ impl Progress for () {
 pub enum GenError {
     /// The table cannot be indexed.
     #[error(transparent)]
-    Index(#[from] chariot::egtb::IndexError),
+    Index(#[from] chariot_formats::egtb::IndexError),
     /// A table a capture leads to is missing.
     #[error("table {needed} (reached by a capture from {table}) is missing")]
     MissingSubtable {

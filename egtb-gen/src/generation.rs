@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use chariot::egtb::{Metric, Signature, TableFile};
+use chariot_formats::egtb::{Metric, Signature, TableFile};
 use egtb_gen::generate::Progress;
 use egtb_gen::run::{Report, build_one, generation_order, memory_estimate, table_path_in};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -92,7 +92,7 @@ pub fn plan_command(
     };
     match out {
         Some(path) => {
-            chariot::atomic::write(path, text.as_bytes())?;
+            chariot_formats::atomic::write(path, text.as_bytes())?;
             eprintln!(
                 "{}: {} tables, {} asked for",
                 path.display(),

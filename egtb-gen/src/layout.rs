@@ -11,9 +11,11 @@
 //! (or the DTC codes when only they are written), and rearranged block by block as they are
 //! compressed, both in one pass (no rearranged copy of a whole table is made).
 
-use chariot::egtb::Indexer;
-use chariot::egtb::file::{Block, FileError, HalfStats, compress_block, value_width};
-use chariot::egtb::index::{ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED, Run, SchemeMap};
+use chariot_formats::egtb::Indexer;
+use chariot_formats::egtb::file::{Block, FileError, HalfStats, compress_block, value_width};
+use chariot_formats::egtb::index::{
+    ALT_KEY_SCHEME, KEY_SCHEME as KEY_SCHEME_GENERATED, Run, SchemeMap,
+};
 use rayon::prelude::*;
 
 use crate::generate::Generated;

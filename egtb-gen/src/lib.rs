@@ -11,7 +11,7 @@
 //! tables and [`plan`] writes a set's dependency graph for `make` or Snakemake.
 //! Errors are typed ([`error::TableError`]); progress is reported through
 //! [`generate::Progress`]. The commands (argument parsing, progress bars, output, exit codes)
-//! are the binary's. The file format, the index and the prober live in `chariot::egtb`.
+//! are the binary's. The file format, the index and the prober live in `chariot_formats::egtb`.
 
 pub mod crosscheck;
 pub mod dtc;

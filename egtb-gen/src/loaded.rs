@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use chariot::Position;
-use chariot::egtb::file::FileError;
-use chariot::egtb::{Coding, IndexError, Indexer, Metric, Signature, TableFile, Value};
+use chariot_formats::egtb::file::FileError;
+use chariot_formats::egtb::{Coding, IndexError, Indexer, Metric, Signature, TableFile, Value};
+use chariot_rules::Position;
 
 /// Why a table cannot be loaded.
 #[derive(Debug, thiserror::Error)]

@@ -7,12 +7,12 @@
 //! A side without attacking pieces never gives check (`docs/egtb.md`), so it never loses by
 //! the rule, and its opponent's game is skipped: it would find nothing.
 
-use chariot::egtb::index::PieceStep;
-use chariot::egtb::signature::NAME_ORDER;
-use chariot::egtb::{Indexer, RuleRank, Value};
-use chariot::rules::chase::chased;
-use chariot::rules::{Kind, Move, Piece};
-use chariot::{Color, Position};
+use chariot_formats::egtb::index::PieceStep;
+use chariot_formats::egtb::signature::NAME_ORDER;
+use chariot_formats::egtb::{Indexer, RuleRank, Value};
+use chariot_rules::chase::chased;
+use chariot_rules::{Color, Position};
+use chariot_rules::{Kind, Move, Piece};
 
 use crate::game::{self, CoreKind, Degrees, Exit, GameError, GameGraph, Solution};
 use crate::retro;

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use chariot::egtb::{Metric, Signature};
+use chariot_formats::egtb::{Metric, Signature};
 
 use crate::error::TableError;
 use crate::run::{memory_estimate, table_path_in};
@@ -58,7 +58,7 @@ impl Plan {
             .map(|table| {
                 Ok(Job {
                     needs: table.captures(),
-                    entries: 2 * chariot::egtb::Indexer::new(table)?.size(),
+                    entries: 2 * chariot_formats::egtb::Indexer::new(table)?.size(),
                     memory: memory_estimate(table)?,
                     table,
                 })

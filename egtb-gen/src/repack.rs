@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use chariot::egtb::TableFile;
-use chariot::egtb::file::{self, Block, FileError};
+use chariot_formats::egtb::TableFile;
+use chariot_formats::egtb::file::{self, Block, FileError};
 use rayon::prelude::*;
 
 use crate::error::TableError;

@@ -8,9 +8,9 @@
 //! are dropped by [`Indexer::encode`], and predecessors that are no legal position (the side not
 //! to move in check, generals facing) by the caller, which knows them from the first pass.
 
-use chariot::egtb::Indexer;
-use chariot::egtb::index::{DefenceStep, PieceStep, Placement, mirror_square};
-use chariot::{Color, Kind};
+use chariot_formats::egtb::Indexer;
+use chariot_formats::egtb::index::{DefenceStep, PieceStep, Placement, mirror_square};
+use chariot_rules::{Color, Kind};
 
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];

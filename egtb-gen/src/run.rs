@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use crate::error::TableError;
 
-use chariot::egtb::file::{self, TableFile};
-use chariot::egtb::{Indexer, Metric, Signature};
+use chariot_formats::egtb::file::{self, TableFile};
+use chariot_formats::egtb::{Indexer, Metric, Signature};
 
 use crate::generate::{Generated, Progress, generate};
 use crate::loaded::{Loaded, Subtables};
@@ -22,7 +22,7 @@ pub fn table_path(dir: &Path, sig: Signature) -> PathBuf {
 /// The path of a table's file of `metric` in `dir`: `KRKAABB.egtb` (DTM), `KRKAABB.dtc.egtb`
 /// (DTC).
 pub fn table_path_in(dir: &Path, sig: Signature, metric: Metric) -> PathBuf {
-    let ext = chariot::egtb::probe::EXTENSION;
+    let ext = chariot_formats::egtb::probe::EXTENSION;
     match metric {
         Metric::Dtm => dir.join(format!("{sig}.{ext}")),
         Metric::Dtc => dir.join(format!("{sig}.dtc.{ext}")),
@@ -102,7 +102,7 @@ pub fn memory_estimate(sig: Signature) -> Result<u64, TableError> {
     // winners (both sides have attacking pieces, so chases are judged) a chase core's escapes
     // (1) and the first one's copy of the counts (2) or solution (4). The DTC pass: the DTM
     // codes, the first-pass byte and its word (5); the writing: both tables' codes (4).
-    let games = chariot::Color::ALL
+    let games = chariot_rules::Color::ALL
         .into_iter()
         .filter(|w| sig.side(w.opponent()).has_attackers())
         .count();
@@ -174,9 +174,9 @@ pub fn build_one(
     progress.stage(&format!("{sig}: compressing"), 0);
     let scheme = match files.first() {
         Some((first, _)) => crate::layout::choose(first, level, block_entries),
-        None => chariot::egtb::index::KEY_SCHEME,
+        None => chariot_formats::egtb::index::KEY_SCHEME,
     };
-    if block_entries == 0 || block_entries > chariot::egtb::file::MAX_BLOCK_ENTRIES {
+    if block_entries == 0 || block_entries > chariot_formats::egtb::file::MAX_BLOCK_ENTRIES {
         return Err(TableError::BlockEntries);
     }
     let tables: Vec<&Generated> = files.iter().map(|f| f.0).collect();

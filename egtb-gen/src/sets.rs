@@ -1,7 +1,7 @@
 //! Named sets of tables (`egtb-gen gen --set NAME`).
 
-use chariot::Kind;
-use chariot::egtb::{Material, Signature};
+use chariot_formats::egtb::{Material, Signature};
+use chariot_rules::Kind;
 
 /// The attacking kinds, in name order.
 const ATTACKERS: [Kind; 4] = [Kind::Chariot, Kind::Horse, Kind::Cannon, Kind::Soldier];

@@ -4,7 +4,7 @@
 //! Shared by the retrograde passes ([`crate::generate`]) and the perpetual-check rule
 //! ([`crate::perpetual`]), which reads the positions the passes left undecided.
 
-use chariot::rules::Waivers;
+use chariot_rules::Waivers;
 
 use crate::game::Exit;
 

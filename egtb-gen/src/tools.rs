@@ -5,10 +5,10 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
-use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value};
-use chariot::rules::Waivers;
-use chariot::{Color, Position};
+use chariot_formats::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
+use chariot_formats::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value};
+use chariot_rules::Waivers;
+use chariot_rules::{Color, Position};
 use serde::Serialize;
 
 /// One side to move's counts in `info --json`.
@@ -68,7 +68,7 @@ struct TableInfo {
     format_version: u32,
 }
 
-/// The header's numbers (`chariot::egtb::stats`), and with `longest` the distances of every
+/// The header's numbers (`chariot_formats::egtb::stats`), and with `longest` the distances of every
 /// entry and that many longest mates per side to move.
 fn table_info(path: &Path, longest: Option<usize>) -> anyhow::Result<TableInfo> {
     let t = TableFile::open(path).with_context(|| path.display().to_string())?;
@@ -532,7 +532,7 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
     let ix = Indexer::with_scheme(sig, t.header().key_scheme)?;
     let tb = Tablebases::open(&[path])?;
     let size = ix.size();
-    let mut rng = chariot::random::Rng::seeded(1);
+    let mut rng = chariot_rules::random::Rng::seeded(1);
     let mut picked = Vec::new();
     while picked.len() < positions {
         let e = rng.next_u64() % (2 * size);

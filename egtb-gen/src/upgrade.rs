@@ -75,7 +75,7 @@ pub fn repack(files: &[PathBuf], level: i32, json: bool) -> anyhow::Result<bool>
                     "{}: version {} -> {}, {b} -> {a} bytes ({:.2})",
                     outcome.file,
                     outcome.version.unwrap_or(0),
-                    chariot::egtb::file::VERSION,
+                    chariot_formats::egtb::file::VERSION,
                     a as f64 / b.max(1) as f64
                 )?;
             } else {

@@ -31,10 +31,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use chariot::egtb::index::Placement;
-use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion};
-use chariot::rules::{Move, Waivers};
-use chariot::{Color, Position};
+use chariot_formats::egtb::index::Placement;
+use chariot_formats::egtb::{
+    Indexer, Metric, RuleRank, Signature, TableFile, Value, is_conversion,
+};
+use chariot_rules::{Color, Position};
+use chariot_rules::{Move, Waivers};
 use rayon::prelude::*;
 
 use crate::error::TableError;
@@ -113,7 +115,7 @@ pub fn verify_tables_with(
 /// A table file opened for checking, with the tables its captures lead to.
 struct Opened {
     path: std::path::PathBuf,
-    header: chariot::egtb::Header,
+    header: chariot_formats::egtb::Header,
     own: Arc<Loaded>,
     subs: HashMap<Signature, Arc<Loaded>>,
 }

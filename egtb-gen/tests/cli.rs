@@ -59,7 +59,7 @@ fn probe_json_from_stdin() {
         "{out}"
     );
     let moves = lines[1]["moves"].as_array().unwrap();
-    let pos = chariot::Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w").unwrap();
+    let pos = chariot_rules::Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w").unwrap();
     assert_eq!(moves.len(), pos.legal_move_list().len(), "{out}");
     assert_eq!(moves[0]["move"], lines[1]["best"], "{out}");
     assert_eq!(moves[0]["dtm"], lines[1]["dtm"], "{out}");
@@ -405,7 +405,7 @@ fn crosscheck_speaks_json_and_goes_on_past_a_missing_file() {
 /// Files written before version 3 (the engine's fixtures: `KCAKA` in version 1, `KRKN` in
 /// version 2), in a fresh directory.
 fn old_files() -> tempfile::TempDir {
-    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/data/egtb-scheme1");
+    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/data/egtb-scheme1");
     let dir = tempfile::tempdir().unwrap();
     for name in ["KCAKA.egtb", "KRKN.egtb"] {
         std::fs::copy(from.join(name), dir.path().join(name)).unwrap();

@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases, Value, is_conversion};
-use chariot::rules::Waivers;
-use chariot::{Color, Position};
+use chariot_formats::egtb::{
+    Indexer, Metric, Signature, TableFile, Tablebases, Value, is_conversion,
+};
+use chariot_rules::Waivers;
+use chariot_rules::{Color, Position};
 use egtb_gen::run::{build_all, table_path, table_path_in};
 
 /// Tables with captures (KRKA, KNKA, KRKN: the rule decides positions there), soldiers' moves
@@ -213,13 +215,15 @@ fn verify_accepts_the_dtc_tables_and_finds_a_damaged_one() {
     }
     let path = table_path_in(tmp.path(), sig, Metric::Dtc);
     let mut header =
-        chariot::egtb::file::make_header(sig, &codes, h.stats, h.flags, h.coding, 4096);
+        chariot_formats::egtb::file::make_header(sig, &codes, h.stats, h.flags, h.coding, 4096);
     header.key_scheme = h.key_scheme;
     let blocks = (0..header.blocks)
-        .map(|b| chariot::egtb::file::compress_block(&codes, b, 4096, header.value_width, 3))
+        .map(|b| {
+            chariot_formats::egtb::file::compress_block(&codes, b, 4096, header.value_width, 3)
+        })
         .collect::<Result<Vec<_>, _>>()
         .unwrap();
-    chariot::egtb::file::write_table(&path, &header, &blocks).unwrap();
+    chariot_formats::egtb::file::write_table(&path, &header, &blocks).unwrap();
     let found = egtb_gen::verify::verify_table(&path).unwrap();
     assert!(
         matches!(found, Some((e, _, Value::Win(x), _)) if e == victim && x == d - 2),

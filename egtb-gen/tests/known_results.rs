@@ -5,9 +5,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use chariot::egtb::{Indexer, Metric, RuleRank, Signature, TableFile, Tablebases, Value, Wdl};
-use chariot::rules::Waivers;
-use chariot::{Color, Kind, Position};
+use chariot_formats::egtb::{
+    Indexer, Metric, RuleRank, Signature, TableFile, Tablebases, Value, Wdl,
+};
+use chariot_rules::Waivers;
+use chariot_rules::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
 use egtb_gen::retro;
 use egtb_gen::run::{build_all, table_path};
@@ -91,7 +93,7 @@ fn soldier_on_the_last_rank_cannot_win_but_a_fresh_one_can() {
     let all = positions("KPK");
     for (pos, v) in &all {
         let pawn = pos
-            .pieces(chariot::Piece::new(Color::Red, Kind::Soldier))
+            .pieces(chariot_rules::Piece::new(Color::Red, Kind::Soldier))
             .first()
             .unwrap();
         if pawn.rank() == 9 {
@@ -188,7 +190,7 @@ fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
     // Its counts: only the rook's side wins by the rule in this table.
     let t = TableFile::open(&table_path(dir(), "KRKN".parse().unwrap())).unwrap();
     let h = t.header();
-    assert_eq!(h.version(), chariot::egtb::file::VERSION);
+    assert_eq!(h.version(), chariot_formats::egtb::file::VERSION);
     assert!(h.coding.has_rule_values());
     assert_eq!((h.stats[0].rule_losses, h.stats[1].rule_wins), (0, 0));
     assert!(h.stats[0].rule_wins > 100 && h.stats[1].rule_losses > 1000);
@@ -234,7 +236,7 @@ fn plan_wins_against_every_reply(tb: &Tablebases, starts: Vec<Position>) -> usiz
             for m in moves {
                 let mut p = pos.clone();
                 let capture = p.is_capture(m);
-                let chases = !chariot::rules::chase::chased(&pos, m).is_empty();
+                let chases = !chariot_rules::chase::chased(&pos, m).is_empty();
                 p.make_move(m);
                 if capture {
                     let after = tb.probe(&p).unwrap().unwrap();
@@ -387,13 +389,13 @@ fn verify_solves_the_rule_again() {
         s.rule_losses = 0;
     }
     let path = dir.join("KRKN.egtb");
-    chariot::egtb::file::write_codes(
+    chariot_formats::egtb::file::write_codes(
         &path,
         h.signature,
         &tampered,
         stats,
-        chariot::egtb::file::FLAG_RULE_JUDGED,
-        chariot::egtb::Coding::PLAIN,
+        chariot_formats::egtb::file::FLAG_RULE_JUDGED,
+        chariot_formats::egtb::Coding::PLAIN,
     )
     .unwrap();
     let bad = egtb_gen::verify::verify_table(&path).unwrap();
@@ -433,8 +435,15 @@ fn verify_finds_a_rule_value_with_the_wrong_plies() {
         std::fs::copy(self::dir().join(&name), dir.join(&name)).unwrap();
     }
     let path = dir.join("KRKN.egtb");
-    chariot::egtb::file::write_codes(&path, h.signature, &codes, h.stats, h.flags, h.coding)
-        .unwrap();
+    chariot_formats::egtb::file::write_codes(
+        &path,
+        h.signature,
+        &codes,
+        h.stats,
+        h.flags,
+        h.coding,
+    )
+    .unwrap();
     let (bad, fen, stored, expected) = egtb_gen::verify::verify_table(&path)
         .unwrap()
         .expect("the tampered table must fail");
@@ -523,14 +532,14 @@ fn rook_against_full_defence_is_a_draw_in_general() {
     let tb = Tablebases::open(&[shipped()]).unwrap();
     let (mut draws, mut total) = (0, 0);
     for king in ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"] {
-        for rook in chariot::Square::all().filter(|s| s.rank() <= 6) {
-            let king: chariot::Square = king.parse().unwrap();
+        for rook in chariot_rules::Square::all().filter(|s| s.rank() <= 6) {
+            let king: chariot_rules::Square = king.parse().unwrap();
             if rook == king {
                 continue;
             }
-            let mut setup: chariot::Setup = "2bak4/4a4/4b4/9/9/9/9/9/9/9 w".parse().unwrap();
-            setup.board[king.index()] = Some(chariot::Piece::new(Color::Red, Kind::General));
-            setup.board[rook.index()] = Some(chariot::Piece::new(Color::Red, Kind::Chariot));
+            let mut setup: chariot_rules::Setup = "2bak4/4a4/4b4/9/9/9/9/9/9/9 w".parse().unwrap();
+            setup.board[king.index()] = Some(chariot_rules::Piece::new(Color::Red, Kind::General));
+            setup.board[rook.index()] = Some(chariot_rules::Piece::new(Color::Red, Kind::Chariot));
             let Ok(pos) = Position::from_setup(&setup, Waivers::NONE) else {
                 continue;
             };

@@ -2,9 +2,9 @@
 //! 3 or 4, `egtb_gen::layout`): whichever it picks, every legal position reads back as the
 //! generator computed it, and both orders occur.
 
-use chariot::egtb::{Indexer, Metric, Signature, TableFile, Tablebases};
-use chariot::rules::Waivers;
-use chariot::{Color, Position};
+use chariot_formats::egtb::{Indexer, Metric, Signature, TableFile, Tablebases};
+use chariot_rules::Waivers;
+use chariot_rules::{Color, Position};
 use egtb_gen::generate::generate;
 use egtb_gen::run::{build_all, generation_order, load_subtables, table_path_in};
 

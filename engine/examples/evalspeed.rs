@@ -1,9 +1,9 @@
 //! Measures the cost of the evaluation at each knowledge level (development aid; compare
 //! `perf stat -e cycles:u` between builds, since wall time is noisy on a shared machine).
-use chariot::Position;
-use chariot::eval::{EvalConfig, evaluate_with};
-use chariot::search::Level;
-use chariot::search::bench::POSITIONS;
+use chariot_engine::search::Level;
+use chariot_engine::search::bench::POSITIONS;
+use chariot_eval::{EvalConfig, evaluate_with};
+use chariot_rules::Position;
 fn main() {
     let level = match std::env::args().nth(1).as_deref() {
         Some("none") => Level::None,

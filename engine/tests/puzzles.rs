@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use chariot::search::puzzle::Puzzle;
-use chariot::search::{Limits, Options, Searcher};
+use chariot_engine::search::puzzle::Puzzle;
+use chariot_engine::search::{Limits, Options, Searcher};
 
 fn load(file: &str) -> Vec<Puzzle> {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "data", "puzzles", file]

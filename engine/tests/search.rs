@@ -4,10 +4,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use chariot::rules::{Move, Position};
-use chariot::search::{
+use chariot_engine::search::{
     Control, Info, Level, Limits, Options, Report, Score, SearchResult, Searcher, bench,
 };
+use chariot_rules::{Move, Position};
 
 fn searcher() -> Searcher {
     Searcher::new(Options {
@@ -350,7 +350,7 @@ fn bench_with_less_pruning_searches_more_nodes() {
 #[test]
 fn endgame_tables_score_nodes_and_count_tbhits() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
-    let tables = chariot::egtb::Tablebases::open(&[dir]).unwrap();
+    let tables = chariot_formats::egtb::Tablebases::open(&[dir]).unwrap();
     assert!(!tables.is_empty());
     let mut s = searcher();
     s.set_tablebases(Some(Arc::new(tables)));
@@ -368,7 +368,7 @@ fn endgame_tables_score_nodes_and_count_tbhits() {
     assert!(["a0a8", "a0d0"].contains(&r.best.unwrap().to_string().as_str()));
     // Rook against horse, won by the perpetual-check rule (the horse can only check forever):
     // every child is a table hit scored as a rule win, below any table mate.
-    use chariot::search::score::tb_rule_win_at;
+    use chariot_engine::search::score::tb_rule_win_at;
     let pos = Position::from_fen("9/4k4/9/9/8R/9/2n6/9/3K5/9 w - - 0 1").unwrap();
     let r = s.search(&pos, &depth(3), &Arc::new(Control::default()), &mut |_| {});
     assert_eq!(r.score, Score::Cp(tb_rule_win_at(1)));

@@ -3,9 +3,9 @@
 
 #![no_main]
 
-use chariot::Position;
-use chariot::book::Book;
-use chariot::notation::parse_iccs;
+use chariot_rules::Position;
+use chariot_formats::book::Book;
+use chariot_rules::notation::parse_iccs;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

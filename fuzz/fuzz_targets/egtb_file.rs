@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use chariot::egtb::TableFile;
+use chariot_formats::egtb::TableFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

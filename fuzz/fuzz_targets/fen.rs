@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use chariot::{Position, Setup};
+use chariot_rules::{Position, Setup};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,8 +5,8 @@
 
 use std::sync::OnceLock;
 
-use chariot::Position;
-use chariot::notation::{Notation, format_move, parse_move, parse_text};
+use chariot_rules::Position;
+use chariot_rules::notation::{Notation, format_move, parse_move, parse_text};
 use libfuzzer_sys::fuzz_target;
 
 /// The start position, one with tandem soldiers on two files and two chariots and two cannons

@@ -4,8 +4,8 @@
 
 #![no_main]
 
-use chariot::Position;
-use chariot::nnue::file::{from_bytes, to_bytes};
+use chariot_rules::Position;
+use chariot_eval::nnue::file::{from_bytes, to_bytes};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use chariot::rules::{Move, Position};
+use chariot_rules::{Move, Position};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::filter::{Filter, JOINS};
@@ -209,7 +209,7 @@ pub struct FullGame {
 impl FullGame {
     /// The game as Xiangqi PGN with its moves in `notation` (names, date and tags as imported).
     #[must_use]
-    pub fn pgn(&self, notation: chariot::notation::Notation) -> String {
+    pub fn pgn(&self, notation: chariot_rules::notation::Notation) -> String {
         use crate::write::{PgnGame, WrittenMove, write_game};
         let mut tags = Vec::new();
         let mut put = |name: &str, value: Option<String>| {
@@ -1113,7 +1113,7 @@ mod tests {
 
     #[test]
     fn moves_decode() {
-        let m = chariot::notation::parse_iccs("h2e2").unwrap();
+        let m = chariot_rules::notation::parse_iccs("h2e2").unwrap();
         let bytes = m.to_u16().to_le_bytes();
         assert_eq!(decode_moves(&bytes), Some(vec![m]));
         assert_eq!(decode_moves(&bytes[..1]), None);

@@ -18,7 +18,7 @@
 //! Closing tags are matched loosely (`[DhtmlXQ_blacktime]…[/DhtmlXQ_time]` occurs in the wild):
 //! a value runs to the next closing tag of any name.
 
-use chariot::rules::{Color, Kind, Piece, Setup, Square};
+use chariot_rules::{Color, Kind, Piece, Setup, Square};
 
 use crate::date::GameDate;
 use crate::problem::{Problem, ProblemKind};

@@ -113,7 +113,7 @@ pub struct Filter {
     /// Games in which one of the players' names contains one of these (ASCII case ignored).
     pub players: Vec<String>,
     /// With `players`: only games where that player has this colour (`None`: either).
-    pub player_color: Option<chariot::rules::Color>,
+    pub player_color: Option<chariot_rules::Color>,
     /// Games with one of these results (empty: any).
     pub results: Vec<ResultFilter>,
     /// Also games from set-up positions (the default is only games from the usual start).
@@ -183,8 +183,8 @@ impl Filter {
             const NAMED: &str = "(SELECT id FROM players WHERE instr(lower(name), lower(?)) > 0)";
             let (test, binds) = match self.player_color {
                 None => (format!("g.red_id IN {NAMED} OR g.black_id IN {NAMED}"), 2),
-                Some(chariot::rules::Color::Red) => (format!("g.red_id IN {NAMED}"), 1),
-                Some(chariot::rules::Color::Black) => (format!("g.black_id IN {NAMED}"), 1),
+                Some(chariot_rules::Color::Red) => (format!("g.red_id IN {NAMED}"), 1),
+                Some(chariot_rules::Color::Black) => (format!("g.black_id IN {NAMED}"), 1),
             };
             let any: Vec<&str> = self.players.iter().map(|_| test.as_str()).collect();
             clauses.push(format!("({})", any.join(" OR ")));
@@ -289,7 +289,7 @@ mod tests {
             min_elo: Some(2400),
             events: vec!["cup".into()],
             players: vec!["Hu".into(), "Lü".into()],
-            player_color: Some(chariot::rules::Color::Red),
+            player_color: Some(chariot_rules::Color::Red),
             results: vec![
                 ResultFilter::Known(GameResult::RedWins),
                 ResultFilter::Unknown,

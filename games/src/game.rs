@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use chariot::notation::{MoveTextError, parse_move};
-use chariot::rules::{Color, Move, Position, START_FEN, Setup, Waivers};
+use chariot_rules::notation::{MoveTextError, parse_move};
+use chariot_rules::{Color, Move, Position, START_FEN, Setup, Waivers};
 
 use crate::record::{GameRecord, GameResult, MoveToken};
 

@@ -7,7 +7,7 @@
 //! book's key, [`Position::key`]) and the game, without a row id, so the games of one position
 //! are stored together.
 
-use chariot::rules::{Move, Position};
+use chariot_rules::{Move, Position};
 use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, params};
 

@@ -17,7 +17,7 @@
 //!   sets [`GameRecord::black_moves_first`];
 //! - footers after the result (`====` and a web address in XQBase files), ignored.
 
-use chariot::rules::Setup;
+use chariot_rules::Setup;
 
 use crate::date::GameDate;
 use crate::lines::{Line, lines};

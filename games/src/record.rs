@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use chariot::rules::Square;
+use chariot_rules::Square;
 
 use crate::date::GameDate;
 use crate::problem::Problem;
@@ -125,7 +125,7 @@ pub enum GameResult {
 impl GameResult {
     /// The win of `color`.
     #[must_use]
-    pub fn win(color: chariot::rules::Color) -> GameResult {
+    pub fn win(color: chariot_rules::Color) -> GameResult {
         if color.is_red() {
             GameResult::RedWins
         } else {
@@ -135,10 +135,10 @@ impl GameResult {
 
     /// The winner, if the game was won.
     #[must_use]
-    pub fn winner(self) -> Option<chariot::rules::Color> {
+    pub fn winner(self) -> Option<chariot_rules::Color> {
         match self {
-            GameResult::RedWins => Some(chariot::rules::Color::Red),
-            GameResult::BlackWins => Some(chariot::rules::Color::Black),
+            GameResult::RedWins => Some(chariot_rules::Color::Red),
+            GameResult::BlackWins => Some(chariot_rules::Color::Black),
             GameResult::Draw | GameResult::Unfinished => None,
         }
     }

@@ -11,8 +11,8 @@
 
 use std::fmt::Write as _;
 
-use chariot::notation::{Notation, format_move};
-use chariot::rules::{Color, Move, Position};
+use chariot_rules::notation::{Notation, format_move};
+use chariot_rules::{Color, Move, Position};
 
 use crate::record::GameResult;
 
@@ -227,7 +227,7 @@ pub fn encode(text: &str, charset: Charset) -> Result<Vec<u8>, Unmappable> {
 mod tests {
     use super::*;
     use crate::read::read_all;
-    use chariot::notation::parse_iccs;
+    use chariot_rules::notation::parse_iccs;
 
     fn game(moves: &[&str], fen: Option<&str>) -> PgnGame {
         let start = fen.map_or_else(Position::start, |f| Position::from_fen(f).unwrap());

@@ -34,7 +34,7 @@
 //!   ASCII text `[(C) Copyright Mr. Dong Shiwei.]`;
 //! - comment lengths are stored plus the comment-length offset.
 
-use chariot::rules::Square;
+use chariot_rules::Square;
 use encoding_rs::GB18030;
 
 use crate::dhtmlxq::setup_fen;

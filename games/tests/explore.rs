@@ -1,12 +1,12 @@
 //! The position index: the games through a position, their next moves and filters, and the
 //! schema-1 database that gets its index when opened for writing.
 
-use chariot::rules::{Color, Position};
 use chariot_games::db::GameDb;
 use chariot_games::filter::Filter;
 use chariot_games::game::check;
 use chariot_games::index::Order;
 use chariot_games::read::read_all;
+use chariot_rules::{Color, Position};
 
 /// Four games: two open with the central cannon, one with the elephant, one from a set-up
 /// position.
@@ -58,7 +58,7 @@ fn database(dir: &std::path::Path) -> GameDb {
 fn played(moves: &[&str]) -> Position {
     let mut pos = Position::start();
     for m in moves {
-        let mv = chariot::notation::parse_move(&pos, m).unwrap();
+        let mv = chariot_rules::notation::parse_move(&pos, m).unwrap();
         pos.make_move(mv);
     }
     pos

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use chariot::notation::parse_move;
-use chariot::rules::{Move, Position};
 use chariot_games::{GameRecord, MoveToken, read_all};
+use chariot_rules::notation::parse_move;
+use chariot_rules::{Move, Position};
 
 /// Replays a game; `Err` names the first move that does not resolve.
 fn replay(g: &GameRecord) -> Result<(), String> {

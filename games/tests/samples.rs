@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use chariot::rules::{Move, Position, Setup, Square, Waivers};
 use chariot_games::{
     FileFormat, FileSummary, GameRecord, GameResult, MoveToken, NotationGuess, TextEncoding,
     read_all,
 };
+use chariot_rules::{Move, Position, Setup, Square, Waivers};
 
 /// A test file: `repo:NAME` is in the repository's data/games/samples (shared with the notation
 /// tests), anything else in games/tests/data.
@@ -316,8 +316,8 @@ fn winboard_san_games() {
         // Every SAN move resolves to a legal move (they were rejected as unreadable before).
         let mut pos = Position::start();
         for t in texts(g) {
-            let m =
-                chariot::notation::parse_move(&pos, &t).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let m = chariot_rules::notation::parse_move(&pos, &t)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             pos.make_move(m);
         }
     }

@@ -16,9 +16,9 @@ use chariot_cli::Exit;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chariot::book::Book;
-use chariot::egtb::Tablebases;
-use chariot::notation::Notation;
+use chariot_formats::book::Book;
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::notation::Notation;
 
 use chariot_league::clock::TimeControl;
 use chariot_league::engine::{

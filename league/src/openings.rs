@@ -21,11 +21,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use chariot::book::{self, Book};
-use chariot::random::Rng;
-use chariot::rules::{Move, Position};
+use chariot_formats::book::{self, Book};
 use chariot_games::game::check;
 use chariot_games::{GameRecord, Severity};
+use chariot_rules::random::Rng;
+use chariot_rules::{Move, Position};
 use thiserror::Error;
 
 /// Where a game starts: a position and moves played from it.
@@ -305,7 +305,7 @@ impl fmt::Display for Order {
     }
 }
 
-/// Shuffles in place with the workspace's seeded generator ([`chariot::random::Rng`]): the same
+/// Shuffles in place with the workspace's seeded generator ([`chariot_rules::random::Rng`]): the same
 /// seed gives the same order on every platform.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut rng = Rng::seeded(seed);
@@ -398,7 +398,7 @@ mod tests {
         let o = parse_epd(text).unwrap();
         assert_eq!(o.len(), 3);
         assert_eq!(o[1].name.as_deref(), Some("central cannon"));
-        assert_eq!(o[2].start.turn(), chariot::rules::Color::Black);
+        assert_eq!(o[2].start.turn(), chariot_rules::Color::Black);
         let err = parse_epd("ok\nrnbakabnr/9 w\n").unwrap_err();
         assert_eq!(err.0, 1);
     }
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(o[0].name.as_deref(), Some("中炮"));
         assert_eq!(o[0].moves.len(), 2);
         assert!(o[1].moves.is_empty());
-        assert_eq!(o[1].start.turn(), chariot::rules::Color::Black);
+        assert_eq!(o[1].start.turn(), chariot_rules::Color::Black);
     }
 
     #[test]
@@ -461,7 +461,7 @@ mod tests {
 
     /// A book of six lines from the start, two of which transpose (three plies each).
     fn write_book(name: &str, start_weight: u32) -> Book {
-        use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+        use chariot_formats::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(name);
         let mut w = BookWriter::new(BuildInfo::default());
@@ -477,7 +477,7 @@ mod tests {
         for line in lines {
             let mut pos = Position::start();
             for text in line {
-                let m = chariot::notation::parse_iccs(text).unwrap();
+                let m = chariot_rules::notation::parse_iccs(text).unwrap();
                 let (key, mv) = canonical(&pos, m, false);
                 if seen.insert((key, mv)) {
                     let weight = if pos.history().is_empty() {

@@ -12,9 +12,9 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
-use chariot::notation::Notation;
-use chariot::rules::Position;
 use chariot_games::write::{PgnGame, WrittenMove, pgn_date, write_game};
+use chariot_rules::Position;
+use chariot_rules::notation::Notation;
 
 use crate::game::{GameResult, PlayedGame};
 

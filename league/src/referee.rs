@@ -5,15 +5,15 @@
 //! to move must not play (they would lose by a forbidden repetition; UCCI engines are told them
 //! with `banmoves`, as the specification's league simulator does).
 //!
-//! [`JudgeReferee`] is the rules core's judge (`chariot::rules::judge`: perpetual check and
+//! [`JudgeReferee`] is the rules core's judge (`chariot_rules::judge`: perpetual check and
 //! chase under the Asian rules, the 60-move rule) behind this crate's [`Referee`] trait, which
 //! adds the question the league needs and the judge does not ask: which moves to ban.
 
-use chariot::rules::judge::{
+use chariot_rules::judge::{
     self as rules_judge, GameState, JudgeConfig, Reason, Verdict, repetition_start,
     repetition_verdict,
 };
-use chariot::rules::{Color, Move, Position};
+use chariot_rules::{Color, Move, Position};
 use std::fmt;
 
 /// How a game ended by the rules.
@@ -126,7 +126,7 @@ pub fn reversible_plies(pos: &Position) -> usize {
 /// The rules core's judge as a referee: mate and stalemate lose; a repetition (the third
 /// occurrence by default) loses for a side that checked, or failing that chased one piece, with
 /// every move of the cycle, and is drawn otherwise; the move limit (120 plies without a capture
-/// by default) draws. See `chariot::rules::judge` and `docs/rules.md`.
+/// by default) draws. See `chariot_rules::judge` and `docs/rules.md`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JudgeReferee {
     /// The judge's settings (move limit, occurrences that end the game).
@@ -167,10 +167,10 @@ impl Referee for JudgeReferee {
         })
     }
 
-    /// The rules core's own list (`chariot::rules::forbidden_moves`), which the engine API and
+    /// The rules core's own list (`chariot_rules::forbidden_moves`), which the engine API and
     /// the web server use too.
     fn forbidden_moves(&self, pos: &mut Position) -> Vec<Move> {
-        chariot::rules::forbidden_moves(pos)
+        chariot_rules::forbidden_moves(pos)
     }
 
     fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict> {
@@ -196,7 +196,7 @@ impl Referee for JudgeReferee {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot::notation::parse_move;
+    use chariot_rules::notation::parse_move;
 
     fn play(fen: &str, moves: &str) -> Position {
         let mut pos = Position::from_fen(fen).unwrap();

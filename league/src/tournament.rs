@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
-use chariot::egtb::Tablebases;
+use chariot_formats::egtb::Tablebases;
 
 use crate::engine::EngineConfig;
 use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame, Reason};

@@ -492,14 +492,14 @@ fn command_line_mistakes_exit_with_a_message() {
 
 /// A small Chariot book: 1. h2e2 (then h9g7 or b9c7) or 1. c3c4 (then g6g5).
 fn write_book(path: &Path) {
-    use chariot::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
-    use chariot::rules::Position;
+    use chariot_formats::book::{BookWriter, BuildInfo, Entry, MoveStats, canonical};
+    use chariot_rules::Position;
     let mut w = BookWriter::new(BuildInfo::default());
     let mut seen = std::collections::HashSet::new();
     for line in [["h2e2", "h9g7"], ["h2e2", "b9c7"], ["c3c4", "g6g5"]] {
         let mut pos = Position::start();
         for text in line {
-            let m = chariot::notation::parse_iccs(text).unwrap();
+            let m = chariot_rules::notation::parse_iccs(text).unwrap();
             let (key, mv) = canonical(&pos, m, false);
             if seen.insert((key, mv)) {
                 let stats = MoveStats {

@@ -3,13 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use chariot::notation::parse_move;
-use chariot::rules::Position;
 use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
 use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::Opening;
 use chariot_league::referee::{JudgeReferee, RuleReason};
+use chariot_rules::Position;
+use chariot_rules::notation::parse_move;
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
 
@@ -299,14 +299,14 @@ fn score_adjudication() {
     assert_eq!(r.moves.len(), 6);
 }
 
-fn tablebases() -> chariot::egtb::Tablebases {
+fn tablebases() -> chariot_formats::egtb::Tablebases {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/egtb");
-    chariot::egtb::Tablebases::open(&[dir]).unwrap()
+    chariot_formats::egtb::Tablebases::open(&[dir]).unwrap()
 }
 
 fn play_with_tables(
     fen: &str,
-    tables: Option<&chariot::egtb::Tablebases>,
+    tables: Option<&chariot_formats::egtb::Tablebases>,
     adj: Adjudication,
 ) -> PlayedGame {
     let good = engine("good", "5");
@@ -338,7 +338,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
                 event: "e",
                 site: "s",
                 round: "1",
-                notation: chariot::notation::Notation::Iccs,
+                notation: chariot_rules::notation::Notation::Iccs,
             },
         )
     };
@@ -388,7 +388,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         max_moves: Some(2),
         ..Adjudication::default()
     };
-    let r = play_with_tables(chariot::rules::START_FEN, Some(&tables), adj);
+    let r = play_with_tables(chariot_rules::START_FEN, Some(&tables), adj);
     assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
     // Without tables the covered position is played on too.
     let r = play_with_tables("3k5/9/9/9/9/9/9/9/9/R3K4 w", None, adj);
@@ -422,7 +422,7 @@ fn moves_an_engine_plays_from_its_book_are_written_as_book_moves() {
             event: "e",
             site: "s",
             round: "1",
-            notation: chariot::notation::Notation::Iccs,
+            notation: chariot_rules::notation::Notation::Iccs,
         },
     );
     // Red's three moves say {book}; Black's carry a score, depth and time.

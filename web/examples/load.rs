@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chariot::egtb::Tablebases;
+use chariot_formats::egtb::Tablebases;
 use chariot_web::{AppState, Limits};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -108,9 +108,9 @@ async fn main() -> std::io::Result<()> {
             _ => format!("/api/position?fen={}", FENS[i % 3]),
         }
     };
-    let tables = Tablebases::open_skipping(&chariot::data::table_dirs()).0;
+    let tables = Tablebases::open_skipping(&chariot_formats::data::table_dirs()).0;
     let mut state = AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         tables,
         Limits {
             max_analyses: usize::try_from(analyses).unwrap_or(usize::MAX),

@@ -13,10 +13,10 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
-use chariot::engine::{Engine, Event, GoRequest};
-use chariot::notation::Notation;
-use chariot::rules::Position;
-use chariot::search::{Bound, Limits, Options, Report, Score};
+use chariot_engine::api::{Engine, Event, GoRequest};
+use chariot_engine::search::{Bound, Limits, Options, Report, Score};
+use chariot_rules::Position;
+use chariot_rules::notation::Notation;
 use serde::Serialize;
 
 use crate::movetext::names;
@@ -126,7 +126,7 @@ fn run(mut request: Request, tx: &mpsc::Sender<SseEvent>, _permit: OwnedSemaphor
     request.engine.set_options(options);
     request.engine.set_position(request.position.clone());
     // A position reached by moves may have forbidden repetitions: the engine does not play them.
-    request.engine.ban_moves(chariot::rules::forbidden_moves(
+    request.engine.ban_moves(chariot_rules::forbidden_moves(
         &mut request.position.clone(),
     ));
     let (done_tx, done_rx) = std::sync::mpsc::channel();

@@ -14,9 +14,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chariot::notation::Notation;
-use chariot::rules::Color;
-use chariot::search::Options;
+use chariot_engine::search::Options;
+use chariot_rules::Color;
+use chariot_rules::notation::Notation;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockSpec;
@@ -474,7 +474,7 @@ async fn analyse(
         position,
         multipv: q.multipv,
         time: Duration::from_secs_f64(q.seconds),
-        engine: chariot::engine::Engine::sharing(
+        engine: chariot_engine::api::Engine::sharing(
             Arc::clone(&state.books),
             Arc::clone(&state.tables),
             options,

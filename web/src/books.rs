@@ -16,7 +16,7 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use book_builder::compile::{CompileOptions, compile};
-use chariot::book::Book;
+use chariot_formats::book::Book;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;

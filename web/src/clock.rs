@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use chariot::rules::Color;
+use chariot_rules::Color;
 
 /// How a clock is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chariot::rules::Position;
+use chariot_rules::Position;
 use serde::Serialize;
 
 use crate::game::GameError;

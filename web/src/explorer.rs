@@ -12,11 +12,11 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chariot::egtb::Value;
-use chariot::notation::Notation;
-use chariot::rules::{Color, Position};
+use chariot_formats::egtb::Value;
 use chariot_games::filter::{DateBound, Filter, ResultFilter};
 use chariot_games::index::Order;
+use chariot_rules::notation::Notation;
+use chariot_rules::{Color, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, query};
@@ -142,7 +142,7 @@ pub(crate) async fn tablebase(
 ) -> Result<Json<TableAnswer>, ApiError> {
     let pos = position_of(&query(q)?)?;
     let tables = &state.tables;
-    let failed = |e: chariot::egtb::ProbeError| {
+    let failed = |e: chariot_formats::egtb::ProbeError| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the tables: {e}"),
@@ -154,7 +154,7 @@ pub(crate) async fn tablebase(
             format!(
                 "no table covers {} (material {})",
                 pos.fen(),
-                chariot::egtb::Signature::of(&pos).0
+                chariot_formats::egtb::Signature::of(&pos).0
             ),
         ));
     };

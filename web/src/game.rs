@@ -8,12 +8,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chariot::book::BookSet;
-use chariot::egtb::Tablebases;
-use chariot::engine::{Engine, Event, GoRequest, Source};
-use chariot::notation::{Notation, parse_move};
-use chariot::rules::{Color, GameState, JudgeConfig, Move, Position, forbidden_moves, judge};
-use chariot::search::{Options, Score};
+use chariot_engine::api::{Engine, Event, GoRequest, Source};
+use chariot_engine::search::{Options, Score};
+use chariot_formats::book::BookSet;
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::notation::{Notation, parse_move};
+use chariot_rules::{Color, GameState, JudgeConfig, Move, Position, forbidden_moves, judge};
 
 use crate::clock::{Clock, ClockSpec};
 use crate::levels::LevelSpec;
@@ -95,7 +95,7 @@ pub struct Outcome {
 /// How the rules end a game in `state`, `None` while it goes on.
 #[must_use]
 pub fn judged(state: GameState) -> Option<Outcome> {
-    use chariot::rules::Reason;
+    use chariot_rules::Reason;
     let code = |r: Reason| match r {
         Reason::Checkmate => "checkmate",
         Reason::Stalemate => "stalemate",
@@ -351,13 +351,13 @@ impl Game {
         let Some(answer) = self.search(self.spec.limits(cap)) else {
             return Ok(false);
         };
-        let to_move = chariot::engine::centipawns(answer.result.score);
+        let to_move = chariot_engine::api::centipawns(answer.result.score);
         let engine_score = if self.position.turn() == self.human {
             -to_move
         } else {
             to_move
         };
-        let accepted = engine_score <= chariot::engine::verdict::DRAW_MARGIN;
+        let accepted = engine_score <= chariot_engine::api::verdict::DRAW_MARGIN;
         if accepted {
             self.ending = Some(Ending::DrawAgreed);
             self.settle();
@@ -445,7 +445,10 @@ impl Game {
     }
 
     /// Searches the current position (forbidden repetitions banned) within `limits`; blocks.
-    fn search(&mut self, limits: chariot::search::Limits) -> Option<chariot::engine::Answer> {
+    fn search(
+        &mut self,
+        limits: chariot_engine::search::Limits,
+    ) -> Option<chariot_engine::api::Answer> {
         let mut pos = self.position.clone();
         let banned = forbidden_moves(&mut pos);
         self.engine.set_position(self.position.clone());

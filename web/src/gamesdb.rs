@@ -1,6 +1,6 @@
 //! The explorer's game database: the one `chariot serve --games DB` names, or else the default
 //! one, built on first start from the game collections Chariot ships into the user's data
-//! directory (`chariot::data::user_data_dir()`, `games.sqlite`). Until the build is done, the
+//! directory (`chariot_formats::data::user_data_dir()`, `games.sqlite`). Until the build is done, the
 //! explorer answers 503 saying how far it is; the build writes a temporary file and renames it,
 //! so a build cut short leaves no half database behind.
 //!
@@ -66,7 +66,7 @@ impl GamesDb {
     /// The default database's file.
     #[must_use]
     pub fn default_path() -> PathBuf {
-        chariot::data::user_data_dir().join("games.sqlite")
+        chariot_formats::data::user_data_dir().join("games.sqlite")
     }
 
     /// The default database: opened when its file exists, else built from the shipped
@@ -80,7 +80,7 @@ impl GamesDb {
                 return Some(std::sync::Arc::new(db));
             }
         }
-        let dir = chariot::data::games_dir()?;
+        let dir = chariot_formats::data::games_dir()?;
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .ok()?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -202,5 +202,5 @@ impl GamesDb {
 /// A stored game as PGN with Chinese moves.
 #[must_use]
 pub fn pgn(g: &FullGame) -> String {
-    g.pgn(chariot::notation::Notation::Chinese)
+    g.pgn(chariot_rules::notation::Notation::Chinese)
 }

@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use chariot::levels::Level as Amount;
-use chariot::search::{Limits, Options};
+use chariot_engine::search::{Limits, Options};
+use chariot_eval::levels::Level as Amount;
 
 /// The number of levels, 1 (weakest) to [`LEVELS`].
 pub const LEVELS: u8 = 10;

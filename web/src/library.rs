@@ -1,12 +1,12 @@
 //! The books compiled in the browser (`crate::books` compiles them): kept in the user's data
-//! directory (`chariot::data::user_data_dir()/books`, `NAME.xqb`), found there again on the next
+//! directory (`chariot_formats::data::user_data_dir()/books`, `NAME.xqb`), found there again on the next
 //! start, each shared by every game and analysis that uses it; a book compiled under a name the
 //! library has replaces the old one.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use chariot::book::{Book, BookSet};
+use chariot_formats::book::{Book, BookSet};
 
 /// The extension of compiled books.
 pub(crate) const EXTENSION: &str = "xqb";
@@ -62,7 +62,7 @@ impl Library {
     /// The default place: `books` in the user's data directory.
     #[must_use]
     pub fn default_dir() -> PathBuf {
-        chariot::data::user_data_dir().join("books")
+        chariot_formats::data::user_data_dir().join("books")
     }
 
     /// The compiled book called `name`, as a book set an engine plays from.

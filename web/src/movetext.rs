@@ -1,8 +1,8 @@
 //! Moves as the pages show them: each in ICCS, WXF and Chinese notation, with the position
 //! after it, and lines of moves given as text played out on a position.
 
-use chariot::notation::{Notation, format_move, parse_move};
-use chariot::rules::{GameState, JudgeConfig, Move, Position, judge};
+use chariot_rules::notation::{Notation, format_move, parse_move};
+use chariot_rules::{GameState, JudgeConfig, Move, Position, judge};
 use serde::Serialize;
 
 /// One move in the three notations, and the FEN after it.

@@ -9,8 +9,8 @@ use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use chariot::notation::Notation;
-use chariot::rules::{JudgeConfig, Position, forbidden_moves, judge};
+use chariot_rules::notation::Notation;
+use chariot_rules::{JudgeConfig, Position, forbidden_moves, judge};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, fen_position, query};

@@ -1,6 +1,6 @@
 //! How a finished game or a decided position is shown: the result, the winner and why.
 
-use chariot::rules::Color;
+use chariot_rules::Color;
 use serde::Serialize;
 
 use crate::game::Outcome;

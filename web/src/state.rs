@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use chariot::book::BookSet;
-use chariot::egtb::Tablebases;
-use chariot::random::Rng;
-use chariot::search::Options;
+use chariot_engine::search::Options;
+use chariot_formats::book::BookSet;
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::random::Rng;
 
 use crate::error::ApiError;
 use crate::game::Game;

@@ -3,7 +3,7 @@
 //! side to move, how many positions lie at each distance to mate, the longest mates with their
 //! positions, the file's size and format, as syzygy-tables.info shows its tables.
 //!
-//! The numbers are `chariot::egtb::stats`'s, the same code as `egtb-gen info --distances`. A
+//! The numbers are `chariot_formats::egtb::stats`'s, the same code as `egtb-gen info --distances`. A
 //! page reads every entry of its table, so it is computed on a blocking thread the first time
 //! it is asked for and kept: tables do not change while the server runs.
 
@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::http::StatusCode;
-use chariot::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
-use chariot::egtb::{Metric, Signature, TableFile, Tablebases};
-use chariot::rules::Color;
+use chariot_formats::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
+use chariot_formats::egtb::{Metric, Signature, TableFile, Tablebases};
+use chariot_rules::Color;
 use serde::Serialize;
 use tokio::sync::OnceCell;
 
@@ -275,7 +275,7 @@ pub(crate) async fn page(
 ) -> Result<Arc<Page>, ApiError> {
     let sig: Signature = material
         .parse()
-        .map_err(|e: chariot::egtb::SignatureError| {
+        .map_err(|e: chariot_formats::egtb::SignatureError| {
             ApiError::new(StatusCode::BAD_REQUEST, e.to_string())
         })?;
     if tables.file(sig).is_none() {

@@ -7,8 +7,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use chariot::egtb::Tablebases;
-use chariot::rules::Position;
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::Position;
 use chariot_web::{AppState, Limits, router};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -18,7 +18,7 @@ fn app_with(limits: Limits) -> Router {
     let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
     let tables = Tablebases::open(&[tables]).unwrap();
     router(Arc::new(AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         tables,
         limits,
     )))
@@ -91,8 +91,8 @@ async fn a_game_is_played_taken_back_and_closed() {
     assert_eq!(moves[0]["wxf"], "C2.5");
     let reply = game["engine"]["move"].as_str().unwrap();
     let mut pos = Position::start();
-    pos.make_move(chariot::notation::parse_iccs("h2e2").unwrap());
-    assert!(pos.is_legal(chariot::notation::parse_iccs(reply).unwrap()));
+    pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(chariot_rules::notation::parse_iccs(reply).unwrap()));
     assert_eq!(game["turn"], "red");
     // Take back: both plies.
     let (status, game) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
@@ -292,7 +292,7 @@ async fn analysis_streams_lines_and_ends_with_the_best_move() {
     let events = events(&String::from_utf8_lossy(&bytes));
     let (last, done) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
-    let best = chariot::notation::parse_iccs(done["best"].as_str().unwrap()).unwrap();
+    let best = chariot_rules::notation::parse_iccs(done["best"].as_str().unwrap()).unwrap();
     assert!(Position::start().is_legal(best));
     for k in 1..=3 {
         assert!(
@@ -360,7 +360,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
     let id = game["id"].as_str().unwrap().to_owned();
     let (status, hint) = call(&app, "POST", &format!("/api/play/{id}/hint"), None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
-    let m = chariot::notation::parse_iccs(hint["move"].as_str().unwrap()).unwrap();
+    let m = chariot_rules::notation::parse_iccs(hint["move"].as_str().unwrap()).unwrap();
     assert!(Position::start().is_legal(m));
     let (_, game) = play(&app, &id, r#"{"move":"C2.5"}"#).await;
     assert_eq!(game["moves"].as_array().unwrap().len(), 2);
@@ -595,7 +595,7 @@ async fn finished_games_are_kept_in_the_game_database() {
     let path = dir.path().join("games.sqlite");
     let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
     let state = AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         Tablebases::open(&[tables]).unwrap(),
         Limits::default(),
     )

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use chariot::egtb::Tablebases;
+use chariot_formats::egtb::Tablebases;
 use chariot_games::db::GameDb;
 use chariot_games::game::check;
 use chariot_games::read::read_all;
@@ -45,7 +45,7 @@ fn app(dir: &std::path::Path) -> Router {
     }
     let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
     let state = AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         Tablebases::open(&[tables]).unwrap(),
         Limits::default(),
     )
@@ -84,8 +84,9 @@ async fn book_moves_carry_the_probe_numbers() {
     assert_eq!(first["move"], "h2e2");
     assert_eq!(first["chinese"], "炮二平五");
     // The same numbers as book-builder probe --json on the same book.
-    let pos = chariot::rules::Position::start();
-    let probe = book_builder::inspect::probe_moves(&chariot::book::builtin::book().unwrap(), &pos);
+    let pos = chariot_rules::Position::start();
+    let probe =
+        book_builder::inspect::probe_moves(&chariot_formats::book::builtin::book().unwrap(), &pos);
     assert_eq!(first["games"], u64::from(probe[0].games));
     assert_eq!(first["red_wins"], u64::from(probe[0].red_wins));
     assert!((first["probability"].as_f64().unwrap() - probe[0].probability).abs() < 1e-12);

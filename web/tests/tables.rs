@@ -6,8 +6,8 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use chariot::egtb::stats::{Distances, Summary};
-use chariot::egtb::{TableFile, Tablebases};
+use chariot_formats::egtb::stats::{Distances, Summary};
+use chariot_formats::egtb::{TableFile, Tablebases};
 use chariot_web::{AppState, Limits, router};
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -19,7 +19,7 @@ fn data() -> std::path::PathBuf {
 
 fn app() -> Router {
     let state = AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         Tablebases::open(&[data()]).unwrap(),
         Limits::default(),
     );

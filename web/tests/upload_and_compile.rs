@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use chariot::egtb::Tablebases;
+use chariot_formats::egtb::Tablebases;
 use chariot_web::gamesdb::GamesDb;
 use chariot_web::library::Library;
 use chariot_web::{AppState, Limits, router};
@@ -53,7 +53,7 @@ fn app(dir: &std::path::Path) -> Router {
     let (library, warnings) = Library::open(&dir.join("books"));
     assert!(warnings.is_empty());
     let state = AppState::new(
-        chariot::book::builtin::book_set(),
+        chariot_formats::book::builtin::book_set(),
         Tablebases::open(&[tables]).unwrap(),
         Limits::default(),
     )
@@ -224,7 +224,7 @@ async fn a_book_compiled_from_a_filter_is_listed_downloaded_and_played_from() {
     let url = made["url"].as_str().unwrap().replace(' ', "%20");
     let (status, bytes) = call(&app, "GET", &url.replace("胡荣华", HU), Vec::new()).await;
     assert_eq!(status, StatusCode::OK);
-    let file = chariot::book::Book::from_bytes("d.xqb", bytes).unwrap();
+    let file = chariot_formats::book::Book::from_bytes("d.xqb", bytes).unwrap();
     assert_eq!(file.len() as u64, made["entries"].as_u64().unwrap());
     // Played from: as Black, the person meets the book's only first move.
     let game = json!({"side": "black", "level": 5, "book": "胡荣华 red"});

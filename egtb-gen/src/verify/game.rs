@@ -14,7 +14,7 @@
 //! won positions checks (or chases) are pass 1's (those with no way out but such moves) or
 //! predecessors of won positions.
 
-use chariot::Color;
+use chariot_rules::Color;
 use rayon::prelude::*;
 
 use super::moves::{Edge, Moves};

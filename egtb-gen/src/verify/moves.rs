@@ -9,11 +9,11 @@
 //! whether that position is legal and the move from it legal. The forward rules decide; the
 //! geometry only keeps the tries few.
 
-use chariot::egtb::Indexer;
-use chariot::egtb::index::{DefenceKey, Placement, mirror_square};
-use chariot::rules::chase::chased;
-use chariot::rules::{Kind, Move, Square, Waivers};
-use chariot::{Color, Position};
+use chariot_formats::egtb::Indexer;
+use chariot_formats::egtb::index::{DefenceKey, Placement, mirror_square};
+use chariot_rules::chase::chased;
+use chariot_rules::{Color, Position};
+use chariot_rules::{Kind, Move, Square, Waivers};
 
 use crate::region::Region;
 
@@ -283,7 +283,7 @@ fn origins(kind: Kind, to: Square, occupied: impl Fn(Square) -> bool) -> Vec<Squ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot::egtb::Signature;
+    use chariot_formats::egtb::Signature;
 
     /// Every quiet move of every position of a region into the region is found again from
     /// the other end: the position is among its target's predecessors, and nothing else is.

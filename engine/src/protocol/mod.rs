@@ -1,4 +1,4 @@
-//! The UCCI 3.0 and UCI front ends: text over the engine API ([`crate::engine`]).
+//! The UCCI 3.0 and UCI front ends: text over the engine API ([`crate::api`]).
 //!
 //! [`command`] is the typed command set; [`ucci`] and [`uci`] turn lines into commands;
 //! [`options`] lists the options with their names in each protocol; [`session`] is the state

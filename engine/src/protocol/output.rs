@@ -5,9 +5,9 @@
 //! and the answer may carry `draw` or `resign`. UCI scores are `cp N` or `mate M` in moves,
 //! bounds are marked, and a position without a move answers `bestmove 0000`.
 
-use crate::egtb::{Metric, Value as TbValue};
-use crate::engine::{Answer, Source, centipawns};
+use crate::api::{Answer, Source, centipawns};
 use crate::search::{Bound, Info, Report, Score};
+use chariot_formats::egtb::{Metric, Value as TbValue};
 
 use super::options::Proto;
 use super::uci::SquareNaming;
@@ -32,7 +32,7 @@ pub struct Writer {
 }
 
 impl Writer {
-    fn line(&self, moves: &[crate::rules::Move]) -> String {
+    fn line(&self, moves: &[chariot_rules::Move]) -> String {
         moves
             .iter()
             .map(|&m| self.naming.format(m))

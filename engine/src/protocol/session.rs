@@ -22,13 +22,13 @@ use super::options::{self, OptionId, Proto};
 use super::output::Writer;
 use super::uci::SquareNaming;
 use super::{ucci, uci};
-use crate::book::BookSet;
-use crate::display::{DiagramStyle, diagram};
-use crate::egtb::Tablebases;
-use crate::engine::{Engine, Event, GoRequest, centipawns};
-use crate::rules::perft::divide;
-use crate::rules::{Color, Move, Position};
+use crate::api::{Engine, Event, GoRequest, centipawns};
 use crate::search::{Limits, TimeLeft};
+use chariot_formats::book::BookSet;
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::display::{DiagramStyle, diagram};
+use chariot_rules::perft::divide;
+use chariot_rules::{Color, Move, Position};
 
 /// Engine name and author, as `id` reports them.
 pub const NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));
@@ -59,7 +59,7 @@ struct Settings {
     /// `usennue` / `Use NNUE`: evaluate with a network (else the hand-written evaluation).
     use_nnue: bool,
     /// The file of `evalfile` / `EvalFile` and its network; `None`: the built-in one.
-    net_file: Option<(String, std::sync::Arc<crate::nnue::Network>)>,
+    net_file: Option<(String, std::sync::Arc<chariot_eval::nnue::Network>)>,
 }
 
 impl Default for Settings {
@@ -287,8 +287,10 @@ impl Session {
                 self.say(&total.to_string());
             }
             Command::Eval => {
-                let table =
-                    crate::eval::breakdown(self.engine.position(), &crate::eval::EvalConfig::FULL);
+                let table = chariot_eval::breakdown(
+                    self.engine.position(),
+                    &chariot_eval::EvalConfig::FULL,
+                );
                 for line in table.to_string().lines() {
                     self.say(line);
                 }
@@ -376,11 +378,11 @@ impl Session {
                 .net_file
                 .as_ref()
                 .map(|(_, n)| std::sync::Arc::clone(n))
-                .or_else(crate::nnue::builtin::default_network)
+                .or_else(chariot_eval::nnue::builtin::default_network)
         } else {
             None
         };
-        let shape = |n: &crate::nnue::Network| match n.buckets() {
+        let shape = |n: &chariot_eval::nnue::Network| match n.buckets() {
             1 => format!("{} neurons a side", n.hidden()),
             b => format!("{} neurons a side, {b} output buckets", n.hidden()),
         };
@@ -392,7 +394,7 @@ impl Session {
             ),
             (Some(n), None) => format!(
                 "info string evaluating with the {} ({})",
-                crate::nnue::builtin::NAME,
+                chariot_eval::nnue::builtin::NAME,
                 shape(n)
             ),
         };
@@ -455,7 +457,7 @@ impl Session {
                 let list = value.unwrap_or("").trim();
                 let list = if list == "<empty>" { "" } else { list };
                 self.engine.set_books(if list.is_empty() {
-                    crate::book::builtin::book_set()
+                    chariot_formats::book::builtin::book_set()
                 } else {
                     BookSet::open_list(list)
                         .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?
@@ -478,7 +480,7 @@ impl Session {
                     .filter(|p| !p.is_empty())
                     .collect();
                 let (tables, errors) = if paths.is_empty() {
-                    Tablebases::open_skipping(&crate::data::table_dirs())
+                    Tablebases::open_skipping(&chariot_formats::data::table_dirs())
                 } else {
                     Tablebases::open_skipping(&paths)
                 };
@@ -502,7 +504,7 @@ impl Session {
                 self.settings.net_file = if path.is_empty() {
                     None
                 } else {
-                    let net = crate::nnue::file::read(std::path::Path::new(path))
+                    let net = chariot_eval::nnue::file::read(std::path::Path::new(path))
                         .map_err(|e| format!("evalfile: {e} (the previous evaluation is kept)"))?;
                     Some((path.to_owned(), std::sync::Arc::new(net)))
                 };
@@ -519,7 +521,7 @@ impl Session {
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
         let m = match self.settings.naming {
             SquareNaming::ZeroBased => {
-                crate::notation::parse_iccs(text).map_err(|e| format!("{text:?}: {e}"))?
+                chariot_rules::notation::parse_iccs(text).map_err(|e| format!("{text:?}: {e}"))?
             }
             naming => naming
                 .parse(text)

@@ -11,7 +11,7 @@ use super::command::{
     ColourClocks, Command, CommandError, GoParams, number, parse_human, parse_position_args,
 };
 
-pub use crate::notation::SquareNaming;
+pub use chariot_rules::notation::SquareNaming;
 
 /// Reads one UCI command line.
 ///

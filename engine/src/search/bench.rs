@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Control, Level, Limits, Options, SearchResult, Searcher};
-use crate::rules::{Position, START_FEN};
+use chariot_rules::{Position, START_FEN};
 
 /// The default bench depth: about 7 million nodes, 6 to 7 s of one core in a release build.
 pub const DEFAULT_DEPTH: u32 = 14;
@@ -66,7 +66,7 @@ pub fn run(depth: u32, each: impl FnMut(usize, &str, &SearchResult)) -> BenchRes
 pub fn run_with(
     depth: u32,
     pruning: Level,
-    network: Option<Arc<crate::nnue::Network>>,
+    network: Option<Arc<chariot_eval::nnue::Network>>,
     mut each: impl FnMut(usize, &str, &SearchResult),
 ) -> BenchResult {
     let limits = Limits {

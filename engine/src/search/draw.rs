@@ -1,8 +1,8 @@
 //! Repetitions and the natural move limit inside the search.
 
 use super::score::{mate_in, mated_in};
-use crate::rules::Position;
-use crate::rules::judge::repetition_verdict;
+use chariot_rules::Position;
+use chariot_rules::judge::repetition_verdict;
 
 /// Plies without a capture after which the game is drawn (the natural move limit: 60 moves each).
 pub(crate) const NATURAL_LIMIT: u32 = 120;
@@ -47,7 +47,7 @@ pub(crate) fn repetition_score(pos: &Position, draw: i32, ply: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Move;
+    use chariot_rules::Move;
 
     fn play(pos: &mut Position, moves: &[&str]) {
         for m in moves {

@@ -14,7 +14,7 @@ use super::score::{INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, to_tt};
 use super::thread::Worker;
 use super::tt::TtEntry;
 use super::{Bound, Info, Report};
-use crate::rules::{Move, Position};
+use chariot_rules::{Move, Position};
 
 /// The deepest iteration ever started (leaves room on the stack for extensions).
 const MAX_DEPTH: u32 = (MAX_PLY - 16) as u32;

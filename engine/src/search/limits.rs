@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::rules::Move;
+use chariot_rules::Move;
 
 /// The limits of one search. All fields are optional; with none set (and `infinite` false) the
 /// search runs to the maximum depth. When several are set, the first one reached stops it.

@@ -20,8 +20,8 @@
 //! # Example
 //! ```
 //! use std::sync::Arc;
-//! use chariot::Position;
-//! use chariot::search::{Control, Limits, Options, Searcher};
+//! use chariot_rules::Position;
+//! use chariot_engine::search::{Control, Limits, Options, Searcher};
 //!
 //! let mut searcher = Searcher::new(Options { hash_mb: 1, ..Options::default() });
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
@@ -50,13 +50,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use crate::levels::{Level, Style};
+pub use chariot_eval::levels::{Level, Style};
 pub use limits::{Limits, TimeLeft};
 pub use score::{Bound, Score};
 pub use thread::uses_network;
 
-use crate::egtb::Tablebases;
-use crate::rules::{Move, Position};
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::{Move, Position};
 use thread::ThreadData;
 use tt::Tt;
 
@@ -211,7 +211,7 @@ pub struct Searcher {
     tables: Option<Arc<Tablebases>>,
     /// The neural network the search evaluates with, or `None` for the hand-written
     /// evaluation.
-    network: Option<Arc<crate::nnue::Network>>,
+    network: Option<Arc<chariot_eval::nnue::Network>>,
 }
 
 impl Searcher {
@@ -280,13 +280,13 @@ impl Searcher {
     /// Evaluates with `network` from the next search on, or with the hand-written evaluation
     /// (`None`). The knowledge level and style shape only the hand-written evaluation; noise
     /// (randomness) applies to both.
-    pub fn set_network(&mut self, network: Option<Arc<crate::nnue::Network>>) {
+    pub fn set_network(&mut self, network: Option<Arc<chariot_eval::nnue::Network>>) {
         self.network = network;
     }
 
     /// The network the search evaluates with, if any.
     #[must_use]
-    pub fn network(&self) -> Option<&Arc<crate::nnue::Network>> {
+    pub fn network(&self) -> Option<&Arc<chariot_eval::nnue::Network>> {
         self.network.as_ref()
     }
 

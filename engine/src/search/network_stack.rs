@@ -4,8 +4,8 @@
 //! the network affordable at every node. The sums live in two flat buffers, one per perspective,
 //! allocated once per thread and network size, so a move allocates nothing.
 
-use crate::nnue::Network;
-use crate::rules::{Move, Position, Square};
+use chariot_eval::nnue::Network;
+use chariot_rules::{Move, Position, Square};
 
 use super::score::MAX_PLY;
 
@@ -105,12 +105,12 @@ impl NetworkStack {
 mod tests {
     use std::sync::Arc;
 
-    use crate::nnue::Network;
-    use crate::nnue::features::INPUTS;
-    use crate::nnue::network::{QA, QB, SCALE};
-    use crate::random::Rng;
-    use crate::rules::Position;
     use crate::search::{Control, Limits, Options, Score, Searcher};
+    use chariot_eval::nnue::Network;
+    use chariot_eval::nnue::features::INPUTS;
+    use chariot_eval::nnue::network::{QA, QB, SCALE};
+    use chariot_rules::Position;
+    use chariot_rules::random::Rng;
 
     fn search(net: Option<Network>, fen: &str, depth: u32) -> crate::search::SearchResult {
         search_with(Options::default(), net, fen, depth)
@@ -144,23 +144,23 @@ mod tests {
             vec![0; 2 * hidden],
             vec![bias],
         );
-        let result = search(Some(flat.clone()), crate::rules::START_FEN, 3);
+        let result = search(Some(flat.clone()), chariot_rules::START_FEN, 3);
         assert_eq!(result.score, Score::Cp(-125));
-        let hand_written = search(None, crate::rules::START_FEN, 3);
+        let hand_written = search(None, chariot_rules::START_FEN, 3);
         assert_ne!(hand_written.score, Score::Cp(-125));
         // Lower knowledge levels and other styles shape the hand-written evaluation: the
         // network is set aside for them.
         for options in [
             Options {
-                knowledge: crate::levels::Level::Medium,
+                knowledge: chariot_eval::levels::Level::Medium,
                 ..Options::default()
             },
             Options {
-                style: crate::levels::Style::Risky,
+                style: chariot_eval::levels::Style::Risky,
                 ..Options::default()
             },
         ] {
-            let r = search_with(options, Some(flat.clone()), crate::rules::START_FEN, 3);
+            let r = search_with(options, Some(flat.clone()), chariot_rules::START_FEN, 3);
             assert_ne!(r.score, Score::Cp(-125));
         }
     }
@@ -184,7 +184,7 @@ mod tests {
             vec![0, 40, -40],
         );
         for fen in [
-            crate::rules::START_FEN,
+            chariot_rules::START_FEN,
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1",
             "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1",
             "2bak4/4a4/4b4/p3C1p1p/2p6/6P2/P1P1c3P/4B4/4A4/2BAK4 w - - 0 1",

@@ -35,8 +35,8 @@
 
 use super::boxed::boxed_array;
 use super::see::{BYTE_VALUE, see_ge};
-use crate::rules::movegen::Legality;
-use crate::rules::{Color, Move, MoveList, Position};
+use chariot_rules::movegen::Legality;
+use chariot_rules::{Color, Move, MoveList, Position};
 
 /// History scores stay within this bound (the "gravity" update keeps them there).
 const HISTORY_MAX: i32 = 16_384;
@@ -206,13 +206,13 @@ impl History {
 /// The exchange value of the piece on the target of `m` (0 if none).
 #[inline]
 pub(crate) fn victim_value(pos: &Position, m: Move) -> i32 {
-    BYTE_VALUE[usize::from(pos.board[m.to().index()])]
+    BYTE_VALUE[usize::from(pos.board()[m.to().index()])]
 }
 
 /// The exchange value of the piece that makes `m`.
 #[inline]
 pub(crate) fn attacker_value(pos: &Position, m: Move) -> i32 {
-    BYTE_VALUE[usize::from(pos.board[m.from().index()])]
+    BYTE_VALUE[usize::from(pos.board()[m.from().index()])]
 }
 
 #[cfg(test)]
@@ -450,7 +450,7 @@ impl MovePicker {
     }
 
     fn score_captures(&mut self, pos: &Position, buf: &mut MoveBuffer) {
-        let board = &pos.board;
+        let board = pos.board();
         for (i, &m) in buf.moves.iter().enumerate() {
             let (from, to) = (m.from().index(), m.to().index());
             buf.scores[i] = if m == self.tt_move {
@@ -504,7 +504,7 @@ impl MovePicker {
         start: usize,
     ) {
         let us = pos.turn();
-        let board = &pos.board;
+        let board = pos.board();
         let [k1, k2, c] = self.refutations;
         for i in start..buf.moves.len() {
             let m = buf.moves[i];
@@ -752,14 +752,14 @@ pub(crate) fn is_quiet(pos: &Position, m: Move) -> bool {
 /// The raw byte of the piece that `m` moves (before it is made).
 #[inline]
 pub(crate) fn moving_piece(pos: &Position, m: Move) -> u8 {
-    pos.board[m.from().index()]
+    pos.board()[m.from().index()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::Rng;
     use crate::search::see::see;
+    use chariot_rules::testing::Rng;
 
     #[test]
     fn no_earlier_move_reads_zero_and_is_never_written() {

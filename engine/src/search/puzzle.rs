@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::{Control, Limits, Score, SearchResult, Searcher};
-use crate::rules::{Move, Position, PositionError};
+use chariot_rules::{Move, Position, PositionError};
 
 /// A mate problem.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,8 +24,8 @@ use super::see::{see, see_ge};
 use super::thread::Worker;
 use super::tt::{EVAL_NONE, TtEntry};
 use super::{Bound, Level};
-use crate::egtb::{Metric, Tablebases, Value as TbValue};
-use crate::rules::{Kind, Move, Piece, Position};
+use chariot_formats::egtb::{Metric, Tablebases, Value as TbValue};
+use chariot_rules::{Kind, Move, Piece, Position};
 
 /// Late move reductions by depth and move number: about `ln(depth) * ln(moves) / 2`.
 fn reduction(depth: i32, moves: usize) -> i32 {

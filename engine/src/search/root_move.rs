@@ -2,7 +2,7 @@
 //! what each search thread keeps of the root.
 
 use super::score::INFINITE;
-use crate::rules::Move;
+use chariot_rules::Move;
 
 /// A root move with its latest score and line.
 #[derive(Clone, Debug)]

@@ -11,13 +11,13 @@
 //! soldiers, then advisors and elephants, horses, cannons, chariots and the general. Among
 //! attackers of equal value the one on the lowest square is taken.
 
-use crate::rules::movegen::lines_from;
-use crate::rules::square::file_rank;
-use crate::rules::tables::{
+use chariot_rules::movegen::lines_from;
+use chariot_rules::square::file_rank;
+use chariot_rules::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, KING_STEPS,
     PAWN_ATTACKER_SET, PAWN_ATTACKERS, REACH,
 };
-use crate::rules::{Color, Kind, Move, Piece, Position, Square};
+use chariot_rules::{Color, Kind, Move, Piece, Position, Square};
 
 /// Exchange values by kind (K A B N R C P). The general's value is large so that capturing with
 /// it onto a defended square is always a losing exchange.
@@ -55,9 +55,9 @@ struct Exchange<'a> {
 impl Exchange<'_> {
     fn new(pos: &Position) -> Exchange<'_> {
         Exchange {
-            board: pos.board,
-            files: pos.files,
-            ranks: pos.ranks,
+            board: *pos.board(),
+            files: std::array::from_fn(|f| pos.file_occupancy(f)),
+            ranks: std::array::from_fn(|r| pos.rank_occupancy(r)),
             pos,
         }
     }
@@ -81,8 +81,7 @@ impl Exchange<'_> {
         let c = side.index();
         let code = |kind: Kind| Piece::new(side, kind).to_u8();
         // Whether a piece of `kind` may stand on one of the squares of `set`.
-        let near =
-            |kind: Kind, set: u128| self.pos.pieces[Piece::new(side, kind).slot()].0 & set != 0;
+        let near = |kind: Kind, set: u128| self.pos.pieces(Piece::new(side, kind)).0 & set != 0;
         let reach = |kind: Kind| REACH[c][kind.index()][to];
         let value = |kind: Kind| SEE_VALUE[kind.index()];
 
@@ -220,12 +219,12 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
 pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from().index(), m.to().index());
     // What the side to move is ahead of the threshold if nothing recaptures.
-    let mut swap = value(pos.board[to]) - threshold;
+    let mut swap = value(pos.board()[to]) - threshold;
     if swap < 0 {
         return false;
     }
     // Less what it loses if its capturer is taken at once.
-    swap = value(pos.board[from]) - swap;
+    swap = value(pos.board()[from]) - swap;
     if swap <= 0 {
         return true;
     }
@@ -250,15 +249,15 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::movegen::attackers_on;
-    use crate::rules::testing::{Rng, random_games};
+    use chariot_rules::movegen::attackers_on;
+    use chariot_rules::testing::{Rng, random_games};
 
     /// The values of the pieces taken in the exchange started by `m`, in order, when each side
     /// keeps recapturing with its least valuable attacker (the lowest square among equals): the
     /// victim, the capturer, then each recapturer. The plain way: the full attacker set
     /// recomputed on a board copy after every capture.
     fn exchange_values(pos: &Position, m: Move) -> Vec<i32> {
-        let mut board = pos.board;
+        let mut board = *pos.board();
         let (from, to) = (m.from(), m.to());
         let mut values = vec![value(board[to.index()]), value(board[from.index()])];
         board[to.index()] = board[from.index()];
@@ -315,7 +314,7 @@ mod tests {
         let roots = crate::search::bench::POSITIONS;
         let mut seen = 0;
         random_games(&roots, roots.len(), plies, &mut rng, |pos| {
-            let mut moves = crate::rules::MoveList::new();
+            let mut moves = chariot_rules::MoveList::new();
             pos.pseudo_legal_moves(&mut moves);
             for &m in moves.iter() {
                 check(pos, m);

@@ -21,9 +21,9 @@ use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
 use super::tt::Tt;
 use super::{Control, Level, Limits, Report, SearchResult, Searcher, Style};
-use crate::egtb::Tablebases;
-use crate::eval::{Accumulator, EvalConfig, evaluate_incremental, evaluate_lazy, evaluate_with};
-use crate::rules::{Color, Move, MoveList, Position};
+use chariot_eval::{Accumulator, EvalConfig, evaluate_incremental, evaluate_lazy, evaluate_with};
+use chariot_formats::egtb::Tablebases;
+use chariot_rules::{Color, Move, MoveList, Position};
 
 /// What the search keeps for each ply.
 #[derive(Clone, Copy)]
@@ -123,7 +123,7 @@ impl Config {
         let seed = if noise == 0 {
             0
         } else {
-            crate::random::Rng::from_clock().next_u64() | 1
+            chariot_rules::random::Rng::from_clock().next_u64() | 1
         };
         let contempt = match o.style {
             Style::Solid => 0,
@@ -174,7 +174,7 @@ pub(crate) struct Shared<'a> {
     /// Table probes that scored a node (all threads).
     pub tbhits: AtomicU64,
     /// The network to evaluate with, if any.
-    pub network: Option<&'a crate::nnue::Network>,
+    pub network: Option<&'a chariot_eval::nnue::Network>,
 }
 
 impl Shared<'_> {
@@ -500,6 +500,6 @@ impl<'a> Worker<'a> {
 /// counterpart for.
 #[must_use]
 pub fn uses_network(options: &super::Options) -> bool {
-    options.knowledge >= crate::levels::Level::Large
-        && options.style == crate::levels::Style::Normal
+    options.knowledge >= chariot_eval::levels::Level::Large
+        && options.style == chariot_eval::levels::Style::Normal
 }

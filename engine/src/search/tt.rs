@@ -20,7 +20,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use super::score::Bound;
-use crate::rules::Move;
+use chariot_rules::Move;
 
 /// Depths are stored with this offset so that quiescence entries (depth below zero) fit a byte.
 const DEPTH_OFFSET: i32 = 8;
@@ -309,7 +309,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Square;
+    use chariot_rules::Square;
 
     #[test]
     fn store_and_probe_round_trip() {

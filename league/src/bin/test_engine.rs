@@ -32,8 +32,8 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use chariot::notation::parse_iccs;
-use chariot::rules::{Color, Kind, Move, Position, Square};
+use chariot_rules::notation::parse_iccs;
+use chariot_rules::{Color, Kind, Move, Position, Square};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {

@@ -18,8 +18,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use chariot::Move;
-use chariot::notation::SquareNaming;
+use chariot_rules::Move;
+use chariot_rules::notation::SquareNaming;
 
 use super::process::{Process, RecvError};
 use super::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};

@@ -1,0 +1,108 @@
+//! `chariot serve`: the web server (the `chariot_web` crate) on a tokio runtime.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use chariot_formats::book::{Book, BookSet};
+use chariot_formats::egtb::Tablebases;
+use chariot_web::archive::Archive;
+use chariot_web::gamesdb::GamesDb;
+use chariot_web::library::Library;
+use chariot_web::{AppState, Limits};
+
+/// How `chariot serve` was asked to run.
+pub struct Settings {
+    /// The address to listen on.
+    pub host: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Opening books; the built-in one when empty.
+    pub books: Vec<PathBuf>,
+    /// Table directories; the data-location order when empty.
+    pub egtb: Vec<PathBuf>,
+    /// Games open at once.
+    pub max_games: usize,
+    /// The game database finished games go into, if any.
+    pub games: Option<PathBuf>,
+    /// Open the app in the default browser.
+    pub open: bool,
+}
+
+/// Opens the books, the tables and the game database and serves until the process is stopped.
+pub fn serve(settings: &Settings) -> anyhow::Result<()> {
+    let Settings {
+        host,
+        port,
+        books,
+        egtb,
+        max_games,
+        games,
+        open,
+    } = settings;
+    let books = if books.is_empty() {
+        chariot_formats::book::builtin::book_set()
+    } else {
+        let mut list = Vec::new();
+        for path in books {
+            list.push(Book::open(path).with_context(|| format!("--book {}", path.display()))?);
+        }
+        BookSet::from_books(list)
+    };
+    let dirs = if egtb.is_empty() {
+        chariot_formats::data::table_dirs()
+    } else {
+        egtb.to_vec()
+    };
+    let (tables, problems) = Tablebases::open_skipping(&dirs);
+    for p in &problems {
+        eprintln!("chariot serve: warning: {p}");
+    }
+    let addr = SocketAddr::new(*host, *port);
+    let mut state = AppState::new(
+        books,
+        tables,
+        Limits {
+            max_games: *max_games,
+            ..Limits::default()
+        },
+    );
+    match games {
+        Some(path) => {
+            let archive =
+                Archive::open(path).with_context(|| format!("--games {}", path.display()))?;
+            let explored =
+                GamesDb::open(path).with_context(|| format!("--games {}", path.display()))?;
+            state = state
+                .with_archive(archive)
+                .with_games_db(Arc::new(explored));
+        }
+        None => match GamesDb::default_or_build() {
+            Some(db) => state = state.with_games_db(db),
+            None => eprintln!(
+                "chariot serve: warning: no game collections found to build the explorer's game database; use --games DB"
+            ),
+        },
+    }
+    let (library, warnings) = Library::open(&Library::default_dir());
+    for w in &warnings {
+        eprintln!("chariot serve: warning: {w}");
+    }
+    let state = Arc::new(state.with_library(library));
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let bound = listener.local_addr().unwrap_or(addr);
+        let url = format!("http://{bound}/");
+        println!("Chariot is at {url} (its JSON API under /api, docs/web-api.md); Ctrl-C stops it");
+        if *open && let Err(e) = open::that_detached(&url) {
+            eprintln!("chariot serve: warning: cannot open a browser ({e}); open {url} yourself");
+        }
+        chariot_web::serve_on(listener, state, std::future::pending())
+            .await
+            .context("the server failed")
+    })
+}
