@@ -13,13 +13,13 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use chariot::egtb::{Metric, Tablebases, Value};
-use chariot::rules::{Color, Move, Position};
+use chariot_formats::egtb::{Metric, Tablebases, Value};
+use chariot_rules::{Color, Move, Position};
 
 use crate::clock::{Clock, TimeControl};
 use crate::engine::client::Line;
 use crate::engine::{Engine, EngineConfig, EngineScore, Failure, Protocol, Think};
-use crate::interrupt::Interrupt;
+use crate::interrupt::{self, Interrupt};
 use crate::openings::Opening;
 use crate::referee::{Referee, RuleReason};
 
@@ -488,8 +488,9 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
     };
     drop(engines);
     // Ctrl-C reaches the engines too (they are in the runner's process group): a failure seen
-    // once the run is interrupted is the interrupt's doing, not the engine's.
-    let ending = if spec.interrupt.is_set() && is_failure(&ending.reason) {
+    // once the run is interrupted, or just before the runner's handler sets the flag, is the
+    // interrupt's doing, not the engine's.
+    let ending = if is_failure(&ending.reason) && spec.interrupt.set_within(interrupt::SETTLE) {
         interrupted()
     } else {
         ending

@@ -17,6 +17,12 @@ use std::time::Duration;
 /// How often a wait for an engine looks at the flag.
 pub const POLL: Duration = Duration::from_millis(50);
 
+/// How long an engine's failure waits for the flag before it is blamed on the engine. Ctrl-C
+/// reaches the engines of the runner's process group at the same moment as the runner, and on
+/// a loaded machine an engine can die of it, and its death be seen, before the runner's own
+/// handler has run.
+pub const SETTLE: Duration = Duration::from_millis(500);
+
 /// Whether, and by which signal, the run was interrupted. Clones share the flag.
 ///
 /// [`Interrupt::default`] is never set by a signal (library users and tests); the command line
@@ -56,6 +62,21 @@ impl Interrupt {
     #[must_use]
     pub fn is_set(&self) -> bool {
         self.signal.load(Ordering::Relaxed) != 0
+    }
+
+    /// `true` if a signal came or comes within `wait` (looked at every few milliseconds).
+    #[must_use]
+    pub fn set_within(&self, wait: Duration) -> bool {
+        let until = std::time::Instant::now() + wait;
+        loop {
+            if self.is_set() {
+                return true;
+            }
+            if std::time::Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// The signal's name (`SIGINT`, `SIGTERM`, or `signal N`), if one came.
@@ -108,5 +129,18 @@ mod tests {
             (Some("SIGINT"), Some(130))
         );
         assert!(!Interrupt::default().is_set(), "a new flag is not shared");
+    }
+
+    #[test]
+    fn set_within_waits_for_a_signal_that_comes_late() {
+        let a = Interrupt::default();
+        assert!(!a.set_within(Duration::from_millis(20)));
+        let b = a.clone();
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            b.raise(number(signal_hook::consts::SIGINT));
+        });
+        assert!(a.set_within(Duration::from_secs(10)));
+        raiser.join().unwrap();
     }
 }
