@@ -27,7 +27,7 @@ pub const CHUNK: u64 = 1 << 8;
 /// chunks were made small. With a progress bar's shared counter (and clock) touched on every
 /// small chunk, two threads gained nothing from them; with groups, and [`Due::schedule`]
 /// reading the highest level before writing it, `KNPKAABB` with its sub-tables takes 82-84 s
-/// of CPU on two threads against 91-106 s (`docs/PERFORMANCE.md`).
+/// of CPU on two threads against 91-106 s (`docs/log/performance.md`, "Level passes").
 pub const GROUP: u64 = 64;
 
 /// The lowest level due per chunk of entries.

@@ -1,7 +1,7 @@
 //! The region of a table's perpetual check/chase game numbered densely: the game's working
 //! arrays and its solution hold one entry per position of the region, not per entry of the
 //! table (the region is the positions the retrograde passes left undecided, about half of a
-//! table's entries in the tables measured, `docs/PERFORMANCE.md`).
+//! table's entries in the tables measured, `docs/log/performance.md`).
 //!
 //! A bit per node says whether it is in the region, and a count per 64 nodes of the region's
 //! nodes before them turns a node into its dense number with one population count: 2 bits per
