@@ -1,6 +1,6 @@
 //! An agent as a child process: started from a command line, written to and read from in lines,
 //! killed at the end. The process itself is `chariot-league`'s
-//! ([`chariot_league::engine::process::Process`]): its reader thread is what keeps the Board from
+//! ([`chariot_matchkit::process::Process`]): its reader thread is what keeps the Board from
 //! ever hanging on an agent (the game waits on a channel with a deadline, never on a pipe), and
 //! each line carries the instant it was read, so the clock charges an agent for its own thinking
 //! and not for the Board's scheduling. Agents are started without the `quit` an engine gets at
@@ -15,8 +15,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use chariot_league::engine::process::Launch;
-pub use chariot_league::engine::process::{Process as Agent, RecvError};
+use chariot_matchkit::process::Launch;
+pub use chariot_matchkit::process::{Process as Agent, RecvError};
 
 /// Splits a command line into words as a POSIX shell would, without running a shell: words are
 /// separated by whitespace; `'...'` quotes literally; `"..."` quotes with `\"`, `\\` and `\$`

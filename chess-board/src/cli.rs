@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use chariot_league::clock::TimeControl;
-use chariot_league::settings::{self, EngineSettings};
-use chariot_league::stats::{Sprt, SprtDecision};
+use chariot_matchkit::clock::TimeControl;
+use chariot_matchkit::settings::{self, EngineSettings};
+use chariot_matchkit::stats::{Sprt, SprtDecision};
 use clap::{ArgAction, Args, Parser, Subcommand};
 
 use crate::game::{self, GameConfig, GameRecord};
@@ -263,7 +263,10 @@ pub fn run(cli: Cli) -> Result<i32> {
 }
 
 fn append(path: &Path, text: &str) -> Result<()> {
-    let mut file = chariot_league::pgn::open_for_append(path)
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
     file.write_all(text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
@@ -474,14 +477,17 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
     let mut openings =
         matches::parse_openings(&text).with_context(|| format!("--openings {source}"))?;
     if let Some(seed) = args.srand {
-        chariot_league::openings::shuffle(&mut openings, seed);
+        chariot_matchkit::pairing::shuffle(&mut openings, seed);
     }
     let names = matches::check_engines(&plan.engines, args.debug).map_err(anyhow::Error::msg)?;
     let mut pgn_file = args
         .pgn
         .as_deref()
         .map(|path| {
-            chariot_league::pgn::open_for_append(path)
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
                 .with_context(|| format!("cannot open --pgn {}", path.display()))
         })
         .transpose()?;
@@ -542,15 +548,15 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
     );
     // The league's report prints the Elo, LOS and SPRT lines from its standings (pentanomial
     // when every game is in a complete pair, as here).
-    let mut standings = chariot_league::tournament::Standings::default();
+    let mut standings = chariot_matchkit::standings::Standings::default();
     standings.first = w;
     standings.pairs = if tally.all_paired() {
         tally.pairs
     } else {
-        chariot_league::stats::Pentanomial::default()
+        chariot_matchkit::stats::Pentanomial::default()
     };
     standings.finished = tally.finished;
-    let report = chariot_league::report::match_elo(&names, &standings, settings.sprt.as_ref());
+    let report = chariot_matchkit::report::match_elo(&names, &standings, settings.sprt.as_ref());
     if !report.is_empty() {
         println!("{report}");
     }

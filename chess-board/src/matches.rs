@@ -9,7 +9,7 @@
 //!
 //! Games come in pairs: each opening ([`Opening`], from `data/openings.txt` by default) is
 //! played twice with the colours swapped, so that the opening's bias cancels out and the pair's
-//! total (0 to 2 points) feeds the pentanomial model of `chariot_league::stats`. With
+//! total (0 to 2 points) feeds the pentanomial model of `chariot_matchkit::stats`. With
 //! `--concurrency N`, N threads each take the next game number and play it with two fresh
 //! engine processes of their own; results come back to the caller in the order they finish.
 
@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use chariot_league::engine::{Failure, distinct_name, engine_name};
-use chariot_league::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus, Wdl};
+use chariot_matchkit::engine::{Failure, distinct_name, engine_name};
+use chariot_matchkit::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus, Wdl};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
@@ -474,8 +474,8 @@ fn referee(
         }
     }
     let mut clocks = [
-        chariot_league::clock::Clock::new(settings.engines[engine_of(Color::White)].tc),
-        chariot_league::clock::Clock::new(settings.engines[engine_of(Color::Black)].tc),
+        chariot_matchkit::clock::Clock::new(settings.engines[engine_of(Color::White)].tc),
+        chariot_matchkit::clock::Clock::new(settings.engines[engine_of(Color::Black)].tc),
     ];
     loop {
         if let Some((winner, reason)) = judge.verdict() {

@@ -23,8 +23,8 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use chariot_league::stats::Wdl;
-use chariot_league::tournament::swiss_pairs;
+use chariot_matchkit::pairing::swiss_pairs;
+use chariot_matchkit::stats::Wdl;
 use shakmaty::Color;
 
 /// Points for a win, a draw, a bye.

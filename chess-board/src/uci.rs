@@ -2,13 +2,14 @@
 //! game.
 //!
 //! `chariot-league` has a UCI client, but it is typed to Xiangqi moves; this one speaks the same
-//! protocol over the same child process ([`chariot_league::engine::process::Process`]: a reader
+//! protocol over the same child process ([`chariot_matchkit::process::Process`]: a reader
 //! thread per engine, every wait a channel wait with a deadline, never a read on a pipe) and
-//! leaves the moves as text; the failures ([`Failure`]), the scores ([`EngineScore`]) and the
-//! `go` line ([`uci_go`]) are the league client's. Reading a move is the referee's business: it
-//! parses the text with shakmaty's [`UciMove`](shakmaty::uci::UciMove) and then checks it
-//! against the position (`to_move`), so a malformed or illegal `bestmove` is judged there, with
-//! the position at hand.
+//! leaves the moves as text; the failures ([`Failure`]), the scores ([`EngineScore`]), the one
+//! `info` parser ([`read_info`]: a bound score is not the score, and is skipped) and the `go`
+//! line ([`uci_go`]) are the match kit's, shared with the league's client. Reading a move is
+//! the referee's business: it parses the text with shakmaty's
+//! [`UciMove`](shakmaty::uci::UciMove) and then checks it against the position (`to_move`), so
+//! a malformed or illegal `bestmove` is judged there, with the position at hand.
 //!
 //! The conversation: `uci` → `id name ...`, `option ...`, `uciok`; `setoption name N value V`
 //! for each `option.N=V`; `isready` → `readyok`. Each game: `ucinewgame`, `isready` →
@@ -18,10 +19,10 @@
 
 use std::time::{Duration, Instant};
 
-use chariot_league::clock::{Clock, TimeControl};
-use chariot_league::engine::client::uci_go;
-use chariot_league::engine::process::{Launch, Process, RecvError};
-use chariot_league::engine::{EngineScore, Failure};
+use chariot_matchkit::clock::{Clock, TimeControl};
+use chariot_matchkit::engine::{EngineScore, Failure};
+use chariot_matchkit::engine::{read_info, uci_go};
+use chariot_matchkit::process::{Launch, Process, RecvError};
 
 /// How to start and set up one engine.
 #[derive(Clone, Debug)]
@@ -180,7 +181,7 @@ impl UciEngine {
             };
             let mut words = text.split_whitespace();
             match words.next() {
-                Some("info") => read_info(words, &mut score, &mut depth),
+                Some("info") => read_info(&text, &mut score, &mut depth),
                 Some("bestmove") => {
                     let Some(mv) = words.next() else {
                         return Err(Failure::Garbage(text));
@@ -218,62 +219,5 @@ impl UciEngine {
             status: self.process.exit_status_within(Duration::from_millis(500)),
             stderr: self.process.stderr_tail(),
         }
-    }
-}
-
-/// Takes `score cp N`, `score mate N` and `depth N` from the words after `info` (a
-/// `lowerbound`/`upperbound` score still counts: it is what the engine last said).
-fn read_info<'a>(
-    mut words: impl Iterator<Item = &'a str>,
-    score: &mut Option<EngineScore>,
-    depth: &mut Option<u32>,
-) {
-    while let Some(w) = words.next() {
-        match w {
-            "depth" => {
-                if let Some(d) = words.next().and_then(|d| d.parse().ok()) {
-                    *depth = Some(d);
-                }
-            }
-            "score" => match (words.next(), words.next().and_then(|n| n.parse().ok())) {
-                (Some("cp"), Some(n)) => *score = Some(EngineScore::Cp(n)),
-                (Some("mate"), Some(n)) => *score = Some(EngineScore::Mate(n)),
-                _ => {}
-            },
-            // The rest of the line is free text.
-            "string" => return,
-            _ => {}
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn info_lines_give_score_and_depth() {
-        let (mut score, mut depth) = (None, None);
-        read_info(
-            "depth 12 seldepth 18 multipv 1 score cp -35 nodes 1000 pv e2e4".split_whitespace(),
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!((score, depth), (Some(EngineScore::Cp(-35)), Some(12)));
-        read_info(
-            "depth 20 score mate 3 lowerbound".split_whitespace(),
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!((score, depth), (Some(EngineScore::Mate(3)), Some(20)));
-        read_info(
-            "string depth 99 score cp 5".split_whitespace(),
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!(depth, Some(20));
-        assert_eq!(EngineScore::Cp(-150).to_string(), "-1.50");
-        assert_eq!(EngineScore::Cp(7).to_string(), "+0.07");
-        assert_eq!(EngineScore::Mate(-2).to_string(), "-M2");
     }
 }

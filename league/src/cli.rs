@@ -20,20 +20,19 @@ use chariot_formats::book::Book;
 use chariot_formats::egtb::Tablebases;
 use chariot_rules::notation::Notation;
 
-use chariot_league::clock::TimeControl;
-use chariot_league::engine::{
-    Engine, EngineConfig, ProtocolChoice, VariantChoice, distinct_name, engine_name,
-};
+use chariot_league::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
 use chariot_league::game::{Adjudication, DrawRule, ResignRule};
-use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::{self, Format, Opening, Order};
 use chariot_league::pgn::{self, PgnContext};
 use chariot_league::referee::JudgeReferee;
 use chariot_league::report;
 use chariot_league::resume;
-use chariot_league::settings::{self, EngineSettings};
-use chariot_league::stats::Sprt;
 use chariot_league::tournament::{self, Kind, Player, Previous, Settings};
+use chariot_matchkit::clock::TimeControl;
+use chariot_matchkit::engine::{distinct_name, engine_name};
+use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::settings::{self, EngineSettings};
+use chariot_matchkit::stats::Sprt;
 
 /// The help text.
 pub const USAGE: &str = "\
@@ -598,7 +597,7 @@ fn execute(args: Args) -> Result<Option<u8>> {
             }
             list.drain(..o.start - 1);
             if o.order == Order::Random {
-                openings::shuffle(&mut list, args.srand);
+                chariot_matchkit::pairing::shuffle(&mut list, args.srand);
             }
             list
         }
@@ -698,18 +697,18 @@ fn execute(args: Args) -> Result<Option<u8>> {
                     .context("cannot write the PGN file")?;
             }
             if is_match {
-                out.say(&report::score_line(&names, standings))?;
+                out.say(&chariot_matchkit::report::score_line(&names, standings))?;
             }
             let k = args.rating_interval;
             if k > 0 && standings.finished % k == 0 {
                 if is_match {
-                    out.say(&report::match_elo(
+                    out.say(&chariot_matchkit::report::match_elo(
                         &names,
                         standings,
                         settings.sprt.as_ref(),
                     ))?;
                 } else {
-                    out.say(&report::table(&names, standings))?;
+                    out.say(&chariot_matchkit::report::table(&names, standings))?;
                 }
             }
             Ok(())
@@ -730,17 +729,19 @@ fn execute(args: Args) -> Result<Option<u8>> {
     out.say("")?;
     let interrupted = standings.interrupted.then_some(&settings.interrupt);
     if let Some(signal) = interrupted.and_then(Interrupt::signal_name) {
-        out.say(&report::interrupted_line(&signal, &standings))?;
+        out.say(&chariot_matchkit::report::interrupted_line(
+            &signal, &standings,
+        ))?;
     }
     if is_match {
-        out.say(&report::score_line(&names, &standings))?;
-        out.say(&report::match_elo(
+        out.say(&chariot_matchkit::report::score_line(&names, &standings))?;
+        out.say(&chariot_matchkit::report::match_elo(
             &names,
             &standings,
             settings.sprt.as_ref(),
         ))?;
     } else {
-        out.say(&report::table(&names, &standings))?;
+        out.say(&chariot_matchkit::report::table(&names, &standings))?;
     }
     if standings.unfinished > 0 {
         out.say(&match standings.unfinished {
@@ -748,7 +749,7 @@ fn execute(args: Args) -> Result<Option<u8>> {
             k => format!("{k} games could not be played (neither engine started)"),
         })?;
     }
-    out.json(&report::results_json(
+    out.json(&chariot_matchkit::report::results_json(
         &names,
         &standings,
         settings.sprt.as_ref(),

@@ -16,12 +16,13 @@ use std::time::{Duration, SystemTime};
 use chariot_formats::egtb::{Metric, Tablebases, Value};
 use chariot_rules::{Color, Move, Position};
 
-use crate::clock::{Clock, TimeControl};
 use crate::engine::client::Line;
-use crate::engine::{Engine, EngineConfig, EngineScore, Failure, Protocol, Think};
-use crate::interrupt::{self, Interrupt};
+use crate::engine::{Engine, EngineConfig, Protocol, Think};
 use crate::openings::Opening;
 use crate::referee::{Referee, RuleReason};
+use chariot_matchkit::clock::{Clock, TimeControl};
+use chariot_matchkit::engine::{EngineScore, Failure};
+use chariot_matchkit::interrupt::{self, Interrupt};
 
 /// How a game ended: the result as PGN writes it (`*` when both engines failed to start).
 pub use chariot_games::GameResult;

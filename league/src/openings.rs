@@ -305,15 +305,6 @@ impl fmt::Display for Order {
     }
 }
 
-/// Shuffles in place with the workspace's seeded generator ([`chariot_rules::random::Rng`]): the same
-/// seed gives the same order on every platform.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = Rng::seeded(seed);
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
-}
-
 /// A problem with book openings.
 #[derive(Debug, Error)]
 pub enum BookOpeningError {
@@ -445,18 +436,6 @@ mod tests {
         assert_eq!(o[0].moves.len(), 2);
         assert!(o[1].moves.is_empty());
         assert_eq!(o[1].start.turn(), chariot_rules::Color::Black);
-    }
-
-    #[test]
-    fn shuffle_is_a_seeded_permutation() {
-        let mut a: Vec<u32> = (0..50).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        assert_ne!(a, (0..50).collect::<Vec<_>>());
-        b.sort_unstable();
-        assert_eq!(b, (0..50).collect::<Vec<_>>());
     }
 
     /// A book of six lines from the start, two of which transpose (three plies each).

@@ -27,10 +27,12 @@ use chariot_formats::egtb::Tablebases;
 
 use crate::engine::EngineConfig;
 use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame, Reason};
-use crate::interrupt::Interrupt;
 use crate::openings::Opening;
 use crate::referee::Referee;
-use crate::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
+use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::pairing::swiss_pairs;
+use chariot_matchkit::standings::{GameScore, Standings};
+use chariot_matchkit::stats::{Sprt, SprtDecision};
 
 /// The kind of tournament.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -163,92 +165,15 @@ pub struct Finished {
     pub record: PlayedGame,
 }
 
-/// What the tournament knows so far.
-#[derive(Clone, Debug, Default)]
-pub struct Standings {
-    /// Per player: results against everyone.
-    pub players: Vec<Wdl>,
-    /// Per player: bye points (Swiss).
-    pub byes: Vec<u32>,
-    /// Two-engine matches: results of player 0 against player 1.
-    pub first: Wdl,
-    /// Two-engine matches: complete game pairs from player 0's side.
-    pub pairs: Pentanomial,
-    /// Games finished.
-    pub finished: usize,
-    /// Games without a result (both engines failed).
-    pub unfinished: usize,
-    /// Games of an earlier run counted rather than played.
-    pub resumed: usize,
-    /// Games in progress when the run was interrupted: neither counted nor written.
-    pub abandoned: usize,
-    /// The interrupt stopped the run before its schedule was done (games abandoned or never
-    /// started); an interrupt after the last game does not count.
-    pub interrupted: bool,
-    /// Player 0's half-points in pairs waiting for their second game, by pair id.
-    open_pairs: Vec<(usize, usize)>,
-}
-
-impl Standings {
-    /// `true` when no finished game waits for its partner (the other colour of its opening).
-    #[must_use]
-    pub fn pairs_complete(&self) -> bool {
-        self.open_pairs.is_empty()
-    }
-
-    fn new(n: usize) -> Standings {
-        Standings {
-            players: vec![Wdl::default(); n],
-            byes: vec![0; n],
-            ..Standings::default()
-        }
-    }
-
-    /// Points of a player, byes included.
-    #[must_use]
-    pub fn points(&self, p: usize) -> f64 {
-        self.players[p].points() + f64::from(self.byes[p])
-    }
-
-    fn record(&mut self, job: &Job, outcome: GameResult) {
-        self.finished += 1;
-        let (red, black) = (job.red, job.black);
-        let half_red = match outcome {
-            GameResult::RedWins => {
-                self.players[red].wins += 1;
-                self.players[black].losses += 1;
-                2
-            }
-            GameResult::BlackWins => {
-                self.players[black].wins += 1;
-                self.players[red].losses += 1;
-                0
-            }
-            GameResult::Draw => {
-                self.players[red].draws += 1;
-                self.players[black].draws += 1;
-                1
-            }
-            GameResult::Unfinished => {
-                self.unfinished += 1;
-                return;
-            }
-        };
-        if self.players.len() == 2 {
-            let half_first = if red == 0 { half_red } else { 2 - half_red };
-            match half_first {
-                2 => self.first.wins += 1,
-                1 => self.first.draws += 1,
-                _ => self.first.losses += 1,
-            }
-            if let Some(i) = self.open_pairs.iter().position(|&(id, _)| id == job.pair) {
-                let (_, earlier) = self.open_pairs.swap_remove(i);
-                self.pairs.add(earlier + half_first);
-            } else {
-                self.open_pairs.push((job.pair, half_first));
-            }
-        }
-    }
+/// Counts a finished game of `job` in the standings (Red moves first).
+fn count_game(standings: &mut Standings, job: &Job, outcome: GameResult) {
+    let score = match outcome {
+        GameResult::RedWins => GameScore::FirstWins,
+        GameResult::Draw => GameScore::Draw,
+        GameResult::BlackWins => GameScore::SecondWins,
+        GameResult::Unfinished => GameScore::Unfinished,
+    };
+    standings.record(job.red, job.black, job.pair, score);
 }
 
 /// The schedule and its state, shared by the worker threads.
@@ -378,7 +303,7 @@ fn worker(
             match check_previous(settings, players, &job) {
                 Ok(()) => {
                     st.standings.resumed += 1;
-                    st.standings.record(&job, previous.outcome);
+                    count_game(&mut st.standings, &job, previous.outcome);
                     judge_sprt(&mut st, settings, players.len());
                 }
                 Err(m) => {
@@ -411,7 +336,7 @@ fn worker(
             cvar.notify_all();
             continue;
         }
-        st.standings.record(&job, finished.record.ending.outcome);
+        count_game(&mut st.standings, &job, finished.record.ending.outcome);
         judge_sprt(&mut st, settings, players.len());
         {
             let mut f = on_game.lock().unwrap_or_else(|e| e.into_inner());
@@ -453,25 +378,10 @@ fn judge_sprt(st: &mut State, settings: &Settings, players: usize) {
     if let Some(sprt) = settings.sprt
         && players == 2
         && st.standings.pairs_complete()
-        && sprt.status_pentanomial_or_trinomial(&st.standings).decision != SprtDecision::Continue
+        && st.standings.sprt_status(&sprt).decision != SprtDecision::Continue
     {
         st.stop = true;
         st.queue.clear();
-    }
-}
-
-impl Sprt {
-    /// The test on a match: on its complete game pairs when it has any (a game waiting for its
-    /// partner is left out), otherwise on games. The match stops only between pairs
-    /// (`judge_sprt`), and a game still in flight then finishes after the stop without changing
-    /// the verdict the final report shows.
-    #[must_use]
-    pub fn status_pentanomial_or_trinomial(&self, s: &Standings) -> crate::stats::SprtStatus {
-        if s.pairs.pairs() > 0 {
-            self.status_pentanomial(&s.pairs)
-        } else {
-            self.status_trinomial(&s.first)
-        }
     }
 }
 
@@ -557,81 +467,10 @@ fn next_swiss_round(st: &mut State, settings: &Settings, n: usize) {
     }
 }
 
-/// Pairs `order` (best first) top-down, each with the best-placed player it has not met;
-/// `None` if no such pairing exists (or the search is too long).
-#[must_use]
-pub fn swiss_pairs(order: &[usize], met: &HashSet<(usize, usize)>) -> Option<Vec<(usize, usize)>> {
-    fn search(
-        left: &mut Vec<usize>,
-        met: &HashSet<(usize, usize)>,
-        out: &mut Vec<(usize, usize)>,
-        budget: &mut u32,
-    ) -> bool {
-        if left.is_empty() {
-            return true;
-        }
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        let a = left.remove(0);
-        for i in 0..left.len() {
-            let b = left[i];
-            if met.contains(&(a.min(b), a.max(b))) {
-                continue;
-            }
-            left.remove(i);
-            out.push((a, b));
-            if search(left, met, out, budget) {
-                return true;
-            }
-            out.pop();
-            left.insert(i, b);
-        }
-        left.insert(0, a);
-        false
-    }
-    let mut left = order.to_vec();
-    let mut out = Vec::new();
-    let mut budget = 100_000;
-    search(&mut left, met, &mut out, &mut budget).then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_game_finishing_after_the_stop_keeps_the_verdict_of_the_pairs() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 15.0,
-            alpha: 0.05,
-            beta: 0.1,
-        };
-        // 70 pairs, most won 2-0 or 1.5-0.5: the pairs accept H1.
-        let mut s = Standings::new(2);
-        s.pairs = crate::stats::Pentanomial([0, 0, 10, 20, 40]);
-        s.first = Wdl {
-            wins: 100,
-            draws: 40,
-            losses: 0,
-        };
-        let stopped = sprt.status_pentanomial_or_trinomial(&s);
-        assert_eq!(stopped.decision, SprtDecision::AcceptH1);
-        // The game in flight on the other slot finishes after the stop (a loss).
-        s.first.losses += 1;
-        let reported = sprt.status_pentanomial_or_trinomial(&s);
-        assert_eq!(reported.decision, stopped.decision);
-        assert!((reported.llr - stopped.llr).abs() < 1e-12);
-        // Without pairs (no game has a partner) the test is on games.
-        let mut single = Standings::new(2);
-        single.first = s.first;
-        assert_eq!(
-            sprt.status_pentanomial_or_trinomial(&single).llr,
-            sprt.status_trinomial(&s.first).llr
-        );
-    }
+    use chariot_matchkit::stats::Wdl;
 
     #[test]
     fn round_robin_covers_every_pair_once() {
@@ -666,9 +505,9 @@ mod tests {
             opening: 0,
             pair,
         };
-        s.record(&job(0, 1, 0), GameResult::RedWins);
-        s.record(&job(1, 0, 0), GameResult::Draw);
-        s.record(&job(0, 1, 1), GameResult::BlackWins);
+        count_game(&mut s, &job(0, 1, 0), GameResult::RedWins);
+        count_game(&mut s, &job(1, 0, 0), GameResult::Draw);
+        count_game(&mut s, &job(0, 1, 1), GameResult::BlackWins);
         assert_eq!(s.pairs.0, [0, 0, 0, 1, 0]);
         assert_eq!(
             s.first,

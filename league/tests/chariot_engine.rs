@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
 use chariot_league::game::{self, Adjudication, GameResult, GameSpec, Reason};
-use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::Opening;
 use chariot_league::referee::JudgeReferee;
+use chariot_matchkit::interrupt::Interrupt;
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
 

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
-use chariot_league::interrupt::Interrupt;
 use chariot_league::openings::Opening;
 use chariot_league::referee::{JudgeReferee, RuleReason};
+use chariot_matchkit::interrupt::Interrupt;
 use chariot_rules::Position;
 use chariot_rules::notation::parse_move;
 

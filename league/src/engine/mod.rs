@@ -1,20 +1,21 @@
-//! Engines as child processes spoken to over UCCI or UCI.
+//! Xiangqi engines as child processes spoken to over UCCI or UCI.
 //!
-//! [`process`] owns the child and its pipes; [`client`] speaks the protocols over it: the
+//! The match kit's `process` owns the child and its pipes; [`client`] speaks the protocols over
+//! it (with the kit's failures, scores and `info` parser): the
 //! handshake (with protocol detection), options, positions with banned moves, `go` with the
 //! clocks in the protocol's own form, and reading the answer within the time left and the grace.
 
 pub mod client;
-pub mod process;
 
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::clock::TimeControl;
-pub use client::{Engine, EngineScore, Failure, Reply, Think};
-pub use process::Launch;
+use chariot_matchkit::clock::TimeControl;
+use chariot_matchkit::engine::{DEFAULT_GRACE, DEFAULT_HANDSHAKE};
+use chariot_matchkit::process::Launch;
+pub use client::{Engine, Reply, Think};
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,12 +116,6 @@ pub struct EngineConfig {
     pub handshake: Duration,
 }
 
-/// The default grace after an overrun: 0.2 s, the figure of the UCCI specification.
-pub const DEFAULT_GRACE: Duration = Duration::from_millis(200);
-
-/// The default time an engine gets to answer `ucci`/`uci` (and UCI `isready`).
-pub const DEFAULT_HANDSHAKE: Duration = Duration::from_secs(10);
-
 impl EngineConfig {
     /// A configuration for `command` with the defaults: detected protocol, no options.
     #[must_use]
@@ -141,37 +136,4 @@ impl EngineConfig {
             handshake: DEFAULT_HANDSHAKE,
         }
     }
-}
-
-/// The name an engine goes by: the one given (`name=`), else its `id name`, else the file name
-/// of the program it was started as (`launch`), else `engine{number}` (`number` counts from 1).
-#[must_use]
-pub fn engine_name(
-    given: Option<&str>,
-    id_name: Option<&str>,
-    launch: &Launch,
-    number: usize,
-) -> String {
-    given.or(id_name).map_or_else(
-        || {
-            launch.command.file_stem().map_or_else(
-                || format!("engine{number}"),
-                |s| s.to_string_lossy().into_owned(),
-            )
-        },
-        str::to_owned,
-    )
-}
-
-/// `base`, or the first of `base (2)`, `base (3)`, ... that is not in `taken`: engines with the
-/// same name told apart in tables and PGN.
-#[must_use]
-pub fn distinct_name(base: String, taken: &[String]) -> String {
-    let mut name = base.clone();
-    let mut k = 2;
-    while taken.contains(&name) {
-        name = format!("{base} ({k})");
-        k += 1;
-    }
-    name
 }

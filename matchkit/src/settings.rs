@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::engine::process::{Launch, resolve_command};
 use crate::engine::{DEFAULT_GRACE, DEFAULT_HANDSHAKE};
+use crate::process::{Launch, resolve_command};
 
 /// Splits `KEY=VALUE` words into pairs (the value may be empty, the key not).
 ///

@@ -1,0 +1,28 @@
+//! The match kit: what a runner of engine-against-engine games needs, whatever the game. Both
+//! of Chariot's runners are thin users of it: `chariot-league` (Xiangqi, with its Asian-rules
+//! referee) and `chess-board` (the chess contest's referee and its UCI matches).
+//!
+//! - [`process`]: an engine as a child process, a reader thread per engine, every wait a
+//!   channel wait with a deadline;
+//! - [`engine`]: what every client shares: failures, reported scores and the one `info`
+//!   parser, the UCI `go` line, default waits, engine names;
+//! - [`settings`]: the `KEY=VALUE` engine settings of the command lines;
+//! - [`clock`]: time controls and clocks;
+//! - [`stats`]: Elo, LOS, the pentanomial model and the SPRT;
+//! - [`standings`]: results so far, by game and by game pair;
+//! - [`pairing`]: Swiss pairs and the seeded shuffle;
+//! - [`report`]: the score line, the table, the Elo and SPRT lines and the results JSON;
+//! - [`interrupt`]: stopping a run cleanly on Ctrl-C or SIGTERM.
+//!
+//! It depends on no Xiangqi engine, database or async runtime: the chess referee builds with
+//! it alone (the rules crate comes along for the workspace's one seeded generator).
+
+pub mod clock;
+pub mod engine;
+pub mod interrupt;
+pub mod pairing;
+pub mod process;
+pub mod report;
+pub mod settings;
+pub mod standings;
+pub mod stats;
