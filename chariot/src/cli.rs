@@ -7,6 +7,7 @@ use chariot_cli::Exit;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
+use chariot_engine::resources;
 use chariot_engine::search::puzzle::Puzzle;
 use chariot_engine::search::{Level, Limits, Options, Searcher, bench};
 use chariot_eval::nnue::kernels::Kernel;
@@ -438,9 +439,9 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             }
             let network = match (&evalfile, no_nnue) {
                 (_, true) => None,
-                (Some(path), false) => Some(std::sync::Arc::new(
-                    chariot_eval::nnue::file::read(path).context("--evalfile")?,
-                )),
+                (Some(path), false) => {
+                    Some(resources::load_network_file(path).context("--evalfile")?)
+                }
                 (None, false) => Some(
                     chariot_eval::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?,
                 ),
@@ -476,7 +477,7 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
         } => {
             let start = match &init {
                 Some(path) => Some(chariot_training::nnue::train::FloatNet::from_network(
-                    &chariot_eval::nnue::file::read(path)?,
+                    &*resources::load_network_file(path)?,
                 )),
                 None => None,
             };
@@ -573,10 +574,9 @@ fn execute(cli: Cli) -> anyhow::Result<()> {
             }
             let mut evaluators = Vec::new();
             for path in &nets {
-                let net = chariot_eval::nnue::file::read(path)?;
                 evaluators.push(crate::evaluation_loss::Evaluator::Network(
                     path.display().to_string(),
-                    std::sync::Arc::new(net),
+                    resources::load_network_file(path)?,
                 ));
             }
             if builtin {

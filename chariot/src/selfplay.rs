@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::Context;
-use chariot_formats::book::{BookSet, builtin};
+use chariot_engine::resources;
 use chariot_training::datagen::{self, Settings};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -21,10 +21,10 @@ pub fn run(
     let books = match book {
         _ if no_book => None,
         Some(path) => Some(
-            BookSet::open_list(&path.to_string_lossy())
-                .with_context(|| format!("--book {}", path.display()))?,
+            resources::load_books(&resources::parse_list(&path.to_string_lossy()))
+                .context("--book")?,
         ),
-        None => Some(builtin::book_set()),
+        None => Some(resources::default_books()),
     };
     let bar = if quiet {
         ProgressBar::hidden()

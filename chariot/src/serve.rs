@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use chariot_formats::book::{Book, BookSet};
-use chariot_formats::egtb::Tablebases;
+use chariot_engine::resources;
 use chariot_web::archive::Archive;
 use chariot_web::gamesdb::GamesDb;
 use chariot_web::library::Library;
@@ -41,21 +40,8 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
         games,
         open,
     } = settings;
-    let books = if books.is_empty() {
-        chariot_formats::book::builtin::book_set()
-    } else {
-        let mut list = Vec::new();
-        for path in books {
-            list.push(Book::open(path).with_context(|| format!("--book {}", path.display()))?);
-        }
-        BookSet::from_books(list)
-    };
-    let dirs = if egtb.is_empty() {
-        chariot_formats::data::table_dirs()
-    } else {
-        egtb.to_vec()
-    };
-    let (tables, problems) = Tablebases::open_skipping(&dirs);
+    let books = resources::load_books(books).context("--book")?;
+    let (tables, problems) = resources::load_tables(egtb);
     for p in &problems {
         eprintln!("chariot serve: warning: {p}");
     }

@@ -8,4 +8,5 @@
 
 pub mod api;
 pub mod protocol;
+pub mod resources;
 pub mod search;

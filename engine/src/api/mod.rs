@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use crate::resources;
 use crate::search::score::{tb_rule_win_at, tb_win_in};
 use crate::search::{
     Control, HashProbe, HashView, Limits, Options, Report, Score, SearchResult, Searcher,
@@ -195,13 +196,13 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine at the start position with the default options, the built-in book and the
-    /// tables of the data-location order ([`chariot_formats::data::table_dirs`]; unreadable tables are
-    /// left out, see [`Engine::set_tables`] to hear about them).
+    /// An engine at the start position with the default options and resources
+    /// ([`resources`]): the built-in book, the tables of the data directories (unreadable tables
+    /// are left out; [`resources::load_tables`] reports them) and the built-in network.
     #[must_use]
     pub fn new() -> Engine {
-        let tables = Tablebases::open_skipping(&chariot_formats::data::table_dirs()).0;
-        Engine::with(chariot_formats::book::builtin::book_set(), tables)
+        let tables = resources::load_tables::<&str>(&[]).0;
+        Engine::with(resources::default_books(), tables)
     }
 
     /// An engine with these books and tables.
@@ -217,7 +218,7 @@ impl Engine {
         let mut searcher = Searcher::new(options.clone());
         let hash = searcher.hash_view();
         searcher.set_tablebases(Some(Arc::clone(&tables)));
-        let network = chariot_eval::nnue::builtin::default_network();
+        let network = resources::default_network();
         searcher.set_network(network.clone());
         Engine {
             position: Position::start(),

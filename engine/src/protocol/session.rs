@@ -23,9 +23,8 @@ use super::output::Writer;
 use super::uci::SquareNaming;
 use super::{ucci, uci};
 use crate::api::{Engine, Event, GoRequest, centipawns};
+use crate::resources;
 use crate::search::{Limits, TimeLeft};
-use chariot_formats::book::BookSet;
-use chariot_formats::egtb::Tablebases;
 use chariot_rules::display::{DiagramStyle, diagram};
 use chariot_rules::perft::divide;
 use chariot_rules::{Color, Move, Position};
@@ -59,7 +58,10 @@ struct Settings {
     /// `usennue` / `Use NNUE`: evaluate with a network (else the hand-written evaluation).
     use_nnue: bool,
     /// The file of `evalfile` / `EvalFile` and its network; `None`: the built-in one.
-    net_file: Option<(String, std::sync::Arc<chariot_eval::nnue::Network>)>,
+    net_file: Option<(
+        std::path::PathBuf,
+        std::sync::Arc<chariot_eval::nnue::Network>,
+    )>,
 }
 
 impl Default for Settings {
@@ -374,30 +376,23 @@ impl Session {
     /// Gives the engine the evaluation `usennue` and `evalfile` ask for, and says which.
     fn apply_network(&mut self) {
         let net = if self.settings.use_nnue {
-            self.settings
-                .net_file
-                .as_ref()
-                .map(|(_, n)| std::sync::Arc::clone(n))
-                .or_else(chariot_eval::nnue::builtin::default_network)
+            match &self.settings.net_file {
+                Some((_, n)) => Some(std::sync::Arc::clone(n)),
+                // The built-in network (`None` only if its bytes were damaged).
+                None => resources::default_network(),
+            }
         } else {
             None
         };
-        let shape = |n: &chariot_eval::nnue::Network| match n.buckets() {
-            1 => format!("{} neurons a side", n.hidden()),
-            b => format!("{} neurons a side, {b} output buckets", n.hidden()),
-        };
-        let said = match (&net, &self.settings.net_file) {
-            (None, _) => "info string evaluating with the hand-written evaluation".to_owned(),
-            (Some(n), Some((path, _))) => format!(
-                "info string evaluating with the network of evalfile {path} ({})",
-                shape(n)
-            ),
-            (Some(n), None) => format!(
-                "info string evaluating with the {} ({})",
-                chariot_eval::nnue::builtin::NAME,
-                shape(n)
-            ),
-        };
+        let file = self
+            .settings
+            .net_file
+            .as_ref()
+            .map(|(path, _)| path.as_path());
+        let said = format!(
+            "info string evaluating with {}",
+            resources::describe_evaluation(net.as_deref(), file)
+        );
         self.engine.set_network(net);
         self.say(&said);
     }
@@ -454,14 +449,11 @@ impl Session {
             },
             OptionId::UseBook => self.engine.set_use_book(options::check(name, value)?),
             OptionId::BookFiles => {
-                let list = value.unwrap_or("").trim();
-                let list = if list == "<empty>" { "" } else { list };
-                self.engine.set_books(if list.is_empty() {
-                    chariot_formats::book::builtin::book_set()
-                } else {
-                    BookSet::open_list(list)
-                        .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?
-                });
+                let paths = resources::parse_list(value.unwrap_or(""));
+                self.engine.set_books(
+                    resources::load_books(&paths)
+                        .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?,
+                );
                 let n = self.engine.books().books().len();
                 let entries = self.engine.book_entries();
                 self.say(&format!(
@@ -472,18 +464,8 @@ impl Session {
             }
             OptionId::UseEgtb => self.engine.set_use_egtb(options::check(name, value)?),
             OptionId::EgtbPaths => {
-                let list = value.unwrap_or("").trim();
-                let list = if list == "<empty>" { "" } else { list };
-                let paths: Vec<&str> = list
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|p| !p.is_empty())
-                    .collect();
-                let (tables, errors) = if paths.is_empty() {
-                    Tablebases::open_skipping(&chariot_formats::data::table_dirs())
-                } else {
-                    Tablebases::open_skipping(&paths)
-                };
+                let paths = resources::parse_list(value.unwrap_or(""));
+                let (tables, errors) = resources::load_tables(&paths);
                 for e in &errors {
                     self.error(&format!("egtbpaths: {e}"));
                 }
@@ -499,14 +481,14 @@ impl Session {
                 self.apply_network();
             }
             OptionId::EvalFile => {
-                let path = value.unwrap_or("").trim();
-                let path = if path == "<empty>" { "" } else { path };
-                self.settings.net_file = if path.is_empty() {
-                    None
-                } else {
-                    let net = chariot_eval::nnue::file::read(std::path::Path::new(path))
-                        .map_err(|e| format!("evalfile: {e} (the previous evaluation is kept)"))?;
-                    Some((path.to_owned(), std::sync::Arc::new(net)))
+                self.settings.net_file = match resources::parse_path(value.unwrap_or("")) {
+                    None => None,
+                    Some(path) => {
+                        let net = resources::load_network_file(&path).map_err(|e| {
+                            format!("evalfile: {e} (the previous evaluation is kept)")
+                        })?;
+                        Some((path, net))
+                    }
                 };
                 self.apply_network();
             }

@@ -73,7 +73,7 @@ impl Default for Settings {
             max_plies: 400,
             hash_mb: 16,
             opening_balance: 300,
-            network: chariot_eval::nnue::builtin::default_network(),
+            network: chariot_engine::resources::default_network(),
         }
     }
 }
