@@ -504,7 +504,7 @@ fn referee(
             (&clocks[1], &clocks[0])
         };
         let left = own.left_ms();
-        let reply = match engines[i].think(line, turn == Color::White, own, opp, grace) {
+        let reply = match engines[i].think(line, turn == Color::White, own, opp) {
             Ok(reply) => reply,
             Err(Failure::Timeout) => {
                 return lose(

@@ -20,7 +20,7 @@ use chariot_formats::book::Book;
 use chariot_formats::egtb::Tablebases;
 use chariot_rules::notation::Notation;
 
-use chariot_league::engine::{Engine, EngineConfig, ProtocolChoice, VariantChoice};
+use chariot_league::engine::Engine;
 use chariot_league::game::{Adjudication, DrawRule, ResignRule};
 use chariot_league::openings::{self, Format, Opening, Order};
 use chariot_league::pgn::{self, PgnContext};
@@ -28,6 +28,7 @@ use chariot_league::referee::JudgeReferee;
 use chariot_league::report;
 use chariot_league::resume;
 use chariot_league::tournament::{self, Kind, Player, Previous, Settings};
+use chariot_matchkit::client::{EngineConfig, ProtocolChoice, VariantChoice};
 use chariot_matchkit::clock::TimeControl;
 use chariot_matchkit::engine::{distinct_name, engine_name};
 use chariot_matchkit::interrupt::Interrupt;
@@ -803,7 +804,7 @@ mod tests {
         let c = engine_config(1, &a.each, &a.engines[1]).unwrap();
         assert_eq!(
             c.protocol,
-            ProtocolChoice::Fixed(chariot_league::engine::Protocol::Uci)
+            ProtocolChoice::Fixed(chariot_matchkit::client::Protocol::Uci)
         );
     }
 

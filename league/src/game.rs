@@ -16,10 +16,11 @@ use std::time::{Duration, SystemTime};
 use chariot_formats::egtb::{Metric, Tablebases, Value};
 use chariot_rules::{Color, Move, Position};
 
-use crate::engine::client::Line;
-use crate::engine::{Engine, EngineConfig, Protocol, Think};
+use crate::engine::Line;
+use crate::engine::{Engine, Think};
 use crate::openings::Opening;
 use crate::referee::{Referee, RuleReason};
+use chariot_matchkit::client::{EngineConfig, Protocol};
 use chariot_matchkit::clock::{Clock, TimeControl};
 use chariot_matchkit::engine::{EngineScore, Failure};
 use chariot_matchkit::interrupt::{self, Interrupt};

@@ -25,10 +25,10 @@ use std::thread;
 
 use chariot_formats::egtb::Tablebases;
 
-use crate::engine::EngineConfig;
 use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame, Reason};
 use crate::openings::Opening;
 use crate::referee::Referee;
+use chariot_matchkit::client::EngineConfig;
 use chariot_matchkit::interrupt::Interrupt;
 use chariot_matchkit::pairing::swiss_pairs;
 use chariot_matchkit::standings::{GameScore, Standings};

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use chariot_league::engine::{Engine, EngineConfig, Protocol, ProtocolChoice, VariantChoice};
+use chariot_league::engine::Engine;
 use chariot_league::game::{self, Adjudication, GameResult, GameSpec, Reason};
 use chariot_league::openings::Opening;
 use chariot_league::referee::JudgeReferee;
+use chariot_matchkit::client::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};
 use chariot_matchkit::interrupt::Interrupt;
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
@@ -62,7 +63,7 @@ fn chariot_beats_the_test_engine_over_ucci_and_uci() {
     ucci.options.push(("hashsize".into(), "8".into()));
     let mut uci = EngineConfig::new(&bin, tc);
     uci.protocol = ProtocolChoice::Fixed(Protocol::Uci);
-    uci.variant = VariantChoice::Xiangqi;
+    uci.variant = VariantChoice::Always;
     uci.options.push(("Hash".into(), "8".into()));
     let e = Engine::start(&uci, None).unwrap();
     assert!(e.ranks1(), "UCI_Variant xiangqi means ranks 1-10");

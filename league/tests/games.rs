@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use chariot_league::engine::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
 use chariot_league::openings::Opening;
 use chariot_league::referee::{JudgeReferee, RuleReason};
+use chariot_matchkit::client::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_matchkit::interrupt::Interrupt;
 use chariot_rules::Position;
 use chariot_rules::notation::parse_move;

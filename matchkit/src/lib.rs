@@ -17,6 +17,7 @@
 //! It depends on no Xiangqi engine, database or async runtime: the chess referee builds with
 //! it alone (the rules crate comes along for the workspace's one seeded generator).
 
+pub mod client;
 pub mod clock;
 pub mod engine;
 pub mod interrupt;

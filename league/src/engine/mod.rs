@@ -1,139 +1,219 @@
-//! Xiangqi engines as child processes spoken to over UCCI or UCI.
+//! Xiangqi engines over the match kit's one UCCI/UCI client (`chariot_matchkit::client`).
 //!
-//! The match kit's `process` owns the child and its pipes; [`client`] speaks the protocols over
-//! it (with the kit's failures, scores and `info` parser): the
-//! handshake (with protocol detection), options, positions with banned moves, `go` with the
-//! clocks in the protocol's own form, and reading the answer within the time left and the grace.
+//! The kit speaks the protocols with moves as text: the handshake (with protocol detection),
+//! options, positions with banned moves, `go` with the clocks in the protocol's own form, and
+//! the answer within the time left and the grace. This side writes Xiangqi moves as the engine
+//! names squares (ICCS ranks 0-9, or 1-10 for a multi-variant engine told `UCI_Variant
+//! xiangqi`, as Fairy-Stockfish) and reads its answer back into a move.
 
-pub mod client;
-
-use std::fmt;
-use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
-use chariot_matchkit::clock::TimeControl;
-use chariot_matchkit::engine::{DEFAULT_GRACE, DEFAULT_HANDSHAKE};
-use chariot_matchkit::process::Launch;
-pub use client::{Engine, Reply, Think};
+use chariot_matchkit::client::{self, EngineConfig, Protocol};
+use chariot_matchkit::clock::Clock;
+use chariot_matchkit::engine::{EngineScore, Failure};
+use chariot_matchkit::interrupt::Interrupt;
+use chariot_rules::Move;
+use chariot_rules::notation::SquareNaming;
 
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// UCCI 3.0: `ucci`, `position fen ... moves ...`, `banmoves`, `go time ... opptime ...`.
-    Ucci,
-    /// UCI as Xiangqi engines speak it: `uci`, `go wtime ... btime ...`.
-    Uci,
+/// The game's `UCI_Variant` value, for multi-variant UCI engines.
+pub const UCI_VARIANT: &str = "xiangqi";
+
+/// A position as the engine is to be told it: a FEN and the moves after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    /// The FEN.
+    pub fen: &'a str,
+    /// The moves played from it.
+    pub moves: &'a [Move],
 }
 
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Protocol::Ucci => "ucci",
-            Protocol::Uci => "uci",
+/// One request to think.
+#[derive(Clone, Copy, Debug)]
+pub struct Think<'a> {
+    /// The position from the last capture on (what UCCI engines are sent).
+    pub since_capture: Line<'a>,
+    /// The position from the game's start (what UCI engines are sent).
+    pub from_start: Line<'a>,
+    /// Moves that would commit a forbidden repetition (sent with UCCI `banmoves`).
+    pub banned: &'a [Move],
+    /// The clock of the side to move.
+    pub own: &'a Clock,
+    /// The opponent's clock.
+    pub opp: &'a Clock,
+    /// Red is to move.
+    pub red_to_move: bool,
+    /// The opponent offered a draw with its last move (UCCI `go draw`).
+    pub draw_offered: bool,
+    /// Set when the run is interrupted: the wait then ends with [`Failure::Interrupted`].
+    pub interrupt: &'a Interrupt,
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move, `None` for `nobestmove` or a null move (`0000`, `(none)`).
+    pub mv: Option<Move>,
+    /// The move text as the engine wrote it.
+    pub text: String,
+    /// `draw` after the move: an offer, or the acceptance of one.
+    pub draw: bool,
+    /// `resign` after the move.
+    pub resign: bool,
+    /// Time from `go` to the answer.
+    pub elapsed: Duration,
+    /// The last score the engine reported.
+    pub score: Option<EngineScore>,
+    /// The last depth the engine reported.
+    pub depth: Option<u32>,
+    /// The engine said the move came from its opening book.
+    pub book: bool,
+}
+
+/// A started Xiangqi engine, ready for `position` and `go`.
+pub struct Engine {
+    client: client::Engine,
+}
+
+impl Engine {
+    /// Starts an engine, runs the handshake and sends its settings (a UCI engine that offers
+    /// `UCI_Variant xiangqi` is told it, as `config.variant` says).
+    ///
+    /// `trace` labels the engine's traffic on standard error (`--debug`).
+    ///
+    /// # Errors
+    /// [`Failure::Spawn`], [`Failure::Handshake`] or [`Failure::Disconnected`].
+    pub fn start(config: &EngineConfig, trace: Option<String>) -> Result<Engine, Failure> {
+        client::Engine::start(config, Some(UCI_VARIANT), trace).map(|client| Engine { client })
+    }
+
+    /// The protocol in use.
+    #[must_use]
+    pub fn protocol(&self) -> Protocol {
+        self.client.protocol()
+    }
+
+    /// The engine's `id name`, if it gave one.
+    #[must_use]
+    pub fn id_name(&self) -> Option<&str> {
+        self.client.id_name()
+    }
+
+    /// `true` when the engine names ranks 1-10 (a UCI engine told `UCI_Variant xiangqi`).
+    #[must_use]
+    pub fn ranks1(&self) -> bool {
+        self.client.variant_set()
+    }
+
+    /// `true` when a UCCI engine gets its times in milliseconds.
+    #[must_use]
+    pub fn millisec(&self) -> bool {
+        self.client.millisec()
+    }
+
+    /// The engine's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.client.pid()
+    }
+
+    /// Tells the engine a new game starts (UCCI `setoption newgame`, UCI `ucinewgame` and
+    /// `isready`).
+    ///
+    /// # Errors
+    /// [`Failure::Handshake`] without `readyok` in time, [`Failure::Disconnected`].
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        self.client.new_game()
+    }
+
+    /// A move as this engine writes squares.
+    #[must_use]
+    pub fn move_text(&self, m: Move) -> String {
+        naming(self.ranks1()).format(m)
+    }
+
+    /// Sends the position and `go`, and reads the answer into a move (see
+    /// `chariot_matchkit::client::Engine::think` for the waits).
+    ///
+    /// # Errors
+    /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Interrupted`], and
+    /// [`Failure::Garbage`] for an answer that is not a move in the engine's square naming.
+    pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
+        let texts =
+            |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| self.move_text(m)).collect() };
+        let (since, start, banned) = (
+            texts(req.since_capture.moves),
+            texts(req.from_start.moves),
+            texts(req.banned),
+        );
+        let reply = self.client.think(&client::Think {
+            since_capture: client::Line {
+                fen: Some(req.since_capture.fen),
+                moves: &since,
+            },
+            from_start: client::Line {
+                fen: Some(req.from_start.fen),
+                moves: &start,
+            },
+            banned: &banned,
+            own: req.own,
+            opp: req.opp,
+            first_to_move: req.red_to_move,
+            draw_offered: req.draw_offered,
+            interrupt: req.interrupt,
+        })?;
+        let mv = match &reply.mv {
+            None => None,
+            Some(text) => match parse_engine_move(text, self.ranks1()) {
+                Some(m) => Some(m),
+                None if reply.resign => None,
+                None => return Err(Failure::Garbage(reply.line)),
+            },
+        };
+        Ok(Reply {
+            mv,
+            text: reply.text,
+            draw: reply.draw,
+            resign: reply.resign,
+            elapsed: reply.elapsed,
+            score: reply.score,
+            depth: reply.depth,
+            book: reply.book,
         })
     }
 }
 
-/// How the protocol is chosen (`proto=`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ProtocolChoice {
-    /// Try UCCI first, then UCI (`proto=auto`, the default).
-    #[default]
-    Auto,
-    /// This protocol only.
-    Fixed(Protocol),
-}
-
-impl FromStr for ProtocolChoice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<ProtocolChoice, String> {
-        match s {
-            "auto" => Ok(ProtocolChoice::Auto),
-            "ucci" => Ok(ProtocolChoice::Fixed(Protocol::Ucci)),
-            "uci" => Ok(ProtocolChoice::Fixed(Protocol::Uci)),
-            _ => Err(format!(
-                "unknown protocol {s:?} (expected ucci, uci or auto)"
-            )),
-        }
+/// How an engine names squares: ranks 1-10 (`ranks1`) or ICCS's 0-9.
+fn naming(ranks1: bool) -> SquareNaming {
+    if ranks1 {
+        SquareNaming::OneBased
+    } else {
+        SquareNaming::ZeroBased
     }
 }
 
-/// Whether a UCI engine is a multi-variant engine to be told `UCI_Variant xiangqi` (and then
-/// names squares as Fairy-Stockfish does, ranks 1-10) (`variant=`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum VariantChoice {
-    /// Yes when the engine lists a `UCI_Variant` option offering `xiangqi` (`variant=auto`).
-    #[default]
-    Auto,
-    /// Always: send `setoption name UCI_Variant value xiangqi`, ranks 1-10 (`variant=xiangqi`).
-    Xiangqi,
-    /// Never: ranks 0-9, no `UCI_Variant` (`variant=none`).
-    None,
+/// Reads a move as an engine writes it: ICCS `h2e2` (also `H2-E2`), or with `ranks1` the
+/// Fairy-Stockfish form with ranks 1-10 (`h3e3`, `b10c8`).
+#[must_use]
+pub fn parse_engine_move(text: &str, ranks1: bool) -> Option<Move> {
+    naming(ranks1).parse(text)
 }
 
-impl FromStr for VariantChoice {
-    type Err = String;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn from_str(s: &str) -> Result<VariantChoice, String> {
-        match s {
-            "auto" => Ok(VariantChoice::Auto),
-            "xiangqi" => Ok(VariantChoice::Xiangqi),
-            "none" => Ok(VariantChoice::None),
-            _ => Err(format!(
-                "unknown variant {s:?} (expected xiangqi, none or auto)"
-            )),
+    #[test]
+    fn reads_both_square_namings() {
+        let m = parse_engine_move("h2e2", false).unwrap();
+        assert_eq!(m.to_string(), "h2e2");
+        assert_eq!(parse_engine_move("h3e3", true), Some(m));
+        assert_eq!(
+            parse_engine_move("b10c8", true).map(|m| m.to_string()),
+            Some("b9c7".to_owned())
+        );
+        for bad in ["", "h2", "h0e0", "j1a1", "a11a1", "a01a2", "a1a1", "b10c8x"] {
+            assert_eq!(parse_engine_move(bad, true), None, "{bad}");
         }
-    }
-}
-
-/// Everything the runner needs to start and drive one engine.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    /// The name in tables and PGN; the engine's `id name` when `None`.
-    pub name: Option<String>,
-    /// Program, arguments, working directory.
-    pub launch: Launch,
-    /// Protocol to speak.
-    pub protocol: ProtocolChoice,
-    /// UCI variant handling.
-    pub variant: VariantChoice,
-    /// Lines of the configuration file (`conf=`), sent as they are after the handshake.
-    pub conf_lines: Vec<String>,
-    /// Options (`option.NAME=VALUE`), sent after the configuration file in the protocol's form.
-    pub options: Vec<(String, String)>,
-    /// The time control.
-    pub tc: TimeControl,
-    /// A node limit per move (`nodes=`): the engine is sent `go nodes N` instead of its clock.
-    /// The clock of `tc` still runs and still flags an engine that does not answer in time,
-    /// so it should be generous. Node-limited games are cheap and nearly reproducible, which
-    /// suits testing changes that do not affect speed.
-    pub nodes: Option<u64>,
-    /// Grace after the clock runs out before the loss on time (`timemargin=`, milliseconds).
-    pub grace: Duration,
-    /// Time allowed for the handshake (`handshake=`, seconds).
-    pub handshake: Duration,
-}
-
-impl EngineConfig {
-    /// A configuration for `command` with the defaults: detected protocol, no options.
-    #[must_use]
-    pub fn new(command: impl Into<PathBuf>, tc: TimeControl) -> EngineConfig {
-        EngineConfig {
-            name: None,
-            launch: Launch {
-                command: command.into(),
-                ..Launch::default()
-            },
-            protocol: ProtocolChoice::Auto,
-            variant: VariantChoice::Auto,
-            conf_lines: Vec::new(),
-            options: Vec::new(),
-            tc,
-            nodes: None,
-            grace: DEFAULT_GRACE,
-            handshake: DEFAULT_HANDSHAKE,
-        }
+        assert_eq!(parse_engine_move("x9z9", false), None);
     }
 }
