@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Lists pairs of modules that import each other, per crate of the workspace.
+"""Lists cycles of modules that import each other, of any length, per crate of the workspace.
 
 A module is a top-level module of a crate (`crate::search`, `crate::eval`) or a file inside one
 (`search::ordering`); `use crate::a::b`, `use super::x` and paths written inline
-(`crate::a::f()`) count as imports. Prints one line per mutual pair and exits 1 if there is any.
+(`crate::a::f()`) count as imports. Modules are compared as siblings under their common parent (`search::pvs` importing
+`eval` is `search -> eval`). Prints one line per cycle (a strongly connected group of
+siblings, with the imports that close it) and exits 1 if there is any.
 Usage: scripts/module-cycles.py [CRATE_SRC_DIR...] (default: every member's src/).
 """
 import os, re, sys
@@ -60,6 +62,44 @@ def level(name, target):
         return None  # a parent and its own child: not a layering question
     return '::'.join(a[:i + 1]), '::'.join(b[:i + 1])
 
+def cycles(edges):
+    """Strongly connected groups of more than one module (Tarjan), each as a sorted list."""
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set())
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
 def main():
     srcs = sys.argv[1:] or [os.path.join(d, 'src') for d in sorted(os.listdir('.'))
                             if os.path.isfile(os.path.join(d, 'Cargo.toml')) and os.path.isdir(os.path.join(d, 'src'))]
@@ -72,10 +112,13 @@ def main():
                 pair = level(name, t)
                 if pair:
                     edges.setdefault(pair, set()).add(f'{name} -> {t}')
-        for (a, b), why in sorted(edges.items()):
-            if a < b and (b, a) in edges:
-                bad += 1
-                print(f'{src}: {a} <-> {b}: ' + '; '.join(sorted(why | edges[(b, a)])))
+        for group in cycles(edges):
+            bad += 1
+            members = set(group)
+            why = sorted(w for (a, b), ws in edges.items()
+                         if a in members and b in members for w in ws)
+            print(f'{src}: {" <-> ".join(group)}: ' + '; '.join(why))
     sys.exit(1 if bad else 0)
+
 
 main()

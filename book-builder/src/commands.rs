@@ -15,8 +15,8 @@ use book_builder::inspect::{TreeOptions, probe_json, probe_text, stats, tree};
 use book_builder::positions::{ExtractOptions, Extractor};
 use chariot_formats::book::{Book, BookWriter, BuildInfo, eleeye};
 use chariot_formats::positions::FileWriter;
-use chariot_games::db::GameDb;
-use chariot_games::filter::{DateBound, Filter, ResultFilter};
+use chariot_gamedb::db::GameDb;
+use chariot_gamedb::filter::{DateBound, Filter, ResultFilter};
 use chariot_games::game::{RejectKind, check};
 use chariot_games::read_file;
 use chariot_rules::Position;
@@ -212,7 +212,7 @@ fn file_report(name: &str, r: &FileImport, max_problems: usize) -> String {
 #[derive(serde::Serialize)]
 struct ImportedFile {
     #[serde(flatten)]
-    last: chariot_games::db::ImportRow,
+    last: chariot_gamedb::db::ImportRow,
     runs: usize,
 }
 
@@ -220,7 +220,7 @@ struct ImportedFile {
 #[derive(serde::Serialize)]
 struct SummaryJson {
     database: String,
-    selection: chariot_games::db::Summary,
+    selection: chariot_gamedb::db::Summary,
     filters: Vec<String>,
     players: u64,
     events: u64,
@@ -460,7 +460,7 @@ pub fn probe(
         if json {
             #[derive(serde::Serialize)]
             struct Line<'a> {
-                openings: &'a chariot_games::db::OpeningCounts,
+                openings: &'a chariot_gamedb::db::OpeningCounts,
             }
             text.push_str(&serde_json::to_string(&Line { openings: o })?);
             text.push('\n');
@@ -476,7 +476,7 @@ pub fn probe(
 const OPENING_PLIES: usize = 60;
 
 /// The openings part of `probe --db`: the five most common names, then what is left.
-fn openings_text(o: &chariot_games::db::OpeningCounts, db: &Path) -> String {
+fn openings_text(o: &chariot_gamedb::db::OpeningCounts, db: &Path) -> String {
     use std::fmt::Write as _;
     let games = |n: u64| chariot_cli::count(n, "game", "games");
     let mut s = format!(
@@ -914,7 +914,7 @@ pub fn export(args: &ExportArgs<'_>) -> anyhow::Result<Exit> {
 }
 
 /// `Red vs Black, Event` for messages.
-fn describe(g: &chariot_games::db::FullGame) -> String {
+fn describe(g: &chariot_gamedb::db::FullGame) -> String {
     format!(
         "{} vs {}{}",
         g.red.as_deref().unwrap_or("?"),

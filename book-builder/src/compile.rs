@@ -14,8 +14,8 @@ use chariot_formats::book::{BookError, BookWriter, BuildInfo, Entry, MoveStats, 
 use chariot_rules::{Color, Move, Position};
 use rayon::prelude::*;
 
-use chariot_games::db::{DbError, GameDb, StoredGame};
-use chariot_games::filter::Filter;
+use chariot_gamedb::db::{DbError, GameDb, StoredGame};
+use chariot_gamedb::filter::Filter;
 use chariot_games::record::GameResult;
 
 /// How a book is compiled.

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::compile::{CompileOptions, CompileReport, compile};
 use crate::import::{DEFAULT_BATCH, FileImport, import_file};
-use chariot_games::db::GameDb;
-use chariot_games::filter::Filter;
+use chariot_gamedb::db::GameDb;
+use chariot_gamedb::filter::Filter;
 
 /// A game collection the default book is built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ pub enum DefaultBookError {
     },
     /// The temporary database failed.
     #[error(transparent)]
-    Db(#[from] chariot_games::db::DbError),
+    Db(#[from] chariot_gamedb::db::DbError),
     /// Compiling or writing the book failed.
     #[error(transparent)]
     Compile(#[from] crate::compile::CompileError),

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use chariot_games::db::{BatchOutcome, DbError, GameDb};
+use chariot_gamedb::db::{BatchOutcome, DbError, GameDb};
 use chariot_games::game::{self, RejectKind, Rejection};
 use chariot_games::problem::Severity;
 use chariot_games::read::{FileSummary, read_file};

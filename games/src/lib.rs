@@ -1,5 +1,6 @@
-//! Xiangqi game files: reading the collections people actually have, writing PGN, checking
-//! games against the rules and keeping them in a game database.
+//! Xiangqi game files: reading the collections people actually have, writing PGN and checking
+//! games against the rules. The SQLite game database over them is `chariot-gamedb`, so that
+//! a tool that only reads game files (the league) compiles no database.
 //!
 //! [`read_file`] and [`read_bytes`] take one file of any supported kind and hand over its games as
 //! [`GameRecord`]s, reporting every problem with its game number and line instead of stopping:
@@ -10,19 +11,14 @@
 //! - any of these zstd-compressed; text in UTF-8, UTF-16, GBK/GB18030 or Big5 ([`encoding`]).
 //!
 //! Moves stay as written (text) or as squares; [`game::check`] resolves them into legal moves
-//! with the position at hand, or rejects the game with its ply and reason. [`write`](mod@write) writes games
-//! as Xiangqi PGN in any of the three notations, in UTF-8 or GBK. [`db`] keeps checked games in
-//! a SQLite database, deduplicated by content, [`filter`] selects from it and [`index`] finds the
-//! games through a position (the explorer). The byte layouts
-//! and quirks are described in `docs/formats/game-files.md` and `docs/formats/game-db.md`.
+//! with the position at hand, or rejects the game with its ply and reason.
+//! [`write`](mod@write) writes games as Xiangqi PGN in any of the three notations, in UTF-8 or
+//! GBK. The byte layouts and quirks are described in `docs/formats/game-files.md`.
 
 pub mod date;
-pub mod db;
 pub mod dhtmlxq;
 pub mod encoding;
-pub mod filter;
 pub mod game;
-pub mod index;
 pub mod lines;
 pub mod pgn;
 pub mod problem;

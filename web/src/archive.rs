@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use chariot_games::db::{DbError, GameDb};
+use chariot_gamedb::db::{DbError, GameDb};
 use chariot_games::game::check;
 use chariot_games::read::read_all;
 

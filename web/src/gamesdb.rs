@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use axum::http::StatusCode;
-use chariot_games::db::{DbError, FullGame, GameDb};
+use chariot_gamedb::db::{DbError, FullGame, GameDb};
 
 use crate::error::ApiError;
 

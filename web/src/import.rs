@@ -180,9 +180,9 @@ pub(crate) async fn import(
             drop(file);
             match outcome {
                 Ok(r) => {
-                    let every = chariot_games::filter::Filter {
+                    let every = chariot_gamedb::filter::Filter {
                         setups: true,
-                        ..chariot_games::filter::Filter::default()
+                        ..chariot_gamedb::filter::Filter::default()
                     };
                     let total = db.with(|d| d.summary(&every)).ok().map(|s| s.games);
                     let report = ImportReport::of(&name, &r, total);

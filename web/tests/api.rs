@@ -617,8 +617,8 @@ async fn finished_games_are_kept_in_the_game_database() {
     // Asking for the finished game again stores nothing new.
     let (status, _) = get(&app, &format!("/api/play/{}", game["id"].as_str().unwrap())).await;
     assert_eq!(status, StatusCode::OK);
-    let db = chariot_games::db::GameDb::open(&path).unwrap();
-    let every = chariot_games::filter::Filter {
+    let db = chariot_gamedb::db::GameDb::open(&path).unwrap();
+    let every = chariot_gamedb::filter::Filter {
         setups: true,
         ..Default::default()
     };

@@ -7,7 +7,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chariot_formats::egtb::Tablebases;
-use chariot_games::db::GameDb;
+use chariot_gamedb::db::GameDb;
 use chariot_games::game::check;
 use chariot_games::read::read_all;
 use chariot_web::gamesdb::GamesDb;

@@ -12,7 +12,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, params};
 
 use crate::filter::Filter;
-use crate::record::GameResult;
+use chariot_games::record::GameResult;
 
 /// How deep each game is indexed: 60 plies (30 moves each), the openings and early middlegames
 /// an explorer is asked about. A position first reached later is not found.

@@ -19,8 +19,8 @@ use chariot_rules::{Move, Position};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::filter::{Filter, JOINS};
-use crate::game::{Game, Rejection};
-use crate::record::GameResult;
+use chariot_games::game::{Game, Rejection};
+use chariot_games::record::GameResult;
 
 /// The schema version this code reads and writes (`PRAGMA user_version`). Version 1 had no
 /// position index: opened for writing it gets one ([`crate::index`]); read-only it is read as
@@ -210,7 +210,7 @@ impl FullGame {
     /// The game as Xiangqi PGN with its moves in `notation` (names, date and tags as imported).
     #[must_use]
     pub fn pgn(&self, notation: chariot_rules::notation::Notation) -> String {
-        use crate::write::{PgnGame, WrittenMove, write_game};
+        use chariot_games::write::{PgnGame, WrittenMove, write_game};
         let mut tags = Vec::new();
         let mut put = |name: &str, value: Option<String>| {
             if let Some(v) = value {

@@ -9,7 +9,7 @@ use std::fmt;
 
 use rusqlite::types::Value;
 
-use crate::record::GameResult;
+use chariot_games::record::GameResult;
 
 /// Why a filter cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,10 +1,10 @@
 //! The position index: the games through a position, their next moves and filters, and the
 //! schema-1 database that gets its index when opened for writing.
 
-use chariot_games::db::GameDb;
-use chariot_games::filter::Filter;
+use chariot_gamedb::db::GameDb;
+use chariot_gamedb::filter::Filter;
+use chariot_gamedb::index::Order;
 use chariot_games::game::check;
-use chariot_games::index::Order;
 use chariot_games::read::read_all;
 use chariot_rules::{Color, Position};
 
