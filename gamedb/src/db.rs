@@ -807,7 +807,7 @@ impl GameDb {
                 out.push(StoredGame {
                     start: row.get(1)?,
                     moves,
-                    result: result.as_deref().and_then(GameResult::parse),
+                    result: result.as_deref().and_then(chariot_games::parse_result),
                     red_elo: row.get(4)?,
                     black_elo: row.get(5)?,
                 });
@@ -904,7 +904,7 @@ impl GameDb {
                     black: row.get(4)?,
                     red_elo: row.get(5)?,
                     black_elo: row.get(6)?,
-                    result: result.as_deref().and_then(GameResult::parse),
+                    result: result.as_deref().and_then(chariot_games::parse_result),
                     start,
                     moves,
                     tags,

@@ -218,7 +218,7 @@ pub(crate) fn explore(
             date: row.get(4)?,
             result: result
                 .as_deref()
-                .and_then(GameResult::parse)
+                .and_then(chariot_games::parse_result)
                 .map(GameResult::pgn),
             plies: row.get(6)?,
             red_elo: row.get(7)?,

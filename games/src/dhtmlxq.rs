@@ -163,7 +163,7 @@ fn read_game(
             "L" | "l" => Some(GameResult::BlackWins),
             "D" | "d" => Some(GameResult::Draw),
             "未知" | "?" => None,
-            other => GameResult::parse(other),
+            other => crate::record::parse_result(other),
         };
         if game.result.is_none() && !matches!(result.as_str(), "未知" | "?") {
             warnings.push(Problem::warning(

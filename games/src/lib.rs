@@ -32,4 +32,4 @@ pub use date::GameDate;
 pub use encoding::TextEncoding;
 pub use problem::{Problem, ProblemKind, Severity};
 pub use read::{FileFormat, FileSummary, read_all, read_bytes, read_file};
-pub use record::{GameRecord, GameResult, MoveToken, NotationGuess, ReadEvent};
+pub use record::{GameRecord, GameResult, MoveToken, NotationGuess, ReadEvent, parse_result};

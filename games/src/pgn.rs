@@ -197,7 +197,7 @@ fn fill_named_fields(game: &mut GameRecord, line: Option<usize>, warnings: &mut 
         .filter(|fen| !is_start_position(fen));
     game.format = game.tag("Format").and_then(clean_value);
     if let Some(value) = game.tag("Result").and_then(clean_value) {
-        game.result = GameResult::parse(&value);
+        game.result = crate::record::parse_result(&value);
         if game.result.is_none() {
             warnings.push(Problem::warning(
                 number,

@@ -109,79 +109,30 @@ impl NotationGuess {
     }
 }
 
-/// How a game ended, as far as the file says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameResult {
-    /// Red won (`1-0`).
-    RedWins,
-    /// Black won (`0-1`).
-    BlackWins,
-    /// A draw (`1/2-1/2`).
-    Draw,
-    /// The file marks the game as unfinished or of unknown result (`*`).
-    Unfinished,
-}
+/// How a game ended, as far as the file says (the rules crate's one result type).
+pub use chariot_rules::GameResult;
 
-impl GameResult {
-    /// The win of `color`.
-    #[must_use]
-    pub fn win(color: chariot_rules::Color) -> GameResult {
-        if color.is_red() {
-            GameResult::RedWins
-        } else {
-            GameResult::BlackWins
-        }
-    }
-
-    /// The winner, if the game was won.
-    #[must_use]
-    pub fn winner(self) -> Option<chariot_rules::Color> {
-        match self {
-            GameResult::RedWins => Some(chariot_rules::Color::Red),
-            GameResult::BlackWins => Some(chariot_rules::Color::Black),
-            GameResult::Draw | GameResult::Unfinished => None,
-        }
-    }
-
-    /// The PGN spelling: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[must_use]
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        }
-    }
-
-    /// Reads a result as PGN and Chinese game files write it: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`
-    /// (full-width forms too), `红胜`/`紅勝`, `黑胜`/`黑勝`, `和棋`/`和局`/`和`.
-    ///
-    /// Returns `None` for anything else, including an empty string.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<GameResult> {
-        let folded: String = text
-            .trim()
-            .chars()
-            .map(crate::text::fold_full_width)
-            .collect();
-        let folded = folded.trim();
-        match folded {
-            "1-0" | "1:0" | "红胜" | "紅勝" | "红方胜" | "紅方勝" | "红先胜" | "紅先勝"
-            | "先胜" | "先勝" => Some(GameResult::RedWins),
-            "0-1" | "0:1" | "黑胜" | "黑勝" | "黑方胜" | "黑方勝" | "红先负" | "紅先負"
-            | "先负" | "先負" => Some(GameResult::BlackWins),
-            "1/2-1/2" | "½-½" | "1/2" | "0.5-0.5" | "和" | "和棋" | "和局" | "红先和"
-            | "紅先和" | "先和" => Some(GameResult::Draw),
-            "*" => Some(GameResult::Unfinished),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.pgn())
+/// Reads a result as PGN and Chinese game files write it: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`
+/// (full-width forms too), `红胜`/`紅勝`, `黑胜`/`黑勝`, `和棋`/`和局`/`和`.
+///
+/// Returns `None` for anything else, including an empty string.
+#[must_use]
+pub fn parse_result(text: &str) -> Option<GameResult> {
+    let folded: String = text
+        .trim()
+        .chars()
+        .map(crate::text::fold_full_width)
+        .collect();
+    let folded = folded.trim();
+    match folded {
+        "1-0" | "1:0" | "红胜" | "紅勝" | "红方胜" | "紅方勝" | "红先胜" | "紅先勝" | "先胜"
+        | "先勝" => Some(GameResult::RedWins),
+        "0-1" | "0:1" | "黑胜" | "黑勝" | "黑方胜" | "黑方勝" | "红先负" | "紅先負" | "先负"
+        | "先負" => Some(GameResult::BlackWins),
+        "1/2-1/2" | "½-½" | "1/2" | "0.5-0.5" | "和" | "和棋" | "和局" | "红先和" | "紅先和"
+        | "先和" => Some(GameResult::Draw),
+        "*" => Some(GameResult::Unfinished),
+        _ => None,
     }
 }
 
@@ -290,23 +241,23 @@ mod tests {
 
     #[test]
     fn results_parse() {
-        assert_eq!(GameResult::parse("1-0"), Some(GameResult::RedWins));
-        assert_eq!(GameResult::parse(" 0-1 "), Some(GameResult::BlackWins));
-        assert_eq!(GameResult::parse("1/2-1/2"), Some(GameResult::Draw));
-        assert_eq!(GameResult::parse("１／２－１／２"), Some(GameResult::Draw));
-        assert_eq!(GameResult::parse("*"), Some(GameResult::Unfinished));
-        assert_eq!(GameResult::parse("紅勝"), Some(GameResult::RedWins));
-        assert_eq!(GameResult::parse("黑胜"), Some(GameResult::BlackWins));
-        assert_eq!(GameResult::parse("和棋"), Some(GameResult::Draw));
-        assert_eq!(GameResult::parse(""), None);
-        assert_eq!(GameResult::parse("2-0"), None);
+        assert_eq!(parse_result("1-0"), Some(GameResult::RedWins));
+        assert_eq!(parse_result(" 0-1 "), Some(GameResult::BlackWins));
+        assert_eq!(parse_result("1/2-1/2"), Some(GameResult::Draw));
+        assert_eq!(parse_result("１／２－１／２"), Some(GameResult::Draw));
+        assert_eq!(parse_result("*"), Some(GameResult::Unfinished));
+        assert_eq!(parse_result("紅勝"), Some(GameResult::RedWins));
+        assert_eq!(parse_result("黑胜"), Some(GameResult::BlackWins));
+        assert_eq!(parse_result("和棋"), Some(GameResult::Draw));
+        assert_eq!(parse_result(""), None);
+        assert_eq!(parse_result("2-0"), None);
         for r in [
             GameResult::RedWins,
             GameResult::BlackWins,
             GameResult::Draw,
             GameResult::Unfinished,
         ] {
-            assert_eq!(GameResult::parse(r.pgn()), Some(r));
+            assert_eq!(parse_result(r.pgn()), Some(r));
         }
     }
 

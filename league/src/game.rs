@@ -10,7 +10,6 @@
 //! game returns. An interrupt of the run ([`Interrupt`]) ends the game within a fraction of a
 //! second, without a result.
 
-use std::fmt;
 use std::time::{Duration, SystemTime};
 
 use chariot_formats::egtb::{Metric, Tablebases, Value};
@@ -19,141 +18,16 @@ use chariot_rules::{Color, Move, Position};
 use crate::engine::Line;
 use crate::engine::{Engine, Think};
 use crate::openings::Opening;
-use crate::referee::{Referee, RuleReason};
+use crate::referee::Referee;
 use chariot_matchkit::client::{EngineConfig, Protocol};
 use chariot_matchkit::clock::{Clock, TimeControl};
 use chariot_matchkit::engine::{EngineScore, Failure};
 use chariot_matchkit::interrupt::{self, Interrupt};
 
 /// How a game ended: the result as PGN writes it (`*` when both engines failed to start).
-pub use chariot_games::GameResult;
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// By the rules: mate, stalemate, repetition, move limit.
-    Rules(RuleReason),
-    /// `bestmove ... resign`.
-    Resignation,
-    /// A draw offered with `bestmove ... draw` and accepted the same way.
-    Agreement,
-    /// The flag fell.
-    TimeForfeit,
-    /// The engine played a move that is not legal here (the text it sent).
-    IllegalMove(String),
-    /// `nobestmove` (or a null move) while legal moves were left.
-    NoMove,
-    /// The engine failed: crashed, sent garbage, failed its handshake.
-    EngineFailure(String),
-    /// Adjudicated a draw: both engines' scores stayed near zero (`--draw`).
-    DrawAdjudication,
-    /// Adjudicated a loss: the engine's score stayed very low (`--resign`).
-    ResignAdjudication,
-    /// Adjudicated a draw: the game reached `--maxmoves`.
-    MaxMoves,
-    /// Adjudicated by the endgame tablebases (`--egtb`): the side to move wins or loses in
-    /// this many plies, or `None` for a draw, a win by the perpetual-check rule (the loser
-    /// can avoid mate only by checking forever) or a win by a table of distances to conversion
-    /// (no mate distance known; [`Reason::TablebaseConversion`] says which).
-    TablebaseAdjudication(Option<u32>),
-    /// Adjudicated by a DTC table (`--egtb` with distance-to-conversion tables only): a win or
-    /// loss whose next capture or soldier's move comes in this many plies.
-    TablebaseConversion(u32),
-    /// Abandoned without a result: the run was interrupted (SIGINT, SIGTERM) while the game
-    /// was played. A tournament neither counts nor writes such a game.
-    Interrupted,
-}
-
-/// A finished game's ending.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// The result.
-    pub outcome: GameResult,
-    /// Why.
-    pub reason: Reason,
-}
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
-impl fmt::Display for Ending {
-    /// A sentence for people: `Red mates`, `Black loses on time`, `Red checks perpetually`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let loser = self.outcome.winner().map(Color::opponent);
-        let (w, l) = match loser {
-            Some(l) => (side(l.opponent()), side(l)),
-            None => ("?", "?"),
-        };
-        match (&self.reason, loser) {
-            (Reason::Rules(RuleReason::Checkmate), Some(_)) => write!(f, "{w} mates"),
-            (Reason::Rules(RuleReason::Stalemate), Some(_)) => {
-                write!(f, "{l} is stalemated (no legal move)")
-            }
-            (Reason::Rules(RuleReason::PerpetualCheck), Some(_)) => {
-                write!(f, "{l} loses by perpetual check")
-            }
-            (Reason::Rules(RuleReason::PerpetualChase), Some(_)) => {
-                write!(f, "{l} loses by perpetual chase")
-            }
-            (Reason::Rules(RuleReason::Repetition), _) => f.write_str("draw by repetition"),
-            (Reason::Rules(RuleReason::MoveLimit), _) => {
-                f.write_str("draw by the 60-move rule (no capture)")
-            }
-            (Reason::Rules(r), _) => write!(f, "{r}"),
-            (Reason::Resignation, _) => write!(f, "{l} resigns"),
-            (Reason::Agreement, _) => f.write_str("draw by agreement"),
-            (Reason::TimeForfeit, _) => write!(f, "{l} loses on time"),
-            (Reason::IllegalMove(m), _) => write!(f, "{l} plays an illegal move {m}"),
-            (Reason::NoMove, _) => write!(f, "{l} gives no move (nobestmove)"),
-            (Reason::EngineFailure(e), Some(_)) => write!(f, "{l}'s engine {e}"),
-            (Reason::EngineFailure(e), None) => write!(f, "both engines failed: {e}"),
-            (Reason::DrawAdjudication, _) => f.write_str("draw by adjudication (scores)"),
-            (Reason::ResignAdjudication, _) => write!(f, "{l} loses by adjudication (score)"),
-            (Reason::MaxMoves, _) => f.write_str("draw by adjudication (move count)"),
-            (Reason::TablebaseAdjudication(Some(plies)), Some(_)) => write!(
-                f,
-                "adjudicated by tablebase: {} wins (mate in {plies} {})",
-                w.to_lowercase(),
-                if *plies == 1 { "ply" } else { "plies" }
-            ),
-            (Reason::TablebaseAdjudication(None), Some(_)) => write!(
-                f,
-                "adjudicated by tablebase: {} wins (the other side can only check perpetually)",
-                w.to_lowercase()
-            ),
-            (Reason::TablebaseAdjudication(_), _) => f.write_str("adjudicated by tablebase: draw"),
-            (Reason::Interrupted, _) => f.write_str("abandoned: the run was interrupted"),
-            (Reason::TablebaseConversion(plies), _) => write!(
-                f,
-                "adjudicated by tablebase: {} wins (a conversion in {plies} {})",
-                w.to_lowercase(),
-                if *plies == 1 { "ply" } else { "plies" }
-            ),
-        }
-    }
-}
-
-impl Ending {
-    /// The PGN `Termination` tag value (the standard's words).
-    #[must_use]
-    pub fn pgn_termination(&self) -> &'static str {
-        match self.reason {
-            Reason::Rules(_) | Reason::Resignation | Reason::Agreement => "normal",
-            Reason::TimeForfeit => "time forfeit",
-            Reason::IllegalMove(_) | Reason::NoMove => "rules infraction",
-            Reason::EngineFailure(_) | Reason::Interrupted => "abandoned",
-            Reason::DrawAdjudication
-            | Reason::ResignAdjudication
-            | Reason::MaxMoves
-            | Reason::TablebaseAdjudication(_)
-            | Reason::TablebaseConversion(_) => "adjudication",
-        }
-    }
-}
+pub use chariot_rules::GameResult;
+/// Why a game ended, and the ending itself (the rules crate's one type).
+pub use chariot_rules::{EndReason, Ending};
 
 /// Score-based adjudication and a move cap, as cutechess-cli's `-draw`, `-resign`, `-maxmoves`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -245,7 +119,7 @@ pub struct GameSpec<'a> {
     /// Print engine traffic to standard error with this label prefix.
     pub trace: Option<String>,
     /// Set when the run is interrupted: the game then stops at once, without a result
-    /// ([`Reason::Interrupted`]).
+    /// ([`EndReason::Interrupted`]).
     pub interrupt: &'a Interrupt,
 }
 
@@ -293,7 +167,7 @@ impl Streaks {
                 {
                     return Some(Ending {
                         outcome: GameResult::win(c.opponent()),
-                        reason: Reason::ResignAdjudication,
+                        reason: EndReason::ResignAdjudication,
                     });
                 }
             }
@@ -304,7 +178,7 @@ impl Streaks {
         {
             return Some(Ending {
                 outcome: GameResult::Draw,
-                reason: Reason::DrawAdjudication,
+                reason: EndReason::DrawAdjudication,
             });
         }
         if let Some(max) = adj.max_moves
@@ -312,7 +186,7 @@ impl Streaks {
         {
             return Some(Ending {
                 outcome: GameResult::Draw,
-                reason: Reason::MaxMoves,
+                reason: EndReason::MaxMoves,
             });
         }
         None
@@ -379,14 +253,14 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
         moves,
         ending: Ending {
             outcome: GameResult::Unfinished,
-            reason: Reason::NoMove,
+            reason: EndReason::NoMove,
         },
         started,
     };
     let label = |c: Color| {
         spec.trace
             .as_ref()
-            .map(|t| format!("{t} {}", side(c).to_lowercase()))
+            .map(|t| format!("{t} {}", if c.is_red() { "red" } else { "black" }))
     };
     if spec.interrupt.is_set() {
         return finish(record, interrupted());
@@ -403,7 +277,7 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
         (Err(e), Err(_)) => {
             record.ending = Ending {
                 outcome: GameResult::Unfinished,
-                reason: Reason::EngineFailure(e.to_string()),
+                reason: EndReason::EngineFailure(e.to_string()),
             };
             return record;
         }
@@ -417,11 +291,8 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
         if spec.interrupt.is_set() {
             break interrupted();
         }
-        if let Some(v) = spec.referee.judge(&pos) {
-            break Ending {
-                outcome: v.winner.map_or(GameResult::Draw, GameResult::win),
-                reason: Reason::Rules(v.reason),
-            };
+        if let Some(ending) = spec.referee.judge(&pos) {
+            break ending;
         }
         if let Some(e) = streaks.verdict(&spec.adjudication, pos.history().len()) {
             break e;
@@ -458,22 +329,22 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
             Err(e) => break lost(us, failure_reason(e)),
         };
         if !clocks[i].punch(reply.elapsed, graces[i]) {
-            break lost(us, Reason::TimeForfeit);
+            break lost(us, EndReason::TimeForfeit);
         }
         if reply.resign {
-            break lost(us, Reason::Resignation);
+            break lost(us, EndReason::Resignation);
         }
         if reply.draw && draw_offer == Some(us.opponent()) {
             break Ending {
                 outcome: GameResult::Draw,
-                reason: Reason::Agreement,
+                reason: EndReason::Agreement,
             };
         }
         let Some(m) = reply.mv else {
-            break lost(us, Reason::NoMove);
+            break lost(us, EndReason::NoMove);
         };
         if !pos.is_legal(m) {
-            break lost(us, Reason::IllegalMove(reply.text));
+            break lost(us, EndReason::IllegalMove(reply.text));
         }
         let capture = pos.is_capture(m);
         pos.make_move(m);
@@ -511,8 +382,8 @@ fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
     // The distance is reported with the verdict: to mate, or to conversion for a DTC table.
     let (value, metric) = tables.probe_with_metric(pos).ok()??;
     let reason = |plies: u32| match metric {
-        Metric::Dtm => Reason::TablebaseAdjudication(Some(plies)),
-        Metric::Dtc => Reason::TablebaseConversion(plies),
+        Metric::Dtm => EndReason::TablebaseAdjudication(Some(plies)),
+        Metric::Dtc => EndReason::TablebaseConversion(plies),
     };
     Some(match value {
         Value::Win(plies) => Ending {
@@ -522,12 +393,12 @@ fn tablebase_verdict(tables: &Tablebases, pos: &Position) -> Option<Ending> {
         Value::Loss(plies) => lost(us, reason(plies)),
         Value::RuleWin(_) => Ending {
             outcome: GameResult::win(us),
-            reason: Reason::TablebaseAdjudication(None),
+            reason: EndReason::TablebaseAdjudication(None),
         },
-        Value::RuleLoss(_) => lost(us, Reason::TablebaseAdjudication(None)),
+        Value::RuleLoss(_) => lost(us, EndReason::TablebaseAdjudication(None)),
         Value::Draw => Ending {
             outcome: GameResult::Draw,
-            reason: Reason::TablebaseAdjudication(None),
+            reason: EndReason::TablebaseAdjudication(None),
         },
     })
 }
@@ -537,7 +408,7 @@ fn finish(mut record: PlayedGame, ending: Ending) -> PlayedGame {
     record
 }
 
-fn lost(loser: Color, reason: Reason) -> Ending {
+fn lost(loser: Color, reason: EndReason) -> Ending {
     Ending {
         outcome: GameResult::win(loser.opponent()),
         reason,
@@ -545,23 +416,26 @@ fn lost(loser: Color, reason: Reason) -> Ending {
 }
 
 /// An ending that an engine's fault caused (it crashed, hung, sent nonsense).
-fn is_failure(reason: &Reason) -> bool {
+fn is_failure(reason: &EndReason) -> bool {
     matches!(
         reason,
-        Reason::EngineFailure(_) | Reason::TimeForfeit | Reason::IllegalMove(_) | Reason::NoMove
+        EndReason::EngineFailure(_)
+            | EndReason::TimeForfeit
+            | EndReason::IllegalMove(_)
+            | EndReason::NoMove
     )
 }
 
 fn interrupted() -> Ending {
     Ending {
         outcome: GameResult::Unfinished,
-        reason: Reason::Interrupted,
+        reason: EndReason::Interrupted,
     }
 }
 
-fn failure_reason(f: Failure) -> Reason {
+fn failure_reason(f: Failure) -> EndReason {
     match f {
-        Failure::Timeout => Reason::TimeForfeit,
-        other => Reason::EngineFailure(other.to_string()),
+        Failure::Timeout => EndReason::TimeForfeit,
+        other => EndReason::EngineFailure(other.to_string()),
     }
 }

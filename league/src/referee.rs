@@ -10,60 +10,18 @@
 //! adds the question the league needs and the judge does not ask: which moves to ban.
 
 use chariot_rules::judge::{
-    self as rules_judge, GameState, JudgeConfig, Reason, Verdict, repetition_start,
-    repetition_verdict,
+    self as rules_judge, JudgeConfig, Reason, repetition_start, repetition_verdict,
 };
-use chariot_rules::{Color, Move, Position};
-use std::fmt;
+use chariot_rules::{Color, EndReason, Ending, Move, Position};
 
-/// How a game ended by the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuleReason {
-    /// The side to move is in check and has no legal move.
-    Checkmate,
-    /// The side to move is not in check and has no legal move (a loss in Xiangqi).
-    Stalemate,
-    /// A repetition in which one side checked on every move (that side loses).
-    PerpetualCheck,
-    /// A repetition in which one side chased a piece on every move (that side loses).
-    PerpetualChase,
-    /// A repetition in which neither or both sides broke a rule (a draw).
-    Repetition,
-    /// Too many moves without a capture (a draw).
-    MoveLimit,
-}
-
-impl fmt::Display for RuleReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RuleReason::Checkmate => "checkmate",
-            RuleReason::Stalemate => "stalemate",
-            RuleReason::PerpetualCheck => "perpetual check",
-            RuleReason::PerpetualChase => "perpetual chase",
-            RuleReason::Repetition => "repetition",
-            RuleReason::MoveLimit => "move limit",
-        })
-    }
-}
-
-/// The rules' verdict on a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RuleVerdict {
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why.
-    pub reason: RuleReason,
-}
-
-impl RuleVerdict {
-    /// `true` when the side that just moved lost because of a forbidden repetition.
-    #[must_use]
-    pub fn is_forbidden_repetition_by(&self, mover: Color) -> bool {
-        matches!(
-            self.reason,
-            RuleReason::PerpetualCheck | RuleReason::PerpetualChase
-        ) && self.winner == Some(mover.opponent())
-    }
+/// `true` when `ending` is a loss of `mover` (the side that just moved) by a forbidden
+/// repetition: a perpetual check or chase.
+#[must_use]
+pub fn is_forbidden_repetition_by(ending: &Ending, mover: Color) -> bool {
+    matches!(
+        ending.reason,
+        EndReason::Rules(Reason::PerpetualCheck | Reason::PerpetualChase)
+    ) && ending.winner() == Some(mover.opponent())
 }
 
 /// Judges positions reached in a game.
@@ -71,13 +29,13 @@ impl RuleVerdict {
 /// `Send + Sync` because games run on several threads with one referee.
 pub trait Referee: Send + Sync {
     /// The verdict on `pos`, whose history holds the game so far, or `None` while it goes on.
-    fn judge(&self, pos: &Position) -> Option<RuleVerdict>;
+    fn judge(&self, pos: &Position) -> Option<Ending>;
 
     /// The verdict on the repetition the last move completed, once the current position has
     /// occurred `times` times (this time included) since the last capture; `None` when it has
     /// not. The verdict is a loss for a side that checked (or chased) with every one of its
     /// moves since the position's previous occurrence while the other did not, a draw otherwise.
-    fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict>;
+    fn repetition(&self, pos: &Position, times: usize) -> Option<Ending>;
 
     /// The legal moves of the side to move that would repeat a position by a perpetual check
     /// or chase of its own.
@@ -101,7 +59,7 @@ pub trait Referee: Send + Sync {
             if earlier.contains(&pos.key())
                 && self
                     .repetition(pos, 2)
-                    .is_some_and(|v| v.is_forbidden_repetition_by(mover))
+                    .is_some_and(|v| is_forbidden_repetition_by(&v, mover))
             {
                 banned.push(m);
             }
@@ -141,30 +99,9 @@ impl JudgeReferee {
     }
 }
 
-/// The league's reason for the judge's.
-fn reason(r: Reason) -> RuleReason {
-    match r {
-        Reason::Checkmate => RuleReason::Checkmate,
-        Reason::Stalemate => RuleReason::Stalemate,
-        Reason::PerpetualCheck => RuleReason::PerpetualCheck,
-        Reason::PerpetualChase => RuleReason::PerpetualChase,
-        Reason::Repetition => RuleReason::Repetition,
-        Reason::MoveLimit { .. } => RuleReason::MoveLimit,
-    }
-}
-
 impl Referee for JudgeReferee {
-    fn judge(&self, pos: &Position) -> Option<RuleVerdict> {
-        let (winner, r) = match rules_judge::judge(pos, &self.config) {
-            GameState::Ongoing => return None,
-            GameState::RedWins(r) => (Some(Color::Red), r),
-            GameState::BlackWins(r) => (Some(Color::Black), r),
-            GameState::Draw(r) => (None, r),
-        };
-        Some(RuleVerdict {
-            winner,
-            reason: reason(r),
-        })
+    fn judge(&self, pos: &Position) -> Option<Ending> {
+        Ending::from_state(rules_judge::judge(pos, &self.config))
     }
 
     /// The rules core's own list (`chariot_rules::forbidden_moves`), which the engine API and
@@ -173,23 +110,10 @@ impl Referee for JudgeReferee {
         chariot_rules::forbidden_moves(pos)
     }
 
-    fn repetition(&self, pos: &Position, times: usize) -> Option<RuleVerdict> {
+    fn repetition(&self, pos: &Position, times: usize) -> Option<Ending> {
         let times = u32::try_from(times.max(2)).unwrap_or(u32::MAX);
         let start = repetition_start(pos, times)?;
-        Some(match repetition_verdict(pos, start)? {
-            Verdict::Draw => RuleVerdict {
-                winner: None,
-                reason: RuleReason::Repetition,
-            },
-            Verdict::PerpetualCheck { loser } => RuleVerdict {
-                winner: Some(loser.opponent()),
-                reason: RuleReason::PerpetualCheck,
-            },
-            Verdict::PerpetualChase { loser } => RuleVerdict {
-                winner: Some(loser.opponent()),
-                reason: RuleReason::PerpetualChase,
-            },
-        })
+        Ending::from_state(repetition_verdict(pos, start)?.result())
     }
 }
 
@@ -212,8 +136,11 @@ mod tests {
     /// Eight plies of checks and escapes; one more check repeats the first check a third time.
     pub(crate) const CHECK_LINE: &str = "h0h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8 e8e9";
 
-    fn verdict(winner: Option<Color>, reason: RuleReason) -> Option<RuleVerdict> {
-        Some(RuleVerdict { winner, reason })
+    fn verdict(winner: Option<Color>, reason: Reason) -> Option<Ending> {
+        Some(match winner {
+            Some(c) => Ending::win(c, EndReason::Rules(reason)),
+            None => Ending::draw(EndReason::Rules(reason)),
+        })
     }
 
     #[test]
@@ -222,12 +149,12 @@ mod tests {
         let pos = play("3k5/4R4/3R5/9/9/9/9/9/9/4K4 b - - 0 1", "");
         assert_eq!(
             referee.judge(&pos),
-            verdict(Some(Color::Red), RuleReason::Checkmate)
+            verdict(Some(Color::Red), Reason::Checkmate)
         );
         let pos = play("3k5/R8/9/9/4R4/9/9/9/9/5K3 b - - 0 1", "");
         assert_eq!(
             referee.judge(&pos),
-            verdict(Some(Color::Red), RuleReason::Stalemate)
+            verdict(Some(Color::Red), Reason::Stalemate)
         );
     }
 
@@ -237,7 +164,10 @@ mod tests {
         let pos = play("4k4/9/9/9/9/9/9/9/9/3K5 w - - 118 80", "d0d1");
         assert_eq!(referee.judge(&pos), None);
         let pos = play("4k4/9/9/9/9/9/9/9/9/3K5 w - - 119 80", "d0d1");
-        assert_eq!(referee.judge(&pos), verdict(None, RuleReason::MoveLimit));
+        assert_eq!(
+            referee.judge(&pos),
+            verdict(None, Reason::MoveLimit { plies: 120 })
+        );
     }
 
     #[test]
@@ -272,7 +202,7 @@ mod tests {
         pos.make_move(m);
         assert_eq!(
             referee.judge(&pos),
-            verdict(Some(Color::Black), RuleReason::PerpetualCheck)
+            verdict(Some(Color::Black), Reason::PerpetualCheck)
         );
     }
 
@@ -290,7 +220,7 @@ mod tests {
         let pos = play(fen, "a7a6 e6e7 a6a7 e7e6 a7a6 e6e7 a6a7 e7e6");
         assert_eq!(
             referee.judge(&pos),
-            verdict(Some(Color::Black), RuleReason::PerpetualChase)
+            verdict(Some(Color::Black), Reason::PerpetualChase)
         );
     }
 
@@ -301,6 +231,6 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
             "d0d1 e9e8 d1d0 e8e9 d0d1 e9e8 d1d0 e8e9",
         );
-        assert_eq!(referee.judge(&pos), verdict(None, RuleReason::Repetition));
+        assert_eq!(referee.judge(&pos), verdict(None, Reason::Repetition));
     }
 }

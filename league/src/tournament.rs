@@ -25,7 +25,7 @@ use std::thread;
 
 use chariot_formats::egtb::Tablebases;
 
-use crate::game::{self, Adjudication, GameResult, GameSpec, PlayedGame, Reason};
+use crate::game::{self, Adjudication, EndReason, GameResult, GameSpec, PlayedGame};
 use crate::openings::Opening;
 use crate::referee::Referee;
 use chariot_matchkit::client::EngineConfig;
@@ -330,7 +330,7 @@ fn worker(
         let finished = Finished { job, record };
         let mut st = lock.lock().unwrap_or_else(|e| e.into_inner());
         st.running -= 1;
-        if finished.record.ending.reason == Reason::Interrupted {
+        if finished.record.ending.reason == EndReason::Interrupted {
             st.standings.abandoned += 1;
             drop(st);
             cvar.notify_all();

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use chariot_league::engine::Engine;
-use chariot_league::game::{self, Adjudication, GameResult, GameSpec, Reason};
+use chariot_league::game::{self, Adjudication, EndReason, GameResult, GameSpec};
 use chariot_league::openings::Opening;
 use chariot_league::referee::JudgeReferee;
 use chariot_matchkit::client::{EngineConfig, Protocol, ProtocolChoice, VariantChoice};
@@ -77,11 +77,19 @@ fn chariot_beats_the_test_engine_over_ucci_and_uci() {
 
     let r = play(&ucci, &weak);
     assert_eq!(r.ending.outcome, GameResult::RedWins, "{}", r.ending);
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     // Over UCI with ranks 1-10 every move is read right: a misread would be an illegal move.
     let r = play(&weak, &uci);
     assert_eq!(r.ending.outcome, GameResult::BlackWins, "{}", r.ending);
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     assert!(r.moves.iter().skip(1).step_by(2).all(|m| m.depth.is_some()));
 }
 

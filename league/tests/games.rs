@@ -3,12 +3,15 @@
 
 use std::time::{Duration, Instant};
 
-use chariot_league::game::{self, Adjudication, Ending, GameResult, GameSpec, PlayedGame, Reason};
+use chariot_league::game::{
+    self, Adjudication, EndReason, Ending, GameResult, GameSpec, PlayedGame,
+};
 use chariot_league::openings::Opening;
-use chariot_league::referee::{JudgeReferee, RuleReason};
+use chariot_league::referee::JudgeReferee;
 use chariot_matchkit::client::{EngineConfig, Protocol, ProtocolChoice};
 use chariot_matchkit::interrupt::Interrupt;
 use chariot_rules::Position;
+use chariot_rules::judge::Reason;
 use chariot_rules::notation::parse_move;
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_chariot-test-engine");
@@ -49,7 +52,7 @@ fn play(red: &EngineConfig, black: &EngineConfig) -> PlayedGame {
     )
 }
 
-fn red_loses(record: &PlayedGame) -> &Reason {
+fn red_loses(record: &PlayedGame) -> &EndReason {
     assert_eq!(
         record.ending.outcome,
         GameResult::BlackWins,
@@ -63,7 +66,11 @@ fn red_loses(record: &PlayedGame) -> &Reason {
 fn two_good_engines_finish_by_the_rules() {
     let good = engine("good", "5+0.1");
     let r = play(&good, &good);
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     assert!(r.moves.len() > 4);
 }
 
@@ -71,7 +78,7 @@ fn two_good_engines_finish_by_the_rules() {
 fn a_crash_loses_with_the_exit_status() {
     let r = play(&engine("crash", "5"), &engine("good", "5"));
     match red_loses(&r) {
-        Reason::EngineFailure(e) => assert!(e.contains("exit code 3"), "{e}"),
+        EndReason::EngineFailure(e) => assert!(e.contains("exit code 3"), "{e}"),
         other => panic!("{other:?}"),
     }
     assert_eq!(r.moves.len(), 0);
@@ -82,7 +89,7 @@ fn a_hang_loses_on_time_after_stop_and_grace() {
     let t = Instant::now();
     let r = play(&engine("good", "1"), &engine("hang", "0.5"));
     assert_eq!(r.ending.outcome, GameResult::RedWins, "{}", r.ending);
-    assert_eq!(r.ending.reason, Reason::TimeForfeit);
+    assert_eq!(r.ending.reason, EndReason::TimeForfeit);
     // 0.5 s clock + 0.2 s grace + process start and kill: well under 3 s.
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
 }
@@ -115,12 +122,12 @@ fn an_interrupt_abandons_a_long_think_at_once_without_a_result() {
     // Red would have thought for ten minutes; the game ends within a poll of the signal.
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     assert_eq!(r.ending.outcome, GameResult::Unfinished, "{}", r.ending);
-    assert_eq!(r.ending.reason, Reason::Interrupted);
+    assert_eq!(r.ending.reason, EndReason::Interrupted);
     assert_eq!(r.ending.to_string(), "abandoned: the run was interrupted");
     // Raised before the game: nothing is started or played.
     let t = Instant::now();
     let r = game::play(&spec);
-    assert_eq!(r.ending.reason, Reason::Interrupted);
+    assert_eq!(r.ending.reason, EndReason::Interrupted);
     assert!(r.moves.is_empty());
     assert!(
         t.elapsed() < Duration::from_millis(500),
@@ -136,7 +143,7 @@ fn an_engine_that_never_answers_the_handshake_loses() {
     let t = Instant::now();
     let r = play(&mute, &engine("good", "5"));
     match red_loses(&r) {
-        Reason::EngineFailure(e) => assert!(e.contains("handshake"), "{e}"),
+        EndReason::EngineFailure(e) => assert!(e.contains("handshake"), "{e}"),
         other => panic!("{other:?}"),
     }
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
@@ -146,39 +153,43 @@ fn an_engine_that_never_answers_the_handshake_loses() {
 fn garbage_loses_but_noise_does_not() {
     let r = play(&engine("garbage", "5"), &engine("good", "5"));
     match red_loses(&r) {
-        Reason::EngineFailure(e) => assert!(e.contains("xyzzy"), "{e}"),
+        EndReason::EngineFailure(e) => assert!(e.contains("xyzzy"), "{e}"),
         other => panic!("{other:?}"),
     }
     let r = play(&engine("noise", "5"), &engine("good", "5"));
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
 }
 
 #[test]
 fn an_illegal_move_loses_and_is_named() {
     let r = play(&engine("illegal", "5"), &engine("good", "5"));
-    assert_eq!(red_loses(&r), &Reason::IllegalMove("e0a0".to_owned()));
+    assert_eq!(red_loses(&r), &EndReason::IllegalMove("e0a0".to_owned()));
     assert_eq!(r.ending.pgn_termination(), "rules infraction");
 }
 
 #[test]
 fn resignation_nobestmove_and_draw_agreement() {
     let r = play(&engine("resign", "5"), &engine("good", "5"));
-    assert_eq!(red_loses(&r), &Reason::Resignation);
+    assert_eq!(red_loses(&r), &EndReason::Resignation);
     let r = play(&engine("nomove", "5"), &engine("good", "5"));
-    assert_eq!(red_loses(&r), &Reason::NoMove);
+    assert_eq!(red_loses(&r), &EndReason::NoMove);
     // Red offers with its first move, Black accepts with its answer.
     let r = play(&engine("draw", "5"), &engine("draw", "5"));
     assert_eq!(
         r.ending,
         Ending {
             outcome: GameResult::Draw,
-            reason: Reason::Agreement
+            reason: EndReason::Agreement
         }
     );
     assert_eq!(r.moves.len(), 1);
     // An offer to an engine that does not accept is just a move.
     let r = play(&engine("draw", "5"), &engine("good", "5"));
-    assert_ne!(r.ending.reason, Reason::Agreement);
+    assert_ne!(r.ending.reason, EndReason::Agreement);
 }
 
 #[test]
@@ -194,7 +205,7 @@ fn answering_stop_in_time_is_not_a_loss_but_answering_late_is() {
         &start,
         adj,
     );
-    assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
+    assert_eq!(r.ending.reason, EndReason::MaxMoves, "{}", r.ending);
     let used = r.moves[0].elapsed.unwrap();
     assert!(used >= Duration::from_millis(190), "{used:?}");
     let r = play_from(
@@ -203,7 +214,7 @@ fn answering_stop_in_time_is_not_a_loss_but_answering_late_is() {
         &start,
         adj,
     );
-    assert_eq!(red_loses(&r), &Reason::TimeForfeit);
+    assert_eq!(red_loses(&r), &EndReason::TimeForfeit);
 }
 
 /// Red's chariot checks Black's lone general on the 9th and 8th ranks in turn; the opening
@@ -233,13 +244,13 @@ fn a_perpetual_check_loses_unless_the_engine_heeds_banmoves() {
         ..Adjudication::default()
     };
     let r = play_from(&engine("perpetual-deaf", "5"), &black, &opening, adj);
-    assert_eq!(red_loses(&r), &Reason::Rules(RuleReason::PerpetualCheck));
+    assert_eq!(red_loses(&r), &EndReason::Rules(Reason::PerpetualCheck));
     assert_eq!(r.moves.len(), 9);
     // The same engine told the forbidden move with banmoves plays something else.
     let r = play_from(&engine("perpetual", "5"), &black, &opening, adj);
     assert_ne!(
         r.ending.reason,
-        Reason::Rules(RuleReason::PerpetualCheck),
+        EndReason::Rules(Reason::PerpetualCheck),
         "{}",
         r.ending
     );
@@ -251,13 +262,25 @@ fn a_perpetual_check_loses_unless_the_engine_heeds_banmoves() {
 fn uci_engines_are_detected_and_fairy_squares_translated() {
     // Complains about `ucci`, then speaks UCI.
     let r = play(&engine("uci-only", "5"), &engine("good", "5"));
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     // Exits on `ucci`: started again and spoken to in UCI.
     let r = play(&engine("good", "5"), &engine("uci-exit", "5"));
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     // Lists UCI_Variant xiangqi: ranks 1-10 both ways, so no move is misread as illegal.
     let r = play(&engine("ranks1", "5"), &engine("ranks1", "5"));
-    assert!(matches!(r.ending.reason, Reason::Rules(_)), "{}", r.ending);
+    assert!(
+        matches!(r.ending.reason, EndReason::Rules(_)),
+        "{}",
+        r.ending
+    );
     assert!(r.moves.len() > 4);
     // A fixed protocol is used as given.
     let mut fixed = engine("good", "5");
@@ -275,7 +298,7 @@ fn a_missing_program_loses_and_two_make_no_result() {
     let missing = EngineConfig::new("/nonexistent/engine", "5".parse().unwrap());
     let r = play(&missing, &engine("good", "5"));
     match red_loses(&r) {
-        Reason::EngineFailure(e) => assert!(e.contains("could not be started"), "{e}"),
+        EndReason::EngineFailure(e) => assert!(e.contains("could not be started"), "{e}"),
         other => panic!("{other:?}"),
     }
     let r = play(&missing, &missing);
@@ -295,7 +318,7 @@ fn score_adjudication() {
     };
     let good = engine("good", "5");
     let r = play_from(&good, &good, &Opening::start_position(), adj);
-    assert_eq!(r.ending.reason, Reason::DrawAdjudication, "{}", r.ending);
+    assert_eq!(r.ending.reason, EndReason::DrawAdjudication, "{}", r.ending);
     assert_eq!(r.moves.len(), 6);
 }
 
@@ -354,7 +377,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
             "{side}: {}",
             r.ending
         );
-        let Reason::TablebaseAdjudication(Some(plies)) = r.ending.reason else {
+        let EndReason::TablebaseAdjudication(Some(plies)) = r.ending.reason else {
             panic!("{side}: {:?}", r.ending.reason);
         };
         // Red to move mates in an odd number of plies; Black to move is mated in an even one.
@@ -381,7 +404,7 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         Adjudication::default(),
     );
     assert_eq!(r.ending.outcome, GameResult::Draw, "{}", r.ending);
-    assert_eq!(r.ending.reason, Reason::TablebaseAdjudication(None));
+    assert_eq!(r.ending.reason, EndReason::TablebaseAdjudication(None));
     assert!(pgn(&r).contains("{adjudicated by tablebase: draw} 1/2-1/2"));
     // Positions the tables do not cover are played: the start position runs into --maxmoves.
     let adj = Adjudication {
@@ -389,10 +412,10 @@ fn tablebases_adjudicate_the_positions_they_cover() {
         ..Adjudication::default()
     };
     let r = play_with_tables(chariot_rules::START_FEN, Some(&tables), adj);
-    assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
+    assert_eq!(r.ending.reason, EndReason::MaxMoves, "{}", r.ending);
     // Without tables the covered position is played on too.
     let r = play_with_tables("3k5/9/9/9/9/9/9/9/9/R3K4 w", None, adj);
-    assert_eq!(r.ending.reason, Reason::MaxMoves, "{}", r.ending);
+    assert_eq!(r.ending.reason, EndReason::MaxMoves, "{}", r.ending);
     assert_eq!(r.moves.len(), 4);
 }
 

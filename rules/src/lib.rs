@@ -3,7 +3,8 @@
 //!
 //! A [`Setup`] is a parsed FEN, unchecked; [`Position`] is a checked legal position with legal
 //! move generation, check, Zobrist keys and perft. [`judge`] applies the Asian rules of
-//! repetition (perpetual check and chase) to a game; [`Outcome`] is how a game ended.
+//! repetition (perpetual check and chase) to a game; [`Ending`] is how a game ended (result,
+//! reason, sentence, PGN termination) and [`Outcome`] a result as data files record it.
 //! [`notation`] reads and writes move text in ICCS, WXF and Chinese, [`display`] draws a
 //! position as text, and [`random`] is the one seeded random generator every crate above uses.
 //!
@@ -12,6 +13,7 @@
 pub mod bitboard;
 pub mod chase;
 pub mod display;
+pub mod ending;
 pub mod judge;
 pub mod movegen;
 pub mod mv;
@@ -29,6 +31,7 @@ pub mod testing;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
+pub use ending::{EndReason, Ending, GameResult};
 pub use judge::{
     GameState, JudgeConfig, Reason, Verdict, forbidden_moves, judge, judge_game, repetition_start,
     repetition_verdict,

@@ -545,7 +545,6 @@ impl Game {
     /// The game as Xiangqi PGN with its moves in `notation` (written by `chariot_games`).
     #[must_use]
     pub fn pgn(&self, notation: Notation, date: &str) -> String {
-        use chariot_games::GameResult;
         use chariot_games::write::{PgnGame, WrittenMove, write_game};
         let engine = format!("Chariot (level {})", self.level);
         let (red, black) = if self.human == Color::Red {
@@ -576,7 +575,9 @@ impl Game {
                 .iter()
                 .map(|&mv| WrittenMove { mv, comment: None })
                 .collect(),
-            result: outcome.as_ref().and_then(|o| GameResult::parse(o.result)),
+            result: outcome
+                .as_ref()
+                .and_then(|o| chariot_games::parse_result(o.result)),
             final_comment: outcome.map(|o| o.reason),
         };
         write_game(&game, notation)
