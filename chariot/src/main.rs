@@ -2,12 +2,16 @@
 
 use std::process::ExitCode;
 
+mod bench;
 mod cli;
-mod evaluation_loss;
-mod nnue_training;
-mod selfplay;
+mod datagen;
+mod eval;
+mod loss;
+mod perft;
 mod serve;
-mod tuning;
+mod tactics;
+mod train;
+mod tune;
 
 fn main() -> ExitCode {
     cli::run()

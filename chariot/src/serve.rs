@@ -92,3 +92,54 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
             .context("the server failed")
     })
 }
+
+// The arguments of `chariot serve` (their help is the subcommand's, in `crate::cli`).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// The port (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// An opening book (.xqb); repeat for several [default: the built-in book].
+    #[arg(long = "book", value_name = "FILE")]
+    books: Vec<std::path::PathBuf>,
+    /// A directory of endgame tables; repeat for several [default: the data-location
+    /// order, docs/protocol.md].
+    #[arg(long = "egtb", value_name = "DIR")]
+    egtb: Vec<std::path::PathBuf>,
+    /// Games open at once.
+    #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    max_games: u64,
+    /// The game database to explore, where every finished game is kept too (SQLite, as
+    /// `book-builder import` writes; created when missing) [default: one built from the
+    /// shipped collections on first start, in the cache directory; games are not kept].
+    #[arg(long, value_name = "DB")]
+    games: Option<std::path::PathBuf>,
+    /// Open the app in the default web browser once the server listens.
+    #[arg(long)]
+    open: bool,
+}
+
+/// Runs `chariot serve`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        host,
+        port,
+        books,
+        egtb,
+        max_games,
+        games,
+        open,
+    } = args;
+    serve(&Settings {
+        host,
+        port,
+        books,
+        egtb,
+        max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
+        games,
+        open,
+    })
+}

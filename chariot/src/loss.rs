@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
+use chariot_engine::resources;
 use chariot_eval::nnue::Network;
 use chariot_eval::nnue::network::output_bucket;
 use chariot_formats::training_data as format;
@@ -49,7 +50,7 @@ pub struct Settings {
 }
 
 /// Measures every evaluation on every position of the files and prints the losses.
-pub fn run(settings: &Settings) -> anyhow::Result<()> {
+pub fn measure(settings: &Settings) -> anyhow::Result<()> {
     let ranges = settings.by_pieces.max(1);
     // Per evaluation, per range of piece counts.
     let mut losses: Vec<Vec<Loss>> = settings
@@ -216,4 +217,89 @@ fn measure_file(
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+// The arguments of `chariot loss` (their help is the subcommand's, in `crate::cli`).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Network files (.nnue) to measure.
+    #[arg(value_name = "NET")]
+    nets: Vec<std::path::PathBuf>,
+    /// The positions to measure on: `datagen` files (repeatable).
+    #[arg(long, required = true, value_name = "FILE")]
+    data: Vec<std::path::PathBuf>,
+    /// Also measure the built-in network (the engine's default evaluation).
+    #[arg(long)]
+    builtin: bool,
+    /// Also measure the hand-written evaluation.
+    #[arg(long)]
+    hand: bool,
+    /// Weight of the search score in the target; the rest is the game result (as `train`).
+    #[arg(long, default_value_t = 0.75, value_name = "X")]
+    lambda: f32,
+    /// Use at most N positions (the first ones of the files).
+    #[arg(long, value_name = "N")]
+    max_positions: Option<usize>,
+    /// Also the losses on N ranges of the number of pieces on the board (those of N output
+    /// buckets, 2 to 16): where an evaluation is weak, openings or endgames.
+    #[arg(long, value_name = "N")]
+    by_pieces: Option<usize>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `chariot loss`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        nets,
+        data,
+        builtin,
+        hand,
+        lambda,
+        max_positions,
+        by_pieces,
+        json,
+        quiet,
+    } = args;
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(chariot_cli::usage("--lambda must be between 0 and 1"));
+    }
+    let max = chariot_eval::nnue::network::MAX_BUCKETS;
+    if by_pieces.is_some_and(|n| !(2..=max).contains(&n)) {
+        return Err(chariot_cli::usage(format!(
+            "--by-pieces must be between 2 and {max}"
+        )));
+    }
+    let mut evaluators = Vec::new();
+    for path in &nets {
+        evaluators.push(Evaluator::Network(
+            path.display().to_string(),
+            resources::load_network_file(path)?,
+        ));
+    }
+    if builtin {
+        let net = chariot_eval::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?;
+        evaluators.push(Evaluator::Network("built-in".to_owned(), net));
+    }
+    if hand {
+        evaluators.push(Evaluator::Hand);
+    }
+    if evaluators.is_empty() {
+        return Err(chariot_cli::usage(
+            "nothing to measure: name network files, --builtin or --hand",
+        ));
+    }
+    measure(&Settings {
+        evaluators,
+        data,
+        lambda,
+        max_positions,
+        by_pieces: by_pieces.unwrap_or(1),
+        json,
+        quiet,
+    })
 }

@@ -31,7 +31,7 @@ pub struct TuneArgs {
 }
 
 /// Runs the tuning and prints the report on standard output.
-pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+pub fn run_tuning(args: &TuneArgs) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     if let Some(dir) = &args.out {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -200,4 +200,97 @@ pub fn parse_groups(text: &str) -> anyhow::Result<Vec<Group>> {
         }
     }
     Ok(groups)
+}
+
+// The arguments of `chariot tune` (their help is the subcommand's, in `crate::cli`).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The positions file.
+    positions: std::path::PathBuf,
+    /// Adam iterations (each a pass over all training positions).
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    iterations: usize,
+    /// The first step size in centipawns (it decays to a tenth over the run).
+    #[arg(long, default_value_t = 1.0, value_name = "LR")]
+    learning_rate: f64,
+    /// Weight groups to tune, comma-separated: material, pst, mobility, horse-legs,
+    /// cannons, king-safety, soldiers, tempo; or all.
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    groups: String,
+    /// Measure on the positions of this file (e.g. from held-out games, see `book-builder
+    /// positions --held-out`) instead of holding out part of POSITIONS.
+    #[arg(long, value_name = "FILE")]
+    held_out: Option<std::path::PathBuf>,
+    /// Without --held-out: hold out the positions whose Zobrist key is divisible by N (0:
+    /// none).
+    #[arg(
+        long,
+        default_value_t = 10,
+        value_name = "N",
+        conflicts_with = "held_out"
+    )]
+    holdout: u64,
+    /// Leave table cells alone on which fewer than N pieces stood in the training positions.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    min_uses: u64,
+    /// Keep every piece-square table cell within -CP..=CP.
+    #[arg(long, default_value_t = 150, value_name = "CP")]
+    table_bound: u32,
+    /// Ridge penalty: L2 * ((w - start) / 100)^2 per tuned weight is added to the error.
+    #[arg(long, default_value_t = 0.0, value_name = "L2")]
+    l2: f64,
+    /// Read at most N positions.
+    #[arg(long, value_name = "N")]
+    max_positions: Option<usize>,
+    /// Threads for the gradient.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: usize,
+    /// Write the tuned params.rs and pst.rs into this directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+}
+
+/// Runs `chariot tune`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        positions,
+        iterations,
+        learning_rate,
+        groups,
+        held_out,
+        holdout,
+        min_uses,
+        table_bound,
+        l2,
+        max_positions,
+        threads,
+        out,
+    } = args;
+    if !(learning_rate > 0.0 && learning_rate.is_finite()) {
+        return Err(chariot_cli::usage(format!(
+            "--learning-rate must be a positive number, not {learning_rate}"
+        )));
+    }
+    if !(l2 >= 0.0 && l2.is_finite()) {
+        return Err(chariot_cli::usage(format!(
+            "--l2 must be a number of at least 0, not {l2}"
+        )));
+    }
+    let args = TuneArgs {
+        positions,
+        max_positions: max_positions.unwrap_or(usize::MAX),
+        held_out,
+        holdout,
+        settings: chariot_training::tune::optimize::Settings {
+            iterations,
+            learning_rate,
+            groups: parse_groups(&groups)?,
+            threads: threads.max(1),
+            min_uses,
+            table_bound: f64::from(table_bound),
+            l2,
+        },
+        out,
+    };
+    run_tuning(&args)
 }
