@@ -289,7 +289,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             db,
             batch,
             max_problems,
-        } => crate::commands::import(
+        } => crate::commands::database::import(
             &crate::scan::collect_files(&paths)?,
             &db,
             batch,
@@ -301,14 +301,16 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             notation,
             encoding,
             filters,
-        } => crate::commands::export(&crate::commands::ExportArgs {
+        } => crate::commands::database::export(&crate::commands::database::ExportArgs {
             db: &db,
             output: output.as_deref(),
             notation: notation.into(),
             charset: encoding,
             filters: &filters,
         }),
-        Command::Summary { db, filters, json } => crate::commands::summary(&db, &filters, json),
+        Command::Summary { db, filters, json } => {
+            crate::commands::database::summary(&db, &filters, json)
+        }
         Command::Compile {
             db,
             output,
@@ -317,7 +319,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             min_score,
             no_mirror,
             filters,
-        } => crate::commands::compile_book(&crate::commands::CompileArgs {
+        } => crate::commands::book::compile_book(&crate::commands::book::CompileArgs {
             db: &db,
             out: &output,
             max_ply,
@@ -327,7 +329,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             filters: &filters,
         }),
         Command::Probe { book, at, db, json } => {
-            crate::commands::probe(book.as_deref(), &at, db.as_deref(), json)
+            crate::commands::book::probe(book.as_deref(), &at, db.as_deref(), json)
         }
         Command::Tree {
             book,
@@ -336,7 +338,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             min_share,
             at,
             json,
-        } => crate::commands::show_tree(
+        } => crate::commands::book::show_tree(
             book.as_deref(),
             &at,
             book_builder::inspect::TreeOptions {
@@ -346,25 +348,27 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             },
             json,
         ),
-        Command::Stats { book, json } => crate::commands::show_stats(book.as_deref(), json),
+        Command::Stats { book, json } => crate::commands::book::show_stats(book.as_deref(), json),
         Command::ImportDat {
             dat,
             output,
             max_ply,
             bridge,
             no_mirror,
-        } => crate::commands::import_dat(&dat, &output, max_ply, bridge, no_mirror),
+        } => crate::commands::dat::import_dat(&dat, &output, max_ply, bridge, no_mirror),
         Command::ExportDat {
             book,
             output,
             max_ply,
-        } => crate::commands::export_dat(&book, &output, max_ply),
-        Command::BuildDefault { data, db } => crate::commands::build_default(&data, db.as_deref()),
+        } => crate::commands::dat::export_dat(&book, &output, max_ply),
+        Command::BuildDefault { data, db } => {
+            crate::commands::book::build_default(&data, db.as_deref())
+        }
         Command::Bench {
             book,
             positions,
             rounds,
-        } => crate::commands::bench(&book, positions, rounds),
+        } => crate::commands::book::bench(&book, positions, rounds),
         Command::Positions {
             paths,
             db,
@@ -377,8 +381,10 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             filters,
         } => {
             let source = match db {
-                Some(db) => crate::commands::GameSource::Db(db),
-                None => crate::commands::GameSource::Files(crate::scan::collect_files(&paths)?),
+                Some(db) => crate::commands::positions::GameSource::Db(db),
+                None => crate::commands::positions::GameSource::Files(crate::scan::collect_files(
+                    &paths,
+                )?),
             };
             let options = book_builder::positions::ExtractOptions {
                 skip_plies,
@@ -390,7 +396,13 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
                     0
                 },
             };
-            crate::commands::positions(&source, &filters, &output, held_out.as_deref(), options)
+            crate::commands::positions::positions(
+                &source,
+                &filters,
+                &output,
+                held_out.as_deref(),
+                options,
+            )
         }
     }
 }
