@@ -14,7 +14,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use chariot_gamedb::db::{BatchOutcome, DbError, GameDb};
-use chariot_games::game::{self, RejectKind, Rejection};
+use chariot_games::checked::{self, RejectKind, Rejection};
 use chariot_games::problem::Severity;
 use chariot_games::read::{FileSummary, read_file};
 use chariot_games::record::GameRecord;
@@ -138,8 +138,8 @@ pub fn import_file(
         });
         let mut stored = Ok(());
         for records in &rx {
-            let checked: Vec<Result<game::Game, Rejection>> =
-                records.par_iter().map(game::check).collect();
+            let checked: Vec<Result<checked::Game, Rejection>> =
+                records.par_iter().map(checked::check).collect();
             let mut games = Vec::with_capacity(checked.len());
             let mut rejections = Vec::new();
             for c in checked {

@@ -4,7 +4,7 @@
 //! same moves in ICCS (`iccs`); otherwise `iccs` is `null` and `rejected` says which ply and why.
 
 use chariot_games::GameRecord;
-use chariot_games::game;
+use chariot_games::checked;
 use serde::Serialize;
 
 /// A game as `read --json` prints it.
@@ -72,7 +72,7 @@ pub fn game(file: &str, g: &GameRecord) -> String {
             tags.push((name, value));
         }
     }
-    let (iccs, rejected) = match game::check(g) {
+    let (iccs, rejected) = match checked::check(g) {
         Ok(checked) => (
             Some(checked.moves.iter().map(ToString::to_string).collect()),
             None,

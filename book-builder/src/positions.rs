@@ -26,7 +26,7 @@ use chariot_eval::quiet::is_quiet;
 use chariot_formats::positions::Outcome;
 use chariot_rules::{Move, Position, Setup, Waivers};
 
-use chariot_games::game::ContentHash;
+use chariot_games::checked::ContentHash;
 use chariot_games::record::GameResult;
 
 /// How positions are chosen.
@@ -250,10 +250,10 @@ fn snapshot(pos: &Position) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot_games::game::check;
+    use chariot_games::checked::check;
     use chariot_games::read_all;
 
-    fn sample_games() -> Vec<chariot_games::game::Game> {
+    fn sample_games() -> Vec<chariot_games::checked::Game> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../data/games/samples/ccpd-masters-sample.pgn"
@@ -265,7 +265,7 @@ mod tests {
 
     fn extract(
         options: ExtractOptions,
-        games: &[chariot_games::game::Game],
+        games: &[chariot_games::checked::Game],
     ) -> (Vec<String>, ExtractStats) {
         let mut ex = Extractor::new(options);
         let mut lines = Vec::new();

@@ -10,7 +10,7 @@ use book_builder::import::{DEFAULT_BATCH, import_file};
 use chariot_formats::book::{Book, eleeye};
 use chariot_gamedb::db::GameDb;
 use chariot_gamedb::filter::{Filter, ResultFilter};
-use chariot_games::game::RejectKind;
+use chariot_games::checked::RejectKind;
 use chariot_games::record::GameResult;
 use chariot_rules::Position;
 use chariot_rules::notation::parse_iccs;
@@ -727,7 +727,7 @@ fn an_interrupted_import_is_finished_by_running_it_again() {
     chariot_games::read_file(&tiny(), &mut |g| records.push(g));
     let first: Vec<_> = records[..3]
         .iter()
-        .map(|r| chariot_games::game::check(r).unwrap())
+        .map(|r| chariot_games::checked::check(r).unwrap())
         .collect();
     let id = db.begin_import("tiny.pgn", 0, "test").unwrap();
     db.insert_batch(id, 3, &first, &[]).unwrap();

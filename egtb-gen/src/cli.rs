@@ -226,11 +226,11 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             force,
             keep_going,
             metric,
-        } => crate::generation::gen_command(
+        } => crate::gen_command::gen_command(
             &signatures,
             set.as_deref(),
             &dir.unwrap_or_else(chariot_formats::data::user_table_dir),
-            &crate::generation::Options {
+            &crate::gen_command::Options {
                 level,
                 block_entries,
                 max_memory_gib: max_memory,
@@ -286,7 +286,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
             format,
             metric,
             out,
-        } => crate::generation::plan_command(
+        } => crate::gen_command::plan_command(
             &signatures,
             set.as_deref(),
             &dir.unwrap_or_else(chariot_formats::data::user_table_dir),

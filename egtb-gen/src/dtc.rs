@@ -1,6 +1,6 @@
 //! Distance to conversion (DTC) from a finished table's values.
 //!
-//! A table's DTM pass decides which positions are won or lost by mate ([`crate::generate`]);
+//! A table's DTM pass decides which positions are won or lost by mate ([`crate::dtm`]);
 //! this pass gives each of them its distance to conversion ([`chariot_formats::egtb::Metric::Dtc`]):
 //! the plies until the winner makes a capture or a soldier's move that keeps its win by mate,
 //! or until the loser is mated or makes any capture or soldier's move. Draws and the values of
@@ -34,8 +34,8 @@ use chariot_formats::egtb::{Coding, IndexError, Indexer, Metric, Signature, Valu
 use chariot_rules::{Color, Kind};
 use rayon::prelude::*;
 
-use crate::generate::{GenError, Generated, MoveFacts, Progress};
-use crate::levels::Due;
+use crate::dtm::{GenError, Generated, MoveFacts, Progress};
+use crate::level_chunks::Due;
 use crate::retro::{self, Unmoves};
 use crate::state::{CAPTURE_WINS, LEGAL_ONLY, inside};
 
@@ -193,7 +193,7 @@ impl Pass<'_> {
 }
 
 /// The DTC table of a generated DTM table: same signature, flags and rule values, distances to
-/// conversion. `facts` are the bytes the DTM pass's first pass kept ([`crate::generate`]).
+/// conversion. `facts` are the bytes the DTM pass's first pass kept ([`crate::dtm`]).
 ///
 /// # Errors
 /// [`GenError`] when a distance exceeds the codes, or a position decided by mate gets no
@@ -229,7 +229,7 @@ pub fn conversion_table(
         dist: std::iter::repeat_with(|| AtomicU16::new(OTHER))
             .take(n)
             .collect(),
-        due: Due::new(total, crate::levels::CHUNK),
+        due: Due::new(total, crate::level_chunks::CHUNK),
     };
     let p = &pass;
     (0..total.div_ceil(CHUNK))
@@ -353,7 +353,7 @@ fn finish(pass: Pass) -> Result<Generated, GenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::generate;
+    use crate::dtm::generate;
     use crate::loaded::Subtables;
 
     #[test]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use chariot_formats::egtb::{FileError, IndexError, Signature};
 
-use crate::generate::GenError;
+use crate::dtm::GenError;
 use crate::loaded::LoadError;
 
 /// A table could not be built, read or checked.

@@ -18,7 +18,7 @@ use chariot_formats::egtb::index::{
 };
 use rayon::prelude::*;
 
-use crate::generate::Generated;
+use crate::dtm::Generated;
 
 /// Every how many blocks one is compressed for the comparison.
 const SAMPLE_EVERY: u64 = 8;

@@ -4,7 +4,7 @@
 //! the work is the `egtb_gen` library's, which returns typed errors.
 
 mod cli;
-mod generation;
+mod gen_command;
 mod tools;
 mod upgrade;
 

@@ -1,5 +1,5 @@
 //! The perpetual-check and perpetual-chase rules for one table: the positions the retrograde
-//! passes left undecided form the region of the game of [`crate::game`], solved once with Red and
+//! passes left undecided form the region of the game of [`crate::perpetual_game`], solved once with Red and
 //! once with Black as the side that may win by the rule (the other being the one that would have
 //! to check or chase forever). The two winning regions are disjoint; the rest of the region is
 //! drawn. Chases are judged where both sides have attacking pieces ([`chase_targets`]).
@@ -14,7 +14,7 @@ use chariot_rules::chase::chased;
 use chariot_rules::{Color, Position};
 use chariot_rules::{Kind, Move, Piece};
 
-use crate::game::{self, CoreKind, Degrees, Exit, GameError, GameGraph, Solution};
+use crate::perpetual_game::{self, CoreKind, Degrees, Exit, GameError, GameGraph, Solution};
 use crate::retro;
 use crate::state;
 
@@ -330,13 +330,13 @@ pub fn judge(
         });
     }
     let g = TableGraph::new(ix, state, check);
-    let region = std::sync::Arc::new(game::region_of(&g));
+    let region = std::sync::Arc::new(perpetual_game::region_of(&g));
     let degrees = Degrees::new(out, quiet, &region);
     // The counts the retrograde passes left must be the region's moves; debug builds (and the
     // tests) count them again by generating the moves.
     #[cfg(debug_assertions)]
     {
-        let fresh = game::prepare(&g, &region);
+        let fresh = perpetual_game::prepare(&g, &region);
         for r in 0..region.len() {
             assert_eq!(
                 degrees.of(r),
@@ -355,7 +355,7 @@ pub fn judge(
             degrees.clone()
         };
         let Some(d) = d else { break };
-        solutions.push(game::solve(&g, &region, d, winner)?);
+        solutions.push(perpetual_game::solve(&g, &region, d, winner)?);
     }
     Ok(RuleValues { solutions })
 }

@@ -20,7 +20,7 @@ use std::path::Path;
 use chariot_formats::egtb::{Metric, Signature};
 
 use crate::error::TableError;
-use crate::run::{memory_estimate, table_path_in};
+use crate::pipeline::{memory_estimate, table_path_in};
 
 /// One job: a table, the tables it needs, its size and its estimated peak memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Plan {
     /// # Errors
     /// When a table cannot be indexed (its memory cannot be estimated).
     pub fn new(wanted: &[Signature], metrics: &[Metric]) -> Result<Plan, TableError> {
-        let jobs = crate::run::generation_order(wanted)
+        let jobs = crate::pipeline::generation_order(wanted)
             .into_iter()
             .map(|table| {
                 Ok(Job {

@@ -10,8 +10,8 @@ use chariot_formats::egtb::TableFile;
 use chariot_formats::egtb::file::{self, Block, FileError};
 use rayon::prelude::*;
 
+use crate::dtm::Progress;
 use crate::error::TableError;
-use crate::generate::Progress;
 
 /// What repacking one file did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -152,7 +152,7 @@ mod tests {
         assert!(fourth.iter().any(|s| s.to_string() == "KPAAKP"));
         assert!(!fourth.iter().any(|s| s.to_string().contains("AAB")));
         // Every table of the third set is needed by the fourth.
-        let needed = crate::run::generation_order(&fourth);
+        let needed = crate::pipeline::generation_order(&fourth);
         assert!(third.iter().all(|s| needed.contains(s)));
         assert!(set("nonsense").is_none());
     }

@@ -1,12 +1,12 @@
 //! The 16-bit working state of a position while its table is generated: a tag in the top three
 //! bits (undecided, decided by mate, drawn, illegal) and a distance in the low thirteen.
 //!
-//! Shared by the retrograde passes ([`crate::generate`]) and the perpetual-check rule
+//! Shared by the retrograde passes ([`crate::dtm`]) and the perpetual-check rule
 //! ([`crate::perpetual`]), which reads the positions the passes left undecided.
 
 use chariot_rules::Waivers;
 
-use crate::game::Exit;
+use crate::perpetual_game::Exit;
 
 pub(crate) const TAG: u16 = 13;
 pub(crate) const MASK: u16 = (1 << TAG) - 1;

@@ -568,7 +568,7 @@ pub fn bench_probe(path: &Path, positions: usize) -> anyhow::Result<bool> {
 /// entries, a spinner for one without.
 pub struct StageBar<'a>(pub &'a indicatif::ProgressBar);
 
-impl egtb_gen::generate::Progress for StageBar<'_> {
+impl egtb_gen::dtm::Progress for StageBar<'_> {
     fn stage(&self, name: &str, total: u64) {
         let template = if total > 0 {
             "{prefix} {msg:28} [{elapsed_precise}] {bar:30} {percent:>3}% eta {eta}"

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use egtb_gen::generate::Progress;
+use egtb_gen::dtm::Progress;
 use serde::Serialize;
 
 /// One file's outcome, as `repack --json` prints it.

@@ -39,18 +39,18 @@ use chariot_rules::{Color, Position};
 use chariot_rules::{Move, Waivers};
 use rayon::prelude::*;
 
+use crate::dtm::Progress;
 use crate::error::TableError;
-use crate::generate::Progress;
 use crate::loaded::Loaded;
 use crate::perpetual::chase_targets;
+use crate::pipeline::readable_table;
 use crate::region::Region;
-use crate::run::readable_table;
 
-pub mod game;
 pub mod moves;
+pub mod rule_game;
 
-use game::{Facts, Game, Solution, TooDeep};
 use moves::{Moves, quiet_successor};
+use rule_game::{Facts, Game, Solution, TooDeep};
 
 /// The first inconsistency of a table, if any: (entry, FEN, stored, expected).
 pub type Inconsistency = (u64, String, Value, Value);

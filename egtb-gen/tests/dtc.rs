@@ -11,7 +11,7 @@ use chariot_formats::egtb::{
 };
 use chariot_rules::Waivers;
 use chariot_rules::{Color, Position};
-use egtb_gen::run::{build_all, table_path, table_path_in};
+use egtb_gen::pipeline::{build_all, table_path, table_path_in};
 
 /// Tables with captures (KRKA, KNKA, KRKN: the rule decides positions there), soldiers' moves
 /// (KPPK, KNKP) and neither (KRK).

@@ -11,8 +11,8 @@ use chariot_formats::egtb::{
 use chariot_rules::Waivers;
 use chariot_rules::{Color, Kind, Position};
 use egtb_gen::crosscheck::{crosscheck_table, expected_within, mate_search};
+use egtb_gen::pipeline::{build_all, table_path};
 use egtb_gen::retro;
-use egtb_gen::run::{build_all, table_path};
 
 /// Tables generated once for all tests of this file, with everything they depend on.
 const TABLES: [&str; 9] = [
@@ -196,7 +196,7 @@ fn a_horse_that_can_only_check_forever_loses_by_the_rule() {
     assert!(h.stats[0].rule_wins > 100 && h.stats[1].rule_losses > 1000);
     // The rule values agree with the mate search too (no mate within its horizon).
     // The DTC file: a mate the search finds is a result by mate there.
-    let dtc = egtb_gen::run::table_path_in(dir(), "KRKN".parse().unwrap(), Metric::Dtc);
+    let dtc = egtb_gen::pipeline::table_path_in(dir(), "KRKN".parse().unwrap(), Metric::Dtc);
     assert!(crosscheck_table(&dtc, 30, 3).unwrap().is_ok());
     let checked = crosscheck_table(&table_path(dir(), "KRKN".parse().unwrap()), 30, 3).unwrap();
     assert!(checked.is_ok(), "{}", checked.unwrap_err());

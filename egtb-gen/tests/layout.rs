@@ -5,8 +5,8 @@
 use chariot_formats::egtb::{Indexer, Metric, Signature, TableFile, Tablebases};
 use chariot_rules::Waivers;
 use chariot_rules::{Color, Position};
-use egtb_gen::generate::generate;
-use egtb_gen::run::{build_all, generation_order, load_subtables, table_path_in};
+use egtb_gen::dtm::generate;
+use egtb_gen::pipeline::{build_all, generation_order, load_subtables, table_path_in};
 
 #[test]
 fn tables_read_back_as_generated_in_either_order() {

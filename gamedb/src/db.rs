@@ -19,7 +19,7 @@ use chariot_rules::{Move, Position};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::filter::{Filter, JOINS};
-use chariot_games::game::{Game, Rejection};
+use chariot_games::checked::{Game, Rejection};
 use chariot_games::record::GameResult;
 
 /// The schema version this code reads and writes (`PRAGMA user_version`). Version 1 had no

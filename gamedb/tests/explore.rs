@@ -4,7 +4,7 @@
 use chariot_gamedb::db::GameDb;
 use chariot_gamedb::filter::Filter;
 use chariot_gamedb::index::Order;
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::read::read_all;
 use chariot_rules::{Color, Position};
 

@@ -10,15 +10,15 @@
 //! - [`xqf`]: XQStudio's binary XQF, including the obfuscated later versions;
 //! - any of these zstd-compressed; text in UTF-8, UTF-16, GBK/GB18030 or Big5 ([`encoding`]).
 //!
-//! Moves stay as written (text) or as squares; [`game::check`] resolves them into legal moves
+//! Moves stay as written (text) or as squares; [`checked::check`] resolves them into legal moves
 //! with the position at hand, or rejects the game with its ply and reason.
 //! [`write`](mod@write) writes games as Xiangqi PGN in any of the three notations, in UTF-8 or
 //! GBK. The byte layouts and quirks are described in `docs/formats/game-files.md`.
 
+pub mod checked;
 pub mod date;
 pub mod dhtmlxq;
 pub mod encoding;
-pub mod game;
 pub mod lines;
 pub mod pgn;
 pub mod problem;

@@ -289,7 +289,7 @@ mod tests {
                     let bytes = encode(&write_game(&g, notation), charset).unwrap();
                     let (_, read) = read_all(&bytes);
                     assert_eq!(read.len(), 1, "{notation:?} {charset:?}");
-                    let checked = crate::game::check(&read[0]).unwrap();
+                    let checked = crate::checked::check(&read[0]).unwrap();
                     assert_eq!(
                         checked.moves,
                         g.moves.iter().map(|m| m.mv).collect::<Vec<_>>()

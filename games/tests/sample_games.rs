@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::{GameRecord, read_file};
 
 /// The path of a file under the repository's `data/`.

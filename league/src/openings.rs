@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chariot_formats::book::{self, Book};
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::{GameRecord, Severity};
 use chariot_rules::random::Rng;
 use chariot_rules::{Move, Position};

@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 
 use chariot_gamedb::db::{DbError, GameDb};
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::read::read_all;
 
 /// The database finished games go into.

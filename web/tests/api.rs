@@ -373,7 +373,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
     );
     assert!(pgn.contains("1. 炮二平五 "), "{pgn}");
     let (_, records) = chariot_games::read_all(pgn.as_bytes());
-    let replayed = chariot_games::game::check(&records[0]).unwrap();
+    let replayed = chariot_games::checked::check(&records[0]).unwrap();
     let played: Vec<String> = game["moves"]
         .as_array()
         .unwrap()

@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chariot_formats::egtb::Tablebases;
 use chariot_gamedb::db::GameDb;
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::read::read_all;
 use chariot_web::gamesdb::GamesDb;
 use chariot_web::{AppState, Limits, router};

@@ -11,7 +11,7 @@ use anyhow::Context;
 use book_builder::import::{FileImport, ImportTotals, import_file};
 use chariot_gamedb::db::GameDb;
 use chariot_gamedb::filter::Filter;
-use chariot_games::game::RejectKind;
+use chariot_games::checked::RejectKind;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `book-builder import FILES... --db DB`.

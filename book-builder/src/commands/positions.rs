@@ -10,7 +10,7 @@ use book_builder::positions::{ExtractOptions, Extractor};
 use chariot_formats::positions::FileWriter;
 use chariot_gamedb::db::GameDb;
 use chariot_gamedb::filter::Filter;
-use chariot_games::game::check;
+use chariot_games::checked::check;
 use chariot_games::read_file;
 
 /// Where `book-builder positions` takes its games from.

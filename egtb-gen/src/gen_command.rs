@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use chariot_formats::egtb::{Metric, Signature, TableFile};
-use egtb_gen::generate::Progress;
-use egtb_gen::run::{Report, build_one, generation_order, memory_estimate, table_path_in};
+use egtb_gen::dtm::Progress;
+use egtb_gen::pipeline::{Report, build_one, generation_order, memory_estimate, table_path_in};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A progress bar showing a generation's stages.

@@ -1,7 +1,7 @@
 //! Which chunks of a table hold positions of a coming level, so that a level's pass visits
 //! only those.
 //!
-//! The retrograde passes ([`crate::generate`], [`crate::dtc`]) decide positions level by level,
+//! The retrograde passes ([`crate::dtm`], [`crate::dtc`]) decide positions level by level,
 //! and a level's pass looks for the positions decided at that level. Scanning every entry at
 //! every level costs little in a table with a few dozen levels, but a long one (`KNPKAABB`:
 //! 130 levels of distance to mate, most of them holding few positions) spent half of its

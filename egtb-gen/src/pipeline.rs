@@ -11,7 +11,7 @@ use crate::error::TableError;
 use chariot_formats::egtb::file::{self, TableFile};
 use chariot_formats::egtb::{Indexer, Metric, Signature};
 
-use crate::generate::{Generated, Progress, generate};
+use crate::dtm::{Generated, Progress, generate};
 use crate::loaded::{Loaded, Subtables};
 
 /// The path of a table's DTM file in `dir` (`KRKAABB.egtb`).

@@ -13,7 +13,7 @@
 //!    the winner and maximal for the loser.
 //! 3. Positions still undecided can be held by both sides forever: draws, except where one side
 //!    could avoid the loss only by checking forever. [`crate::perpetual`] solves that as a game
-//!    on the undecided positions ([`crate::game`]) and gives such positions rule values.
+//!    on the undecided positions ([`crate::perpetual_game`]) and gives such positions rule values.
 //!
 //! Captures may lead to positions of smaller tables that the rule decides. Such a capture never
 //! makes a position won or lost by mate; it keeps the position undecided (like a drawing
@@ -35,9 +35,9 @@ use chariot_formats::egtb::{Coding, IndexError, Indexer, Metric, Signature, Valu
 use chariot_rules::{Color, Kind, Position};
 use rayon::prelude::*;
 
-use crate::game::GameError;
-use crate::levels::Due;
+use crate::level_chunks::Due;
 use crate::loaded::Subtables;
+use crate::perpetual_game::GameError;
 use crate::retro;
 use crate::state::*;
 
@@ -326,7 +326,7 @@ pub fn generate(
         no_check: Vec::new(),
         facts: Vec::new(),
         subs,
-        due: Due::new(2 * size, crate::levels::CHUNK),
+        due: Due::new(2 * size, crate::level_chunks::CHUNK),
     };
     progress.stage(&format!("{sig}: first pass"), total);
     // Every entry's working state is written where it stays, so the first pass needs no second
