@@ -19,6 +19,7 @@
 //! loops over those rows do better than dense products.
 
 use super::loss::{Targets, sigmoid};
+use crate::adam::Adam;
 use chariot_eval::nnue::features::{self, INPUTS};
 use chariot_eval::nnue::network::{Network, QA, QB, output_bucket};
 use chariot_formats::training_data::Record;
@@ -336,31 +337,21 @@ impl FloatNet {
     }
 }
 
-/// Adam's moment estimates.
-struct Adam {
+/// Adam's moment estimates, one pair per weight, and its step ([`crate::adam`]).
+struct Moments {
     m: Grad,
     v: Grad,
-    step: i32,
+    adam: Adam<f32>,
 }
 
-impl Adam {
+impl Moments {
     fn update(&mut self, net: &mut FloatNet, g: &Grad, lr: f32, batch: usize) {
-        const B1: f32 = 0.9;
-        const B2: f32 = 0.999;
-        const EPS: f32 = 1e-8;
-        self.step += 1;
-        let c1 = 1.0 - B1.powi(self.step);
-        let c2 = 1.0 - B2.powi(self.step);
+        self.adam.next_step();
         let n = batch as f32;
-        let step = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
-            let g = g / n;
-            *m = B1 * *m + (1.0 - B1) * g;
-            *v = B2 * *v + (1.0 - B2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
-        };
+        let adam = &self.adam;
         let each = |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
             for (((w, g), m), v) in w.iter_mut().zip(g).zip(m).zip(v) {
-                step(w, *g, m, v);
+                *w -= adam.delta(*g / n, m, v, lr);
             }
         };
         each(&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1);
@@ -433,10 +424,10 @@ pub fn train(
     let h = settings.hidden;
     let start_given = start.is_some();
     let mut net = start.unwrap_or_else(|| FloatNet::new(h, buckets, settings.seed));
-    let mut adam = Adam {
+    let mut adam = Moments {
         m: Grad::zero(h, buckets),
         v: Grad::zero(h, buckets),
-        step: 0,
+        adam: Adam::new(),
     };
     let threads = settings.threads.max(1);
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zero(h, buckets)).collect();

@@ -35,6 +35,7 @@ use std::str::FromStr;
 
 use super::dataset::Dataset;
 use super::model::error_and_gradient;
+use crate::adam::Adam;
 use chariot_eval::Params;
 use chariot_eval::trace::{CELLS, TABLE_COUNT, TABLES, WEIGHTS, Weights};
 use chariot_rules::Kind;
@@ -202,11 +203,6 @@ impl Default for Settings {
     }
 }
 
-/// Adam's decay rates and the guard against division by zero (the usual values).
-const BETA1: f64 = 0.9;
-const BETA2: f64 = 0.999;
-const EPSILON: f64 = 1e-8;
-
 /// Re-centres the tables of `w` (see the module documentation): for each table, the average
 /// over its tuned cells (weighted by how often pieces stood there) is set back to that of
 /// `start`, the difference going into the piece's value; the general's table has no value and
@@ -271,16 +267,15 @@ pub fn tune(
     let pst = settings.groups.contains(&Group::Pst);
     let with_material = pst && settings.groups.contains(&Group::Material);
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
+    let mut adam = Adam::<f64>::new();
     let iterations = settings.iterations.max(1) as f64;
     for t in 1..=settings.iterations {
         let (error, grad) = error_and_gradient(train, &w, k, settings.threads);
         let lr = settings.learning_rate * 0.1f64.powf((t - 1) as f64 / iterations);
-        let (c1, c2) = (1.0 - BETA1.powi(t as i32), 1.0 - BETA2.powi(t as i32));
+        adam.next_step();
         for i in (0..WEIGHTS).filter(|&i| tuned[i]) {
             let g = grad[i] + 2.0 * settings.l2 * (w[i] - start[i]) / 1e4;
-            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
-            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
-            let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);
+            let step = adam.delta(g, &mut m[i], &mut v[i], lr);
             let (lo, hi) = bounds(i, settings.table_bound);
             w[i] = (w[i] - step).clamp(lo, hi);
         }
