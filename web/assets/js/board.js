@@ -69,6 +69,19 @@ export class Board {
       events: { select: (k) => this.onSelect(k) },
       drawable: { enabled: true, visible: true },
     });
+    // chessground measures where the board is on the page once and keeps that until the
+    // window is resized or scrolled; but the board also moves when something around it appears,
+    // goes or changes size (the clocks above it, the score bar beside it, the other view's
+    // panels), and a click then landed on the point the board had been under (issue 47). So
+    // the board is measured again at the start of every press, before chessground's own
+    // handler (capture) reads the measure: a click or a drag starts on the point under the
+    // pointer, whatever moved the board. Nothing else needs the page position: pieces, marks
+    // and arrows are placed relative to the board, and a change of the board's size is
+    // chessground's own ResizeObserver's business.
+    const measure = () => this.cg.state.dom.bounds.clear();
+    for (const type of ['mousedown', 'touchstart']) {
+      element.addEventListener(type, measure, { capture: true, passive: true });
+    }
   }
 
   /**

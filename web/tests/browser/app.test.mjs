@@ -60,13 +60,15 @@ after(async () => {
   server?.kill();
 });
 
-/** A fresh page (its own profile: no saved language or level) in `locale`. */
-async function open(locale = 'en-US', hash = '') {
-  const context = await browser.newContext({
-    locale,
-    viewport: { width: 1200, height: 820 },
-    acceptDownloads: true,
-  });
+/** A desktop window. */
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+/**
+ * A fresh page (its own profile: no saved language or level) in `locale`; `device` is one of
+ * the viewports above (by default the window the first tests were written for).
+ */
+async function open(locale = 'en-US', hash = '', device = { viewport: { width: 1200, height: 820 } }) {
+  const context = await browser.newContext({ locale, acceptDownloads: true, ...device });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -77,26 +79,36 @@ async function open(locale = 'en-US', hash = '') {
   return page;
 }
 
-/** Clicks the centre of an ICCS square (`h2`). */
-async function clickSquare(page, sq) {
-  const { x, y } = await squareCentre(page, sq);
+/**
+ * Clicks an ICCS square (`h2`) where a player would: by default its centre; `at` is another
+ * point of the square, as fractions of its width and height from its top left corner.
+ */
+async function clickSquare(page, sq, at) {
+  const { x, y } = await squarePoint(page, sq, at);
   await page.mouse.click(x, y);
 }
 
-async function squareCentre(page, sq) {
+/** Where a point of an ICCS square is on the screen now (`at` as for `clickSquare`). */
+async function squarePoint(page, sq, at = { x: 0.5, y: 0.5 }) {
   const box = await page.locator('#board cg-board').boundingBox();
   const file = sq.charCodeAt(0) - 97;
   const rank = Number(sq[1]);
   const red = await page.evaluate(() => window.chariot.board.orientation === 'white');
   const col = red ? file : 8 - file;
   const row = red ? 9 - rank : rank;
-  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 10 };
+  return { x: box.x + ((col + at.x) * box.width) / 9, y: box.y + ((row + at.y) * box.height) / 10 };
 }
+
+/** The square (ICCS) chessground has selected, or null. */
+const selected = (page) => page.evaluate(() => {
+  const k = window.chariot.board.cg.state.selectable.selected;
+  return k ? k[0] + String('123456789:'.indexOf(k[1])) : null;
+});
 
 /** Drags the piece on `from` to `to`. */
 async function drag(page, from, to) {
-  const a = await squareCentre(page, from);
-  const b = await squareCentre(page, to);
+  const a = await squarePoint(page, from);
+  const b = await squarePoint(page, to);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
@@ -590,6 +602,49 @@ test('the explorer: a GBK game file is uploaded and counted, and a book built fr
   await newGame(page, { side: 'black', level: '5' });
   const engine = await page.evaluate(() => window.chariot.play.game.engine);
   assert.deepEqual([engine.source, engine.move], ['book', 'h2e2']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 47: the faults a player met, each shown here as the player meets it.
+
+test('a click lands on the point under the pointer when the board moves (clocks, score bar, views)', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  // The clocks appear above the board when the game starts: the board moves down.
+  await newGame(page, { clock: '5+0' });
+  assert.ok(await page.isVisible('#clock-top'));
+  await clickSquare(page, 'h2');
+  assert.equal(await selected(page), 'h2', 'the cannon, clicked after the clocks appeared');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // A smaller window (the board library measures the board again on a resize), then Analyse:
+  // the clocks go and the board moves up.
+  await page.setViewportSize({ width: 1280, height: 760 });
+  await page.click('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 0);
+  await clickSquare(page, 'b0');
+  assert.equal(await selected(page), 'b0', 'the horse, clicked in Analyse after a game with a clock');
+  await clickSquare(page, 'c2');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  // The score bar appears beside the board, which moves right: a click on the right part of
+  // a piece (still on the piece) is a click on that piece.
+  await page.selectOption('#multipv', '1');
+  await page.selectOption('#seconds', '5');
+  await page.click('#analyse');
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  const right = { x: 0.85, y: 0.5 };
+  await clickSquare(page, 'h9', right);
+  assert.equal(await selected(page), 'h9', 'the horse, clicked on its right with the score bar shown');
+  await clickSquare(page, 'g7', right);
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.chariot.analyse.line), ['b0c2', 'h9g7']);
+  // Back to the game: the score bar goes, the clocks come back.
+  await page.click('#tab-play');
+  assert.ok(await page.isHidden('#eval-bar'));
+  await clickSquare(page, 'b0', { x: 0.15, y: 0.2 });
+  assert.equal(await selected(page), 'b0', 'the horse, clicked back in the game');
+  await clickSquare(page, 'c2', { x: 0.15, y: 0.8 });
+  await waitMoves(page, 4);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
