@@ -112,6 +112,11 @@ export class Board {
     this.cg.setAutoShapes([{ orig, dest, brush }]);
   }
 
+  /** Takes the arrows off the board. */
+  clearArrows() {
+    this.cg.setAutoShapes([]);
+  }
+
   /** Turns the board: Red at the bottom for `red`, Black for `black`. */
   orient(side) {
     this.orientation = cgColor(side);

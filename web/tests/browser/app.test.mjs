@@ -648,3 +648,56 @@ test('a click lands on the point under the pointer when the board moves (clocks,
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an analysis that ended or was stopped leaves nothing on later positions', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.selectOption('#multipv', '2');
+  await page.selectOption('#seconds', '5');
+  const analysed = async () => {
+    await page.click('#analyse');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#lines tr').length === 2 && document.querySelectorAll('.cg-shapes line').length === 1,
+      null, { timeout: 20000 },
+    );
+    assert.ok(await page.isVisible('#eval-bar'));
+  };
+  // Nothing of the analysis is left: no line, no arrow (chessground draws on the next frame),
+  // no score bar.
+  const cleared = async (what) => {
+    await page.waitForFunction(
+      () => !document.querySelector('#lines tr') && !document.querySelector('.cg-shapes line')
+        && document.querySelector('#eval-bar').hidden,
+      null, { timeout: 3000 },
+    ).catch(() => {});
+    assert.equal(await page.locator('#lines tr').count(), 0, `${what}: the lines`);
+    assert.equal(await page.locator('.cg-shapes line').count(), 0, `${what}: the arrow`);
+    assert.ok(await page.isHidden('#eval-bar'), `${what}: the score bar`);
+  };
+  // Stopped, then a move on the board.
+  await analysed();
+  await page.click('#analyse');
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  await cleared('after a move');
+  // Ended by itself, then a game file loaded.
+  await analysed();
+  await page.waitForFunction(() => /analysis finished/.test(document.querySelector('#analysis-summary').textContent), null, { timeout: 20000 });
+  const pgn = '[Event "Test"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n';
+  await page.setInputFiles('#load-file', { name: 'test.pgn', mimeType: 'text/plain', buffer: Buffer.from(pgn) });
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 3);
+  await cleared('after a game file was loaded');
+  // Stopped, then a position opened from the tablebase pages.
+  await analysed();
+  await page.click('#analyse');
+  await page.click('#tab-tables');
+  await page.click('#tables-groups button[data-material="KRKAABB"]');
+  const longest = page.locator('#table-longest tr[data-fen]').first();
+  const fen = await longest.getAttribute('data-fen');
+  await longest.click();
+  await page.waitForFunction((f) => window.chariot.analyse.here?.fen === f, fen);
+  await cleared('after a position from the tables');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
