@@ -189,7 +189,8 @@ export class Analyse {
       fen: h.fen,
       lastMove: this.index >= 0 ? this.line[this.index] : null,
       check: h.check,
-      movable: [...h.legal, ...h.forbidden],
+      movable: h.legal,
+      forbidden: h.forbidden,
     });
     // Not while someone is typing a FEN there.
     if (document.activeElement !== $('fen')) $('fen').value = h.fen;

@@ -290,7 +290,8 @@ export class Play {
         fen,
         lastMove: index >= 0 ? g.moves[index].iccs : null,
         check: browsing ? false : g.check,
-        movable: mine ? [...g.playable, ...g.forbidden] : [],
+        movable: mine ? g.playable : [],
+        forbidden: mine ? g.forbidden : [],
       });
     }
     renderMoves($('moves-play'), {
@@ -304,7 +305,7 @@ export class Play {
     status.classList.toggle('over', Boolean(g.result));
     if (g.result) status.textContent = resultText(g.result);
     else if (this.busy || g.turn !== g.side) status.textContent = t('thinking');
-    else status.textContent = t('yourmove', { side: t(g.side) });
+    else status.textContent = t('yourmove', { side: t(g.side) }) + (g.check ? ` · ${t('pos.check')}` : '');
     $('engine-info').textContent = this.engineText();
     const over = Boolean(g.result);
     $('takeback').disabled = this.busy || !g.moves.length;

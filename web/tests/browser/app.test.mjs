@@ -105,6 +105,38 @@ const selected = (page) => page.evaluate(() => {
   return k ? k[0] + String('123456789:'.indexOf(k[1])) : null;
 });
 
+/**
+ * How many pixels of square `sq` its mark `klass` (a class chessground gives the square:
+ * `last-move`, `check`) changes on the screen: the square as shown against the same square
+ * with that class taken off (chessground puts it back on its next redraw).
+ */
+async function markPixels(page, sq, klass) {
+  const a = await squarePoint(page, sq, { x: 0, y: 0 });
+  const b = await squarePoint(page, sq, { x: 1, y: 1 });
+  const clip = { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
+  await settled(page);
+  const marked = await page.screenshot({ clip });
+  await page.evaluate((k) => {
+    for (const el of document.querySelectorAll(`cg-board square.${k}`)) el.classList.remove(k);
+  }, klass);
+  const bare = await page.screenshot({ clip });
+  return page.evaluate(async (pngs) => {
+    const pixels = await Promise.all(pngs.map(async (b64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(bitmap, 0, 0);
+      return context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    }));
+    let changed = 0;
+    for (let i = 0; i < pixels[0].length; i += 4) {
+      const d = Math.max(...[0, 1, 2].map((c) => Math.abs(pixels[0][i + c] - pixels[1][i + c])));
+      if (d > 24) changed += 1;
+    }
+    return { changed, total: pixels[0].length / 4 };
+  }, [marked.toString('base64'), bare.toString('base64')]);
+}
+
 /** Drags the piece on `from` to `to`. */
 async function drag(page, from, to) {
   const a = await squarePoint(page, from);
@@ -698,6 +730,65 @@ test('an analysis that ended or was stopped leaves nothing on later positions', 
   await longest.click();
   await page.waitForFunction((f) => window.chariot.analyse.here?.fen === f, fen);
   await cleared('after a position from the tables');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the last move and a check are marked over the pieces, and the game says check', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // The engine's move ends on a piece: its mark shows around and over it.
+  const reply = await page.evaluate(() => window.chariot.play.game.moves[1].iccs);
+  const last = await markPixels(page, reply.slice(2), 'last-move');
+  assert.ok(last.changed > last.total / 20, `the last move's mark changes ${last.changed} of ${last.total} pixels`);
+  // Black (the person) in check by a chariot: the status says so, the general is marked.
+  await newGame(page, { side: 'black', start: 'fen', fen: '3k5/4a4/9/9/9/9/9/9/3R5/4K4 b - - 0 1' });
+  assert.equal(await page.textContent('#status'), 'Your move (Black) · check');
+  const check = await markPixels(page, 'd9', 'check');
+  assert.ok(check.changed > check.total / 20, `the check's mark changes ${check.changed} of ${check.total} pixels`);
+  await page.click('#language');
+  assert.equal(await page.textContent('#status'), '轮到您走（黑方） · 将军');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a forbidden move is marked as forbidden, not as a legal point, and refused with its reason', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.fill('#fen', '4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1');
+  await page.click('#set-fen');
+  await page.waitForFunction(() => window.chariot.analyse.here.fen.startsWith('4k4/'));
+  // Red's chariot checks along the 9th and 8th ranks: checking on h9 again repeats a position
+  // by a perpetual check.
+  for (const [i, m] of ['h0h9', 'e9e8', 'h9h8', 'e8e9'].entries()) {
+    await clickSquare(page, m.slice(0, 2));
+    await clickSquare(page, m.slice(2));
+    await page.waitForFunction((n) => window.chariot.analyse.here.line.length === n, i + 1);
+  }
+  await page.click('#play-from-here');
+  await page.waitForSelector('#game:not([hidden])');
+  await page.waitForFunction(() => window.chariot.play.game?.forbidden.includes('h8h9'));
+  await clickSquare(page, 'h8');
+  await page.waitForSelector('.cg-custom-svgs .forbidden');
+  // The forbidden point has a mark of its own on h9, and no legal point's.
+  const near = (r, p) => Math.abs(r.x + r.width / 2 - p.x) < 3 && Math.abs(r.y + r.height / 2 - p.y) < 3;
+  const h9 = await squarePoint(page, 'h9');
+  const marks = await page.locator('.cg-custom-svgs .forbidden').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.equal(marks.length, 1);
+  assert.ok(near(marks[0], h9), `the forbidden mark is on h9: ${JSON.stringify(marks[0])}`);
+  const dests = await page.locator('cg-board square.move-dest').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  const playable = await page.evaluate(() => window.chariot.play.game.playable.filter((m) => m.startsWith('h8')).length);
+  assert.equal(dests.length, playable);
+  assert.ok(!dests.some((r) => near(r, h9)), 'h9 is not shown as a legal point');
+  // A click on it is refused with the reason.
+  await clickSquare(page, 'h9');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.match(await page.textContent('#toast'), /forbidden: it repeats a position by a perpetual check or chase/);
+  assert.equal(await moveCount(page), 4);
+  assert.equal(await page.locator('.cg-custom-svgs .forbidden').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
