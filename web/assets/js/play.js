@@ -157,13 +157,17 @@ export class Play {
     await this.start(setup);
   }
 
-  /** Starts a game (`POST /api/play` with `setup`) and shows it. */
+  /**
+   * Starts a game (`POST /api/play` with `setup`) and shows it. The game in progress is
+   * replaced only once the new one is made (the server closes it then): a new game refused,
+   * for a mistake in its FEN say, leaves it playing, and the error is shown.
+   */
   async start(setup) {
     this.busy = true;
-    if (this.game) api.closeGame(this.game.id).catch(() => {});
     try {
-      this.app.board.orient(setup.side || 'red');
-      this.show(await api.newGame(setup));
+      const game = await api.newGame(this.game ? { ...setup, replaces: this.game.id } : setup);
+      this.app.board.orient(game.side);
+      this.show(game);
     } catch (e) {
       this.app.toast(e.message, true);
     } finally {

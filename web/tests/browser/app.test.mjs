@@ -792,3 +792,36 @@ test('a forbidden move is marked as forbidden, not as a legal point, and refused
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a Start that fails keeps the game in progress and says why', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  const id = await page.evaluate(() => window.chariot.play.game.id);
+  // A new game as Black from a FEN with a mistake in it.
+  await page.selectOption('#new-side', 'black');
+  await page.selectOption('#new-start', 'fen');
+  await page.fill('#new-fen', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1');
+  await page.click('#start');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.match(await page.textContent('#toast'), /invalid FEN/);
+  await page.waitForFunction(() => !window.chariot.play.busy);
+  // The game goes on, on the server and on the page, the board still turned for Red.
+  const status = await page.evaluate(async (g) => (await fetch(`/api/play/${g}`)).status, id);
+  assert.equal(status, 200, 'the game is still on the server');
+  assert.equal(await page.evaluate(() => window.chariot.play.game.id), id);
+  assert.equal(await page.evaluate(() => window.chariot.board.orientation), 'white');
+  await clickSquare(page, 'b0');
+  await clickSquare(page, 'c2');
+  await waitMoves(page, 4);
+  // A new game that starts closes the old one.
+  await page.selectOption('#new-start', 'initial');
+  await page.click('#start');
+  await page.waitForFunction((g) => window.chariot.play.game.id !== g && !window.chariot.play.busy, id);
+  const closed = await page.evaluate(async (g) => (await fetch(`/api/play/${g}`)).status, id);
+  assert.equal(closed, 404, 'the old game is closed once the new one is made');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
