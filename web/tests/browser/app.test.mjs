@@ -825,3 +825,20 @@ test('a Start that fails keeps the game in progress and says why', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a draw offered at the start is declined, at the weakest level and at the strongest', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  for (const [side, level] of [['red', '1'], ['black', '1'], ['red', '10'], ['black', '10']]) {
+    await newGame(page, { side, level });
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/draw')),
+      page.click('#draw'),
+    ]);
+    assert.equal((await answer.json()).accepted, false, `level ${level}, the person ${side}`);
+    await page.waitForFunction(() => !window.chariot.play.busy);
+    assert.match(await page.textContent('#toast'), /Chariot declines the draw/);
+    assert.equal(await page.locator('#status.over').count(), 0);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
