@@ -233,7 +233,8 @@ export class Analyse {
       const first = ordered[0];
       const share = redShare(first, this.here.turn);
       bar.classList.toggle('flipped', this.app.board.orientation === 'black');
-      $('eval-red').style.height = `${(100 * share).toFixed(1)}%`;
+      // Red's share: a height beside the board, a width under it on a phone (style.css).
+      bar.style.setProperty('--red-share', `${(100 * share).toFixed(1)}%`);
       $('analysis-summary').textContent = t('analysis.summary', {
         depth: first.depth,
         nodes: first.nodes.toLocaleString(),

@@ -60,8 +60,9 @@ after(async () => {
   server?.kill();
 });
 
-/** A desktop window. */
+/** The viewports of the tests: a desktop window, and a phone held upright (touch). */
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 /**
  * A fresh page (its own profile: no saved language or level) in `locale`; `device` is one of
@@ -86,6 +87,12 @@ async function open(locale = 'en-US', hash = '', device = { viewport: { width: 1
 async function clickSquare(page, sq, at) {
   const { x, y } = await squarePoint(page, sq, at);
   await page.mouse.click(x, y);
+}
+
+/** Taps an ICCS square with a finger (a touch screen), as `clickSquare` clicks it. */
+async function tapSquare(page, sq, at) {
+  const { x, y } = await squarePoint(page, sq, at);
+  await page.touchscreen.tap(x, y);
 }
 
 /** Where a point of an ICCS square is on the screen now (`at` as for `clickSquare`). */
@@ -839,6 +846,68 @@ test('a draw offered at the start is declined, at the weakest level and at the s
     assert.match(await page.textContent('#toast'), /Chariot declines the draw/);
     assert.equal(await page.locator('#status.over').count(), 0);
   }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the phone: no sideways scroll, the board across the screen, the game under it, played by taps', async () => {
+  const page = await open('en-US', '', PHONE);
+  const width = 390;
+  const fits = async (what) => {
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide`);
+  };
+  const box = (selector) => page.locator(selector).boundingBox();
+  await fits('the new game form');
+  // The tabs on one line, each word on one line.
+  const tabs = await page.locator('.tab').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.ok(tabs.every((r) => r.top === tabs[0].top && r.height < 40), `the tabs: ${JSON.stringify(tabs)}`);
+  // The board across the screen.
+  const board = await box('#board cg-board');
+  assert.ok(board.x >= 0 && board.x + board.width <= width && board.width >= width - 24, `the board: ${JSON.stringify(board)}`);
+  // A game with a clock, played by taps.
+  await newGame(page, { clock: '10+5' });
+  await fits('a game with a clock');
+  await tapSquare(page, 'h2');
+  await waitCount(page, 'cg-board square.move-dest', 12);
+  await tapSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // The game's buttons right under the board, on the first screen; the new game form below.
+  const under = (await box('#board cg-board')).y + board.height;
+  for (const id of ['#status', '#takeback', '#hint', '#draw', '#resign']) {
+    const b = await box(id);
+    assert.ok(b.y >= under && b.y + b.height <= 844, `${id} is on the first screen under the board: ${JSON.stringify(b)}`);
+  }
+  assert.ok((await box('#new-game')).y > (await box('#resign')).y, 'the new game form is under the game');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'play-phone.png') });
+  // Analysis: the score bar takes no width from the board, and taps still land.
+  await page.tap('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.selectOption('#seconds', '5');
+  await page.tap('#analyse');
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await fits('the analysis');
+  assert.ok((await box('#board cg-board')).width >= width - 24, 'the board keeps its width beside the score bar');
+  await tapSquare(page, 'b0');
+  await tapSquare(page, 'c2');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'analyse-phone.png') });
+  await databaseReady();
+  await page.tap('.subtab[data-pane="games"]');
+  await page.waitForSelector('#games-list tr');
+  await fits('the games of the explorer');
+  await page.tap('#tab-tables');
+  await page.tap('#tables-groups button[data-material="KRKAABB"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  await fits('a table\'s page');
+  await page.tap('#language');
+  await page.tap('#tab-play');
+  await fits('in Chinese');
+  const tabsZh = await page.locator('.tab').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.ok(tabsZh.every((r) => r.top === tabsZh[0].top && r.height < 40), `the tabs in Chinese: ${JSON.stringify(tabsZh)}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
