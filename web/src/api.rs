@@ -128,6 +128,10 @@ struct NewGame {
     /// A book compiled in the browser for the engine to play from, instead of the configured
     /// books (`GET /api/books` lists them).
     book: Option<String>,
+    /// The game this one replaces (the page's game in progress): closed once the new game is
+    /// made, never before, so that a new game refused (a mistake in its FEN, say) loses
+    /// nothing. No matter when it is no longer there.
+    replaces: Option<String>,
 }
 
 /// A clock as a new game asks for it.
@@ -342,7 +346,7 @@ async fn new_game(
         Arc::clone(&state.tables),
         &state.engine_options(),
     )?;
-    let id = state.insert(game)?;
+    let id = state.insert(game, req.replaces.as_deref())?;
     // The engine opens when the person plays Black.
     let view = with_game(state, id, |g, cap| {
         g.engine_reply(cap);

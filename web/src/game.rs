@@ -163,6 +163,8 @@ pub struct Game {
     level: u8,
     spec: LevelSpec,
     engine: Engine,
+    /// The tables the engine plays from, which also judge draw offers.
+    tables: Arc<Tablebases>,
     last_engine: Option<EngineMove>,
     ending: Option<Ending>,
     clock: Option<Clock>,
@@ -192,7 +194,7 @@ impl Game {
         };
         let (position, moves) = crate::movetext::play_out(start.clone(), &setup.moves)
             .map_err(GameError::BadHistory)?;
-        let engine = Engine::sharing(books, tables, spec.options(base));
+        let engine = Engine::sharing(books, Arc::clone(&tables), spec.options(base));
         Ok(Game {
             position,
             start,
@@ -201,6 +203,7 @@ impl Game {
             level: setup.level,
             spec,
             engine,
+            tables,
             last_engine: None,
             ending: None,
             clock: setup.clock.map(Clock::start),
@@ -339,25 +342,39 @@ impl Game {
         Ok(())
     }
 
-    /// The person offers a draw; the engine accepts when, after a search at its level, it is
-    /// not better (its score at most the draw policy's margin). Returns whether it accepted.
+    /// The person offers a draw; the engine accepts when a draw is fair for it
+    /// ([`crate::draw`]: the tables or the rules say so, or its search without the book, at its
+    /// level and at least [`crate::draw::JUDGE_NODES`] nodes, finds it not better after the
+    /// opening, clearly lost in it). Returns whether it accepted.
     ///
     /// # Errors
     /// [`GameError::NotYourTurn`] when the game is already over.
     pub fn offer_draw(&mut self, cap: Duration) -> Result<bool, GameError> {
+        use crate::draw::{JUDGE_NODES, Known, accepts};
         if !self.is_on() {
             return Err(GameError::NotYourTurn("the game is over".to_owned()));
         }
-        let Some(answer) = self.search(self.spec.limits(cap)) else {
-            return Ok(false);
-        };
-        let to_move = chariot_engine::api::centipawns(answer.result.score);
-        let engine_score = if self.position.turn() == self.human {
-            -to_move
-        } else {
-            to_move
-        };
-        let accepted = engine_score <= chariot_engine::api::verdict::DRAW_MARGIN;
+        let engine = self.human.opponent();
+        let known = Known::of(&self.position, &self.tables, engine);
+        let mut score = 0;
+        if known.is_open() {
+            // The book's moves carry no evaluation (a score of 0): a search judges.
+            let mut limits = self.spec.limits(cap);
+            limits.nodes = Some(self.spec.nodes.max(JUDGE_NODES));
+            self.engine.set_use_book(false);
+            let answer = self.search(limits);
+            self.engine.set_use_book(true);
+            let Some(answer) = answer else {
+                return Ok(false);
+            };
+            let to_move = chariot_engine::api::centipawns(answer.result.score);
+            score = if self.position.turn() == engine {
+                to_move
+            } else {
+                -to_move
+            };
+        }
+        let accepted = accepts(known, score, self.moves.len());
         if accepted {
             self.ending = Some(Ending::DrawAgreed);
             self.settle();

@@ -2,7 +2,7 @@
 //! in the browser, over a JSON API that scripts can use too (`docs/web-api.md`).
 //!
 //! [`game`] is one game between a person and the engine under the rules core's judgement, with
-//! its [`clock`]; [`levels`] the playing levels, each a real limit on the engine; [`analysis`]
+//! its [`clock`] and its rule for [`draw`] offers; [`levels`] the playing levels, each a real limit on the engine; [`analysis`]
 //! streams the engine's lines as server-sent events; [`position`] answers position queries and
 //! reads uploaded game files; [`movetext`] names moves in the three notations. [`api`] holds the
 //! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
@@ -20,6 +20,7 @@ pub mod archive;
 pub mod assets;
 pub mod books;
 pub mod clock;
+pub mod draw;
 pub mod error;
 pub mod explorer;
 pub mod game;

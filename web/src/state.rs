@@ -126,9 +126,14 @@ impl AppState {
         format!("{:016x}", rng.next_u64())
     }
 
-    /// Files a new game, closing the longest idle one when the server is full.
-    pub(crate) fn insert(&self, game: Game) -> Result<String, ApiError> {
+    /// Files a new game in place of the game `replacing` (when there is one), else closing
+    /// the longest idle game when the server is full. The game replaced is closed only here,
+    /// once the new game is made: a new game that is refused leaves it playing.
+    pub(crate) fn insert(&self, game: Game, replacing: Option<&str>) -> Result<String, ApiError> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = replacing {
+            games.remove(old);
+        }
         if games.len() >= self.limits.max_games {
             let idle = games
                 .iter()

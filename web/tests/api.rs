@@ -262,6 +262,48 @@ async fn a_full_server_refuses_new_games_until_one_is_idle() {
     assert_eq!(status, StatusCode::CREATED);
 }
 
+#[tokio::test]
+async fn a_new_game_replaces_the_old_only_once_it_is_made() {
+    // One game at most: the replacement takes the old game's place on a full server.
+    let app = app_with(Limits {
+        max_games: 1,
+        max_think: Duration::from_millis(100),
+        ..Limits::default()
+    });
+    let (_, old) = new_game(&app, "{}").await;
+    let old = old["id"].as_str().unwrap().to_owned();
+    let (_, game) = play(&app, &old, r#"{"move":"h2e2"}"#).await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2, "{game}");
+    // A mistake in the new game's FEN or history: refused, and the old game goes on.
+    for bad in [
+        json!({"fen": "rnbakabnr/9/9 w", "replaces": old}),
+        json!({"moves": ["h2h9x"], "replaces": old}),
+        json!({"level": 11, "replaces": old}),
+    ] {
+        let (status, e) = new_game(&app, &bad.to_string()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {e}");
+        let (status, game) = get(&app, &format!("/api/play/{old}")).await;
+        assert_eq!(
+            status,
+            StatusCode::OK,
+            "{bad}: the old game is gone: {game}"
+        );
+    }
+    let (status, _) = play(&app, &old, r#"{"move":"b0c2"}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    // A good one is made and the old one closed.
+    let (status, game) = new_game(&app, &json!({"replaces": old}).to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    let (status, _) = get(&app, &format!("/api/play/{old}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // A game to replace that is no longer there (closed, or idle too long) is no matter.
+    let current = game["id"].as_str().unwrap().to_owned();
+    let (status, _) = call(&app, "DELETE", &format!("/api/play/{current}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, game) = new_game(&app, &json!({"replaces": current}).to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+}
+
 /// The events of a finished server-sent event stream: (name, JSON data).
 fn events(text: &str) -> Vec<(String, Value)> {
     text.split("\n\n")

@@ -61,6 +61,7 @@ export class Analyse {
     this.here = null; // the position shown, as /api/position describes it
     this.refreshes = 0; // refresh() calls so far: only the latest one's answer is drawn
     this.lines = new Map(); // multipv -> latest info
+    this.analysed = null; // the position the lines are about (`shown()`), null when none
     this.stream = null; // the running analysis's AbortController
     this.games = [];
     this.explorer = new Explorer(this);
@@ -91,6 +92,24 @@ export class Analyse {
   /** The position shown as a new game's setup: the base FEN and the moves to it. */
   position() {
     return { fen: this.base, moves: this.line.slice(0, this.index + 1) };
+  }
+
+  /** The position shown as one string: the base FEN and the moves to it. */
+  shown() {
+    return `${this.base} | ${this.line.slice(0, this.index + 1).join(' ')}`;
+  }
+
+  /**
+   * Forgets the engine's lines, with their arrow, score bar and summary: they are about a
+   * position no longer shown (an analysis that ended or was stopped left them on every later
+   * position before, the bar even flipping with the new side to move).
+   */
+  forget() {
+    this.lines.clear();
+    this.analysed = null;
+    $('analysis-summary').textContent = '';
+    $('eval-bar').hidden = true;
+    this.app.board.clearArrows();
   }
 
   /** `here()` for the play view: where a game "from the analysis board" starts. */
@@ -158,6 +177,7 @@ export class Analyse {
     }
     if (serial !== this.refreshes) return;
     this.here = here;
+    if (this.analysed !== this.shown()) this.forget();
     this.render();
     if (this.stream) this.restart();
   }
@@ -169,7 +189,8 @@ export class Analyse {
       fen: h.fen,
       lastMove: this.index >= 0 ? this.line[this.index] : null,
       check: h.check,
-      movable: [...h.legal, ...h.forbidden],
+      movable: h.legal,
+      forbidden: h.forbidden,
     });
     // Not while someone is typing a FEN there.
     if (document.activeElement !== $('fen')) $('fen').value = h.fen;
@@ -212,7 +233,8 @@ export class Analyse {
       const first = ordered[0];
       const share = redShare(first, this.here.turn);
       bar.classList.toggle('flipped', this.app.board.orientation === 'black');
-      $('eval-red').style.height = `${(100 * share).toFixed(1)}%`;
+      // Red's share: a height beside the board, a width under it on a phone (style.css).
+      bar.style.setProperty('--red-share', `${(100 * share).toFixed(1)}%`);
       $('analysis-summary').textContent = t('analysis.summary', {
         depth: first.depth,
         nodes: first.nodes.toLocaleString(),
@@ -271,7 +293,8 @@ export class Analyse {
     this.stop();
     const controller = new AbortController();
     this.stream = controller;
-    this.lines.clear();
+    this.forget();
+    this.analysed = this.shown();
     this.render();
     const { fen, moves } = { fen: this.base, moves: this.line.slice(0, this.index + 1) };
     const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
@@ -351,6 +374,7 @@ export class Analyse {
 
   edit() {
     this.stop();
+    this.forget();
     this.editing = true;
     $('setup-palette').hidden = false;
     $('setup-controls').hidden = false;

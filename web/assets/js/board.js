@@ -7,6 +7,10 @@ import { Chessground } from '../vendor/chessgroundx/chessground.js';
 
 const CG_RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', ':'];
 
+/** The mark of a forbidden destination, in chessground's 100 x 100 box of a square. */
+const FORBIDDEN_MARK = '<g class="forbidden"><circle cx="50" cy="50" r="19"/>'
+  + '<path d="M41 41 L59 59 M59 41 L41 59"/></g>';
+
 /** The chessground key of an ICCS square (`h2` -> `h3`, `e9` -> `e:`). */
 export function key(square) {
   return square[0] + CG_RANKS[Number(square[1])];
@@ -45,13 +49,17 @@ export function turnOf(fen) {
 }
 
 /**
- * The board in `element`. `onMove(iccs)` is called for every move made on it by the person.
+ * The board in `element`. `onMove(iccs)` is called for every move made on it by the person,
+ * and for a click on a forbidden destination (the view says why it is refused).
  */
 export class Board {
   constructor(element, onMove) {
     this.onMove = onMove;
     this.orientation = 'white';
     this.editing = null; // the piece placed by a click while setting up, or 'erase'
+    this.forbidden = new Map(); // forbidden destinations per origin (chessground keys)
+    this.arrows = []; // the arrows shown (chessground shapes)
+    this.selectedBefore = undefined; // the piece selected when the last press began
     this.cg = Chessground(element, {
       dimensions: { width: 9, height: 10 },
       kingRoles: ['k-piece'],
@@ -69,13 +77,51 @@ export class Board {
       events: { select: (k) => this.onSelect(k) },
       drawable: { enabled: true, visible: true },
     });
+    // chessground measures where the board is on the page once and keeps that until the
+    // window is resized or scrolled; but the board also moves when something around it appears,
+    // goes or changes size (the clocks above it, the score bar beside it, the other view's
+    // panels), and a click then landed on the point the board had been under (issue 47). So
+    // the board is measured again at the start of every press, before chessground's own
+    // handler (capture) reads the measure: a click or a drag starts on the point under the
+    // pointer, whatever moved the board. Nothing else needs the page position: pieces, marks
+    // and arrows are placed relative to the board, and a change of the board's size is
+    // chessground's own ResizeObserver's business.
+    // The piece selected before the press is kept too: chessground tells of a click (its
+    // select event) only after it has handled it, and a click on a forbidden destination
+    // needs the piece that was to go there.
+    const press = () => {
+      this.cg.state.dom.bounds.clear();
+      this.selectedBefore = this.cg.state.selectable.selected;
+    };
+    for (const type of ['mousedown', 'touchstart']) {
+      element.addEventListener(type, press, { capture: true, passive: true });
+    }
+    // A piece dropped on a forbidden destination is put back by chessground (no legal move
+    // goes there); the view is told, to say why. Seen before chessground's own handler (capture),
+    // which forgets the drag; told after it.
+    const release = () => {
+      const drag = this.cg.state.draggable.current;
+      if (!drag || !drag.started || this.cg.state.movable.free) return;
+      const dest = this.cg.getKeyAtDomPos(drag.pos);
+      if ((this.forbidden.get(drag.orig) || []).includes(dest)) {
+        setTimeout(() => this.onMove(square(drag.orig) + square(dest)));
+      }
+    };
+    for (const type of ['mouseup', 'touchend']) {
+      document.addEventListener(type, release, { capture: true });
+      // A drag may end with the piece put back and no longer selected, without a select
+      // event: the forbidden marks follow the selection once chessground has handled it.
+      document.addEventListener(type, () => queueMicrotask(() => this.drawShapes()));
+    }
   }
 
   /**
    * Shows a position: `fen`, the last move (ICCS) or none, whether the side to move is in
-   * check, and the moves the person may make (ICCS; none makes the board view-only).
+   * check, the moves the person may make (ICCS; none makes the board view-only) and the legal
+   * moves they may not (forbidden repetitions: marked as such when their piece is picked,
+   * and a click on one is passed on to be refused with its reason).
    */
-  show({ fen, lastMove = null, check = false, movable = [] }) {
+  show({ fen, lastMove = null, check = false, movable = [], forbidden = [] }) {
     const turn = cgColor(turnOf(fen));
     this.cg.set({
       fen: fen.split(' ')[0],
@@ -85,18 +131,40 @@ export class Board {
       movable: { color: movable.length ? turn : undefined, dests: dests(movable), free: false },
       draggable: { enabled: movable.length > 0, deleteOnDropOff: false },
     });
-    this.cg.setAutoShapes([]);
+    this.forbidden = dests(forbidden);
+    this.arrows = [];
+    this.drawShapes();
   }
 
   /** Keeps the pieces as they stand but lets nobody move them (a move is on its way). */
   freeze() {
     this.cg.set({ movable: { color: undefined, dests: new Map() }, draggable: { enabled: false } });
+    this.forbidden = new Map();
+    this.drawShapes();
   }
 
   /** Draws an arrow for an ICCS move (a hint, the engine's best line). */
   arrow(iccs, brush = 'green') {
     const [orig, dest] = moveKeys(iccs);
-    this.cg.setAutoShapes([{ orig, dest, brush }]);
+    this.arrows = [{ orig, dest, brush }];
+    this.drawShapes();
+  }
+
+  /** Takes the arrows off the board. */
+  clearArrows() {
+    this.arrows = [];
+    this.drawShapes();
+  }
+
+  /** Draws the arrows and the forbidden destinations of the piece selected, if any. */
+  drawShapes() {
+    const from = this.cg.state.selectable.selected;
+    const marks = (typeof from === 'string' && this.forbidden.get(from)) || [];
+    const shapes = [...this.arrows, ...marks.map((orig) => ({ orig, customSvg: FORBIDDEN_MARK }))];
+    const drawn = this.cg.state.drawable.autoShapes;
+    const same = shapes.length === drawn.length
+      && shapes.every((s, i) => s.orig === drawn[i].orig && s.dest === drawn[i].dest && s.brush === drawn[i].brush);
+    if (!same) this.cg.setAutoShapes(shapes);
   }
 
   /** Turns the board: Red at the bottom for `red`, Black for `black`. */
@@ -143,8 +211,17 @@ export class Board {
     this.cg.set({ fen: '9/9/9/9/9/9/9/9/9/9' });
   }
 
+  /** A click on square `k` (chessground has handled it). */
   onSelect(k) {
-    if (!this.cg.state.movable.free || !this.editing) return;
+    if (!this.cg.state.movable.free) {
+      const from = this.selectedBefore;
+      if (typeof from === 'string' && (this.forbidden.get(from) || []).includes(k)) {
+        this.onMove(square(from) + square(k));
+      }
+      this.drawShapes();
+      return;
+    }
+    if (!this.editing) return;
     const here = this.cg.state.boardState.pieces.get(k);
     if (this.editing === 'erase' || (here && here.role === this.editing.role && here.color === this.editing.color)) {
       this.cg.setPieces(new Map([[k, undefined]]));

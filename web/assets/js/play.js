@@ -157,13 +157,17 @@ export class Play {
     await this.start(setup);
   }
 
-  /** Starts a game (`POST /api/play` with `setup`) and shows it. */
+  /**
+   * Starts a game (`POST /api/play` with `setup`) and shows it. The game in progress is
+   * replaced only once the new one is made (the server closes it then): a new game refused,
+   * for a mistake in its FEN say, leaves it playing, and the error is shown.
+   */
   async start(setup) {
     this.busy = true;
-    if (this.game) api.closeGame(this.game.id).catch(() => {});
     try {
-      this.app.board.orient(setup.side || 'red');
-      this.show(await api.newGame(setup));
+      const game = await api.newGame(this.game ? { ...setup, replaces: this.game.id } : setup);
+      this.app.board.orient(game.side);
+      this.show(game);
     } catch (e) {
       this.app.toast(e.message, true);
     } finally {
@@ -290,7 +294,8 @@ export class Play {
         fen,
         lastMove: index >= 0 ? g.moves[index].iccs : null,
         check: browsing ? false : g.check,
-        movable: mine ? [...g.playable, ...g.forbidden] : [],
+        movable: mine ? g.playable : [],
+        forbidden: mine ? g.forbidden : [],
       });
     }
     renderMoves($('moves-play'), {
@@ -304,7 +309,7 @@ export class Play {
     status.classList.toggle('over', Boolean(g.result));
     if (g.result) status.textContent = resultText(g.result);
     else if (this.busy || g.turn !== g.side) status.textContent = t('thinking');
-    else status.textContent = t('yourmove', { side: t(g.side) });
+    else status.textContent = t('yourmove', { side: t(g.side) }) + (g.check ? ` · ${t('pos.check')}` : '');
     $('engine-info').textContent = this.engineText();
     const over = Boolean(g.result);
     $('takeback').disabled = this.busy || !g.moves.length;

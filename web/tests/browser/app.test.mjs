@@ -60,13 +60,16 @@ after(async () => {
   server?.kill();
 });
 
-/** A fresh page (its own profile: no saved language or level) in `locale`. */
-async function open(locale = 'en-US', hash = '') {
-  const context = await browser.newContext({
-    locale,
-    viewport: { width: 1200, height: 820 },
-    acceptDownloads: true,
-  });
+/** The viewports of the tests: a desktop window, and a phone held upright (touch). */
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+/**
+ * A fresh page (its own profile: no saved language or level) in `locale`; `device` is one of
+ * the viewports above (by default the window the first tests were written for).
+ */
+async function open(locale = 'en-US', hash = '', device = { viewport: { width: 1200, height: 820 } }) {
+  const context = await browser.newContext({ locale, acceptDownloads: true, ...device });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -77,26 +80,74 @@ async function open(locale = 'en-US', hash = '') {
   return page;
 }
 
-/** Clicks the centre of an ICCS square (`h2`). */
-async function clickSquare(page, sq) {
-  const { x, y } = await squareCentre(page, sq);
+/**
+ * Clicks an ICCS square (`h2`) where a player would: by default its centre; `at` is another
+ * point of the square, as fractions of its width and height from its top left corner.
+ */
+async function clickSquare(page, sq, at) {
+  const { x, y } = await squarePoint(page, sq, at);
   await page.mouse.click(x, y);
 }
 
-async function squareCentre(page, sq) {
+/** Taps an ICCS square with a finger (a touch screen), as `clickSquare` clicks it. */
+async function tapSquare(page, sq, at) {
+  const { x, y } = await squarePoint(page, sq, at);
+  await page.touchscreen.tap(x, y);
+}
+
+/** Where a point of an ICCS square is on the screen now (`at` as for `clickSquare`). */
+async function squarePoint(page, sq, at = { x: 0.5, y: 0.5 }) {
   const box = await page.locator('#board cg-board').boundingBox();
   const file = sq.charCodeAt(0) - 97;
   const rank = Number(sq[1]);
   const red = await page.evaluate(() => window.chariot.board.orientation === 'white');
   const col = red ? file : 8 - file;
   const row = red ? 9 - rank : rank;
-  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 10 };
+  return { x: box.x + ((col + at.x) * box.width) / 9, y: box.y + ((row + at.y) * box.height) / 10 };
+}
+
+/** The square (ICCS) chessground has selected, or null. */
+const selected = (page) => page.evaluate(() => {
+  const k = window.chariot.board.cg.state.selectable.selected;
+  return k ? k[0] + String('123456789:'.indexOf(k[1])) : null;
+});
+
+/**
+ * How many pixels of square `sq` its mark `klass` (a class chessground gives the square:
+ * `last-move`, `check`) changes on the screen: the square as shown against the same square
+ * with that class taken off (chessground puts it back on its next redraw).
+ */
+async function markPixels(page, sq, klass) {
+  const a = await squarePoint(page, sq, { x: 0, y: 0 });
+  const b = await squarePoint(page, sq, { x: 1, y: 1 });
+  const clip = { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
+  await settled(page);
+  const marked = await page.screenshot({ clip });
+  await page.evaluate((k) => {
+    for (const el of document.querySelectorAll(`cg-board square.${k}`)) el.classList.remove(k);
+  }, klass);
+  const bare = await page.screenshot({ clip });
+  return page.evaluate(async (pngs) => {
+    const pixels = await Promise.all(pngs.map(async (b64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(bitmap, 0, 0);
+      return context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    }));
+    let changed = 0;
+    for (let i = 0; i < pixels[0].length; i += 4) {
+      const d = Math.max(...[0, 1, 2].map((c) => Math.abs(pixels[0][i + c] - pixels[1][i + c])));
+      if (d > 24) changed += 1;
+    }
+    return { changed, total: pixels[0].length / 4 };
+  }, [marked.toString('base64'), bare.toString('base64')]);
 }
 
 /** Drags the piece on `from` to `to`. */
 async function drag(page, from, to) {
-  const a = await squareCentre(page, from);
-  const b = await squareCentre(page, to);
+  const a = await squarePoint(page, from);
+  const b = await squarePoint(page, to);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
@@ -590,6 +641,273 @@ test('the explorer: a GBK game file is uploaded and counted, and a book built fr
   await newGame(page, { side: 'black', level: '5' });
   const engine = await page.evaluate(() => window.chariot.play.game.engine);
   assert.deepEqual([engine.source, engine.move], ['book', 'h2e2']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 47: the faults a player met, each shown here as the player meets it.
+
+test('a click lands on the point under the pointer when the board moves (clocks, score bar, views)', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  // The clocks appear above the board when the game starts: the board moves down.
+  await newGame(page, { clock: '5+0' });
+  assert.ok(await page.isVisible('#clock-top'));
+  await clickSquare(page, 'h2');
+  assert.equal(await selected(page), 'h2', 'the cannon, clicked after the clocks appeared');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // A smaller window (the board library measures the board again on a resize), then Analyse:
+  // the clocks go and the board moves up.
+  await page.setViewportSize({ width: 1280, height: 760 });
+  await page.click('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 0);
+  await clickSquare(page, 'b0');
+  assert.equal(await selected(page), 'b0', 'the horse, clicked in Analyse after a game with a clock');
+  await clickSquare(page, 'c2');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  // The score bar appears beside the board, which moves right: a click on the right part of
+  // a piece (still on the piece) is a click on that piece.
+  await page.selectOption('#multipv', '1');
+  await page.selectOption('#seconds', '5');
+  await page.click('#analyse');
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  const right = { x: 0.85, y: 0.5 };
+  await clickSquare(page, 'h9', right);
+  assert.equal(await selected(page), 'h9', 'the horse, clicked on its right with the score bar shown');
+  await clickSquare(page, 'g7', right);
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.chariot.analyse.line), ['b0c2', 'h9g7']);
+  // Back to the game: the score bar goes, the clocks come back.
+  await page.click('#tab-play');
+  assert.ok(await page.isHidden('#eval-bar'));
+  await clickSquare(page, 'b0', { x: 0.15, y: 0.2 });
+  assert.equal(await selected(page), 'b0', 'the horse, clicked back in the game');
+  await clickSquare(page, 'c2', { x: 0.15, y: 0.8 });
+  await waitMoves(page, 4);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an analysis that ended or was stopped leaves nothing on later positions', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.selectOption('#multipv', '2');
+  await page.selectOption('#seconds', '5');
+  const analysed = async () => {
+    await page.click('#analyse');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#lines tr').length === 2 && document.querySelectorAll('.cg-shapes line').length === 1,
+      null, { timeout: 20000 },
+    );
+    assert.ok(await page.isVisible('#eval-bar'));
+  };
+  // Nothing of the analysis is left: no line, no arrow (chessground draws on the next frame),
+  // no score bar.
+  const cleared = async (what) => {
+    await page.waitForFunction(
+      () => !document.querySelector('#lines tr') && !document.querySelector('.cg-shapes line')
+        && document.querySelector('#eval-bar').hidden,
+      null, { timeout: 3000 },
+    ).catch(() => {});
+    assert.equal(await page.locator('#lines tr').count(), 0, `${what}: the lines`);
+    assert.equal(await page.locator('.cg-shapes line').count(), 0, `${what}: the arrow`);
+    assert.ok(await page.isHidden('#eval-bar'), `${what}: the score bar`);
+  };
+  // Stopped, then a move on the board.
+  await analysed();
+  await page.click('#analyse');
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  await cleared('after a move');
+  // Ended by itself, then a game file loaded.
+  await analysed();
+  await page.waitForFunction(() => /analysis finished/.test(document.querySelector('#analysis-summary').textContent), null, { timeout: 20000 });
+  const pgn = '[Event "Test"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n';
+  await page.setInputFiles('#load-file', { name: 'test.pgn', mimeType: 'text/plain', buffer: Buffer.from(pgn) });
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 3);
+  await cleared('after a game file was loaded');
+  // Stopped, then a position opened from the tablebase pages.
+  await analysed();
+  await page.click('#analyse');
+  await page.click('#tab-tables');
+  await page.click('#tables-groups button[data-material="KRKAABB"]');
+  const longest = page.locator('#table-longest tr[data-fen]').first();
+  const fen = await longest.getAttribute('data-fen');
+  await longest.click();
+  await page.waitForFunction((f) => window.chariot.analyse.here?.fen === f, fen);
+  await cleared('after a position from the tables');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the last move and a check are marked over the pieces, and the game says check', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // The engine's move ends on a piece: its mark shows around and over it.
+  const reply = await page.evaluate(() => window.chariot.play.game.moves[1].iccs);
+  const last = await markPixels(page, reply.slice(2), 'last-move');
+  assert.ok(last.changed > last.total / 20, `the last move's mark changes ${last.changed} of ${last.total} pixels`);
+  // Black (the person) in check by a chariot: the status says so, the general is marked.
+  await newGame(page, { side: 'black', start: 'fen', fen: '3k5/4a4/9/9/9/9/9/9/3R5/4K4 b - - 0 1' });
+  assert.equal(await page.textContent('#status'), 'Your move (Black) · check');
+  const check = await markPixels(page, 'd9', 'check');
+  assert.ok(check.changed > check.total / 20, `the check's mark changes ${check.changed} of ${check.total} pixels`);
+  await page.click('#language');
+  assert.equal(await page.textContent('#status'), '轮到您走（黑方） · 将军');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a forbidden move is marked as forbidden, not as a legal point, and refused with its reason', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.fill('#fen', '4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1');
+  await page.click('#set-fen');
+  await page.waitForFunction(() => window.chariot.analyse.here.fen.startsWith('4k4/'));
+  // Red's chariot checks along the 9th and 8th ranks: checking on h9 again repeats a position
+  // by a perpetual check.
+  for (const [i, m] of ['h0h9', 'e9e8', 'h9h8', 'e8e9'].entries()) {
+    await clickSquare(page, m.slice(0, 2));
+    await clickSquare(page, m.slice(2));
+    await page.waitForFunction((n) => window.chariot.analyse.here.line.length === n, i + 1);
+  }
+  await page.click('#play-from-here');
+  await page.waitForSelector('#game:not([hidden])');
+  await page.waitForFunction(() => window.chariot.play.game?.forbidden.includes('h8h9'));
+  await clickSquare(page, 'h8');
+  await page.waitForSelector('.cg-custom-svgs .forbidden');
+  // The forbidden point has a mark of its own on h9, and no legal point's.
+  const near = (r, p) => Math.abs(r.x + r.width / 2 - p.x) < 3 && Math.abs(r.y + r.height / 2 - p.y) < 3;
+  const h9 = await squarePoint(page, 'h9');
+  const marks = await page.locator('.cg-custom-svgs .forbidden').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.equal(marks.length, 1);
+  assert.ok(near(marks[0], h9), `the forbidden mark is on h9: ${JSON.stringify(marks[0])}`);
+  const dests = await page.locator('cg-board square.move-dest').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  const playable = await page.evaluate(() => window.chariot.play.game.playable.filter((m) => m.startsWith('h8')).length);
+  assert.equal(dests.length, playable);
+  assert.ok(!dests.some((r) => near(r, h9)), 'h9 is not shown as a legal point');
+  // A click on it is refused with the reason.
+  await clickSquare(page, 'h9');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.match(await page.textContent('#toast'), /forbidden: it repeats a position by a perpetual check or chase/);
+  assert.equal(await moveCount(page), 4);
+  assert.equal(await page.locator('.cg-custom-svgs .forbidden').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a Start that fails keeps the game in progress and says why', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  const id = await page.evaluate(() => window.chariot.play.game.id);
+  // A new game as Black from a FEN with a mistake in it.
+  await page.selectOption('#new-side', 'black');
+  await page.selectOption('#new-start', 'fen');
+  await page.fill('#new-fen', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1');
+  await page.click('#start');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.match(await page.textContent('#toast'), /invalid FEN/);
+  await page.waitForFunction(() => !window.chariot.play.busy);
+  // The game goes on, on the server and on the page, the board still turned for Red.
+  const status = await page.evaluate(async (g) => (await fetch(`/api/play/${g}`)).status, id);
+  assert.equal(status, 200, 'the game is still on the server');
+  assert.equal(await page.evaluate(() => window.chariot.play.game.id), id);
+  assert.equal(await page.evaluate(() => window.chariot.board.orientation), 'white');
+  await clickSquare(page, 'b0');
+  await clickSquare(page, 'c2');
+  await waitMoves(page, 4);
+  // A new game that starts closes the old one.
+  await page.selectOption('#new-start', 'initial');
+  await page.click('#start');
+  await page.waitForFunction((g) => window.chariot.play.game.id !== g && !window.chariot.play.busy, id);
+  const closed = await page.evaluate(async (g) => (await fetch(`/api/play/${g}`)).status, id);
+  assert.equal(closed, 404, 'the old game is closed once the new one is made');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a draw offered at the start is declined, at the weakest level and at the strongest', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  for (const [side, level] of [['red', '1'], ['black', '1'], ['red', '10'], ['black', '10']]) {
+    await newGame(page, { side, level });
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/draw')),
+      page.click('#draw'),
+    ]);
+    assert.equal((await answer.json()).accepted, false, `level ${level}, the person ${side}`);
+    await page.waitForFunction(() => !window.chariot.play.busy);
+    assert.match(await page.textContent('#toast'), /Chariot declines the draw/);
+    assert.equal(await page.locator('#status.over').count(), 0);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the phone: no sideways scroll, the board across the screen, the game under it, played by taps', async () => {
+  const page = await open('en-US', '', PHONE);
+  const width = 390;
+  const fits = async (what) => {
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide`);
+  };
+  const box = (selector) => page.locator(selector).boundingBox();
+  await fits('the new game form');
+  // The tabs on one line, each word on one line.
+  const tabs = await page.locator('.tab').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.ok(tabs.every((r) => r.top === tabs[0].top && r.height < 40), `the tabs: ${JSON.stringify(tabs)}`);
+  // The board across the screen.
+  const board = await box('#board cg-board');
+  assert.ok(board.x >= 0 && board.x + board.width <= width && board.width >= width - 24, `the board: ${JSON.stringify(board)}`);
+  // A game with a clock, played by taps.
+  await newGame(page, { clock: '10+5' });
+  await fits('a game with a clock');
+  await tapSquare(page, 'h2');
+  await waitCount(page, 'cg-board square.move-dest', 12);
+  await tapSquare(page, 'e2');
+  await waitMoves(page, 2);
+  // The game's buttons right under the board, on the first screen; the new game form below.
+  const under = (await box('#board cg-board')).y + board.height;
+  for (const id of ['#status', '#takeback', '#hint', '#draw', '#resign']) {
+    const b = await box(id);
+    assert.ok(b.y >= under && b.y + b.height <= 844, `${id} is on the first screen under the board: ${JSON.stringify(b)}`);
+  }
+  assert.ok((await box('#new-game')).y > (await box('#resign')).y, 'the new game form is under the game');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'play-phone.png') });
+  // Analysis: the score bar takes no width from the board, and taps still land.
+  await page.tap('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  await page.selectOption('#seconds', '5');
+  await page.tap('#analyse');
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await fits('the analysis');
+  assert.ok((await box('#board cg-board')).width >= width - 24, 'the board keeps its width beside the score bar');
+  await tapSquare(page, 'b0');
+  await tapSquare(page, 'c2');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'analyse-phone.png') });
+  await databaseReady();
+  await page.tap('.subtab[data-pane="games"]');
+  await page.waitForSelector('#games-list tr');
+  await fits('the games of the explorer');
+  await page.tap('#tab-tables');
+  await page.tap('#tables-groups button[data-material="KRKAABB"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  await fits('a table\'s page');
+  await page.tap('#language');
+  await page.tap('#tab-play');
+  await fits('in Chinese');
+  const tabsZh = await page.locator('.tab').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.ok(tabsZh.every((r) => r.top === tabsZh[0].top && r.height < 40), `the tabs in Chinese: ${JSON.stringify(tabsZh)}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
