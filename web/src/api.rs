@@ -23,8 +23,9 @@ use crate::clock::ClockSpec;
 use crate::error::{ApiError, query};
 use crate::game::{EngineMove, Game, GameError, Setup};
 use crate::movetext::{MoveText, describe, names};
-use crate::result::{ResultView, side_name};
+use crate::result::side_name;
 use crate::state::AppState;
+use chariot_rules::Ending;
 
 /// The router of the API, under `/api`.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -76,10 +77,7 @@ async fn job(
     Path(id): Path<String>,
 ) -> Result<Json<crate::jobs::JobView>, ApiError> {
     state.jobs.get(&id).map(|j| Json(j.view())).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no job {id:?} (never started, or long forgotten)"),
-        )
+        ApiError::not_found(format!("no job {id:?} (never started, or long forgotten)"))
     })
 }
 
@@ -148,22 +146,16 @@ struct ClockRequest {
 impl ClockRequest {
     fn spec(&self) -> Result<ClockSpec, ApiError> {
         if !(self.minutes > 0.0 && self.minutes <= 180.0) {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "clock minutes {}: expected more than 0 and at most 180",
-                    self.minutes
-                ),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "clock minutes {}: expected more than 0 and at most 180",
+                self.minutes
+            )));
         }
         if !(0.0..=60.0).contains(&self.increment) {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "clock increment {}: expected 0 to 60 seconds",
-                    self.increment
-                ),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "clock increment {}: expected 0 to 60 seconds",
+                self.increment
+            )));
         }
         Ok(ClockSpec {
             initial: Duration::from_secs_f64(self.minutes * 60.0),
@@ -196,7 +188,7 @@ struct GameView {
     /// Legal moves the person may not play now: forbidden repetitions (ICCS).
     forbidden: Vec<String>,
     /// `null` while the game goes on.
-    result: Option<ResultView>,
+    result: Option<Ending>,
     engine: Option<EngineMove>,
     /// `null` for a game without a clock.
     clock: Option<ClockView>,
@@ -249,7 +241,7 @@ fn view(id: &str, g: &Game) -> GameView {
         moves: describe(g.start(), g.moves()),
         playable,
         forbidden,
-        result: g.outcome().map(ResultView::from),
+        result: g.outcome(),
         engine: g.last_engine().cloned(),
         clock: g.clock().map(|c| ClockView {
             red_ms: millis(c.left(Color::Red, turn)),
@@ -286,12 +278,7 @@ async fn on_game<T: Send + 'static>(
         done
     })
     .await
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the game failed: {e}"),
-        )
-    })?;
+    .map_err(|e| ApiError::internal(format!("the game failed: {e}")))?;
     Ok(done?)
 }
 
@@ -318,10 +305,9 @@ async fn new_game(
         "red" => Color::Red,
         "black" => Color::Black,
         other => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("side {other:?}: expected red or black"),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "side {other:?}: expected red or black"
+            )));
         }
     };
     let setup = Setup {
@@ -334,10 +320,9 @@ async fn new_game(
     let books = match req.book.as_deref().map(str::trim) {
         None | Some("") => Arc::clone(&state.books),
         Some(name) => state.library.get(name).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("book {name:?}: no compiled book of that name (GET /api/books)"),
-            )
+            ApiError::unprocessable(format!(
+                "book {name:?}: no compiled book of that name (GET /api/books)"
+            ))
         })?,
     };
     let game = Game::new(
@@ -370,10 +355,7 @@ async fn close_game(
     let mut games = state.games.lock().unwrap_or_else(|e| e.into_inner());
     match games.remove(&id) {
         Some(_) => Ok(StatusCode::NO_CONTENT),
-        None => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no game {id:?}"),
-        )),
+        None => Err(ApiError::not_found(format!("no game {id:?}"))),
     }
 }
 
@@ -408,10 +390,9 @@ async fn game_action(
     match action.as_str() {
         "takeback" => with_game(state, id, |g, _| g.take_back()).await,
         "resign" => with_game(state, id, |g, _| g.resign()).await,
-        other => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no action {other:?} on a game (moves, takeback, resign, draw, hint)"),
-        )),
+        other => Err(ApiError::not_found(format!(
+            "no action {other:?} on a game (moves, takeback, resign, draw, hint)"
+        ))),
     }
 }
 
@@ -443,31 +424,25 @@ async fn analyse(
     let q = query(q)?;
     let (_, position, _) = crate::position::reached(&q.fen, &q.moves)?;
     if !(1..=5).contains(&q.multipv) {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("multipv {}: expected 1 to 5", q.multipv),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "multipv {}: expected 1 to 5",
+            q.multipv
+        )));
     }
     let max = state.limits.max_analysis.as_secs_f64();
     if !(q.seconds > 0.0 && q.seconds <= max) {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "seconds {}: expected more than 0 and at most {max}",
-                q.seconds
-            ),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "seconds {}: expected more than 0 and at most {max}",
+            q.seconds
+        )));
     }
     let permit = Arc::clone(&state.analyses)
         .try_acquire_owned()
         .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "{} analyses are running, the server's limit; try again later",
-                    state.limits.max_analyses
-                ),
-            )
+            ApiError::busy(format!(
+                "{} analyses are running, the server's limit; try again later",
+                state.limits.max_analyses
+            ))
         })?;
     let options = Options {
         hash_mb: 16,
@@ -560,10 +535,9 @@ async fn pgn(
         "wxf" => Notation::Wxf,
         "iccs" => Notation::Iccs,
         other => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("notation {other:?}: expected chinese, wxf or iccs"),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "notation {other:?}: expected chinese, wxf or iccs"
+            )));
         }
     };
     let game = state.game(&id)?;

@@ -38,12 +38,9 @@ fn valid_name(name: &str) -> Result<String, ApiError> {
     if ok {
         Ok(name.to_owned())
     } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "name: {name:?}: expected 1 to 60 letters, digits, spaces, '-', '_' or '.' (not first)"
-            ),
-        ))
+        Err(ApiError::bad_request(format!(
+            "name: {name:?}: expected 1 to 60 letters, digits, spaces, '-', '_' or '.' (not first)"
+        )))
     }
 }
 
@@ -108,22 +105,16 @@ pub(crate) async fn compile_book(
     let name = valid_name(&req.name)?;
     let filter = req.filter.filter()?;
     if !(1..=200).contains(&req.max_ply) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("max_ply: {}: expected 1 to 200", req.max_ply),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "max_ply: {}: expected 1 to 200",
+            req.max_ply
+        )));
     }
     if req.min_games == 0 {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "min_games: 0: expected at least 1",
-        ));
+        return Err(ApiError::bad_request("min_games: 0: expected at least 1"));
     }
     let Some(dir) = state.library.dir().map(std::path::Path::to_owned) else {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "this server keeps no compiled books",
-        ));
+        return Err(ApiError::not_found("this server keeps no compiled books"));
     };
     let db = crate::explorer::games_db(&state)?;
     db.with(|_| Ok(()))?;
@@ -179,12 +170,7 @@ pub(crate) async fn compile_book(
                 Err(e) => worker.fail(e),
             }
         })
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cannot start the compilation: {e}"),
-            )
-        })?;
+        .map_err(|e| ApiError::internal(format!("cannot start the compilation: {e}")))?;
     Ok((StatusCode::ACCEPTED, Json(view)))
 }
 
@@ -243,20 +229,18 @@ pub(crate) async fn download(
     State(state): State<Arc<AppState>>,
     UrlPath(name): UrlPath<String>,
 ) -> Result<Response, ApiError> {
-    let set = state.library.get(&name).ok_or_else(|| {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no compiled book {name:?}"))
-    })?;
+    let set = state
+        .library
+        .get(&name)
+        .ok_or_else(|| ApiError::not_found(format!("no compiled book {name:?}")))?;
     let path = set
         .books()
         .first()
         .map(|b| b.path().to_owned())
         .unwrap_or_default();
-    let bytes = tokio::fs::read(&path).await.map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("{}: {e}", path.display()),
-        )
-    })?;
+    let bytes = tokio::fs::read(&path)
+        .await
+        .map_err(|e| ApiError::internal(format!("{}: {e}", path.display())))?;
     // The file name in the header: ASCII as given, the UTF-8 name by RFC 5987.
     let ascii: String = name
         .chars()

@@ -5,12 +5,13 @@
 //! Positions are a FEN and optional moves from it, as for `GET /api/position`. A malformed FEN or
 //! parameter is a 400 naming it.
 
+use crate::book_moves::{BookMoveView, book_moves};
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use chariot_formats::egtb::Value;
 use chariot_gamedb::filter::{DateBound, Filter, ResultFilter};
@@ -37,7 +38,7 @@ pub(crate) struct At {
 fn position_of(at: &At) -> Result<Position, ApiError> {
     reached(&at.fen, &at.moves)
         .map(|(_, pos, _)| pos)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.message()))
+        .map_err(|e| ApiError::unprocessable(e.message()))
 }
 
 /// One book's answer.
@@ -48,14 +49,14 @@ struct BookView {
     name: String,
     /// `configured` (`--book`, or the built-in book) or `compiled` (in the browser).
     kind: &'static str,
-    moves: Vec<book_builder::inspect::ProbeMove>,
+    moves: Vec<BookMoveView>,
 }
 
 #[derive(Debug, Serialize)]
 pub(crate) struct BookAnswer {
     fen: String,
     /// The first configured book that knows the position (the one the engine plays from).
-    moves: Vec<book_builder::inspect::ProbeMove>,
+    moves: Vec<BookMoveView>,
     /// Every configured book, in order, each with its moves (none when it does not know the
     /// position).
     books: Vec<BookView>,
@@ -74,7 +75,7 @@ pub(crate) async fn book(
         .map(|b| BookView {
             name: crate::library::configured_name(b),
             kind: "configured",
-            moves: book_builder::inspect::probe_moves(b, &pos),
+            moves: book_moves(b, &pos),
         })
         .collect();
     // The books compiled in the browser come after the configured ones.
@@ -83,7 +84,7 @@ pub(crate) async fn book(
             books.push(BookView {
                 name: name.clone(),
                 kind: "compiled",
-                moves: book_builder::inspect::probe_moves(b, &pos),
+                moves: book_moves(b, &pos),
             });
         }
     }
@@ -142,21 +143,14 @@ pub(crate) async fn tablebase(
 ) -> Result<Json<TableAnswer>, ApiError> {
     let pos = position_of(&query(q)?)?;
     let tables = &state.tables;
-    let failed = |e: chariot_formats::egtb::ProbeError| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the tables: {e}"),
-        )
-    };
+    let failed =
+        |e: chariot_formats::egtb::ProbeError| ApiError::internal(format!("the tables: {e}"));
     let Some(value) = tables.probe(&pos).map_err(failed)? else {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!(
-                "no table covers {} (material {})",
-                pos.fen(),
-                chariot_formats::egtb::Signature::of(&pos).0
-            ),
-        ));
+        return Err(ApiError::not_found(format!(
+            "no table covers {} (material {})",
+            pos.fen(),
+            chariot_formats::egtb::Signature::of(&pos).0
+        )));
     };
     let mut moves = tables
         .move_values(&pos)
@@ -214,10 +208,7 @@ pub(crate) struct FilterParams {
 /// A 400 naming the first parameter of `rest` (those no field took), if any.
 pub(crate) fn no_unknown<V>(rest: &std::collections::BTreeMap<String, V>) -> Result<(), ApiError> {
     match rest.keys().next() {
-        Some(name) => Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("unknown parameter {name:?}"),
-        )),
+        Some(name) => Err(ApiError::bad_request(format!("unknown parameter {name:?}"))),
         None => Ok(()),
     }
 }
@@ -267,9 +258,8 @@ pub const MAX_PAGE: u64 = 100;
 impl FilterParams {
     /// The filter asked for, or a 400 naming the parameter that is wrong.
     pub(crate) fn filter(&self) -> Result<Filter, ApiError> {
-        let bad = |name: &str, e: &dyn std::fmt::Display| {
-            ApiError::new(StatusCode::BAD_REQUEST, format!("{name}: {e}"))
-        };
+        let bad =
+            |name: &str, e: &dyn std::fmt::Display| ApiError::bad_request(format!("{name}: {e}"));
         let date = |name: &str, v: &Option<String>| -> Result<Option<DateBound>, ApiError> {
             v.as_deref()
                 .filter(|s| !s.is_empty())
@@ -359,7 +349,7 @@ pub(crate) fn games_db(state: &AppState) -> Result<Arc<GamesDb>, ApiError> {
         .games_db
         .as_ref()
         .map(Arc::clone)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "this server has no game database"))
+        .ok_or_else(|| ApiError::not_found("this server has no game database"))
 }
 
 /// `GET /api/games?fen=FEN&...`.
@@ -378,17 +368,16 @@ pub(crate) async fn games(
         None | Some("" | "newest") => Order::Newest,
         Some("rating") => Order::Rating,
         Some(other) => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("order: {other:?}: expected newest or rating"),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "order: {other:?}: expected newest or rating"
+            )));
         }
     };
     if !(1..=MAX_PAGE).contains(&q.limit) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("limit: {}: expected 1 to {MAX_PAGE}", q.limit),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "limit: {}: expected 1 to {MAX_PAGE}",
+            q.limit
+        )));
     }
     let db = games_db(&state)?;
     let (offset, limit) = (q.offset, q.limit);
@@ -397,7 +386,7 @@ pub(crate) async fn games(
         db.with(|d| d.explore(&probe, &filter, order, offset, limit))
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    .map_err(|e| ApiError::internal(e.to_string()))??;
     let moves = explored
         .moves
         .iter()
@@ -466,20 +455,18 @@ pub(crate) async fn game(
         None => (id.as_str(), false),
     };
     let Ok(number) = number.parse::<i64>() else {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("game id {id:?}: expected a number (or NUMBER.pgn)"),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "game id {id:?}: expected a number (or NUMBER.pgn)"
+        )));
     };
     let db = games_db(&state)?;
     let found = tokio::task::spawn_blocking(move || db.with(|d| d.game(number)))
         .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+        .map_err(|e| ApiError::internal(e.to_string()))??;
     let Some(g) = found else {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no game {number} in the game database"),
-        ));
+        return Err(ApiError::not_found(format!(
+            "no game {number} in the game database"
+        )));
     };
     if pgn {
         let text = crate::gamesdb::pgn(&g);

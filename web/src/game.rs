@@ -13,7 +13,9 @@ use chariot_engine::search::{Options, Score};
 use chariot_formats::book::BookSet;
 use chariot_formats::egtb::Tablebases;
 use chariot_rules::notation::{Notation, parse_move};
-use chariot_rules::{Color, GameState, JudgeConfig, Move, Position, forbidden_moves, judge};
+use chariot_rules::{
+    Color, EndReason, Ending, GameState, JudgeConfig, Move, Position, forbidden_moves, judge,
+};
 
 use crate::clock::{Clock, ClockSpec};
 use crate::levels::LevelSpec;
@@ -67,65 +69,6 @@ pub struct EngineMove {
     pub millis: u64,
 }
 
-/// How a game ended other than by the rules of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// This side resigned.
-    Resigned(Color),
-    /// The engine accepted the person's draw offer.
-    DrawAgreed,
-    /// This side's time ran out.
-    Flagged(Color),
-}
-
-/// How a finished game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'static str,
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why, as a code for pages to translate: `checkmate`, `stalemate`, `perpetual-check`,
-    /// `perpetual-chase`, `repetition`, `move-limit`, `resignation`, `agreement`, `time`.
-    pub why: &'static str,
-    /// Why, in English words: `red wins: checkmate`.
-    pub reason: String,
-}
-
-/// How the rules end a game in `state`, `None` while it goes on.
-#[must_use]
-pub fn judged(state: GameState) -> Option<Outcome> {
-    use chariot_rules::Reason;
-    let code = |r: Reason| match r {
-        Reason::Checkmate => "checkmate",
-        Reason::Stalemate => "stalemate",
-        Reason::PerpetualCheck => "perpetual-check",
-        Reason::PerpetualChase => "perpetual-chase",
-        Reason::Repetition => "repetition",
-        Reason::MoveLimit { .. } => "move-limit",
-    };
-    let win = |c: Color, r: Reason| Outcome {
-        result: if c == Color::Red { "1-0" } else { "0-1" },
-        winner: Some(c),
-        why: code(r),
-        reason: format!(
-            "{} wins: {r}",
-            if c == Color::Red { "red" } else { "black" }
-        ),
-    };
-    match state {
-        GameState::Ongoing => None,
-        GameState::RedWins(r) => Some(win(Color::Red, r)),
-        GameState::BlackWins(r) => Some(win(Color::Black, r)),
-        GameState::Draw(r) => Some(Outcome {
-            result: "1/2-1/2",
-            winner: None,
-            why: code(r),
-            reason: format!("draw: {r}"),
-        }),
-    }
-}
-
 /// How a new game is set up.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -166,6 +109,8 @@ pub struct Game {
     /// The tables the engine plays from, which also judge draw offers.
     tables: Arc<Tablebases>,
     last_engine: Option<EngineMove>,
+    /// How the game ended off the board (resignation, agreement, the flag); the rules' ending
+    /// is judged from the position.
     ending: Option<Ending>,
     clock: Option<Clock>,
     /// The finished game is in the game database.
@@ -255,40 +200,10 @@ impl Game {
 
     /// How the game ended, by the rules, by agreement or on time; `None` while it goes on.
     #[must_use]
-    pub fn outcome(&self) -> Option<Outcome> {
-        let name = |c: Color| if c == Color::Red { "red" } else { "black" };
-        let win = |c: Color, why: &'static str, words: String| Outcome {
-            result: if c == Color::Red { "1-0" } else { "0-1" },
-            winner: Some(c),
-            why,
-            reason: format!("{} wins: {words}", name(c)),
-        };
-        match self.ending {
-            Some(Ending::Resigned(c)) => {
-                return Some(win(
-                    c.opponent(),
-                    "resignation",
-                    format!("{} resigns", name(c)),
-                ));
-            }
-            Some(Ending::Flagged(c)) => {
-                return Some(win(
-                    c.opponent(),
-                    "time",
-                    format!("{} lost on time", name(c)),
-                ));
-            }
-            Some(Ending::DrawAgreed) => {
-                return Some(Outcome {
-                    result: "1/2-1/2",
-                    winner: None,
-                    why: "agreement",
-                    reason: "draw: by agreement".to_owned(),
-                });
-            }
-            None => {}
-        }
-        judged(self.state())
+    pub fn outcome(&self) -> Option<Ending> {
+        self.ending
+            .clone()
+            .or_else(|| Ending::from_state(self.state()))
     }
 
     /// `true` when the game is over and not yet kept in the game database.
@@ -316,7 +231,7 @@ impl Game {
         if let Some(clock) = &mut self.clock {
             if !over && clock.flagged(turn) {
                 clock.stop(turn);
-                self.ending = Some(Ending::Flagged(turn));
+                self.ending = Some(Ending::win(turn.opponent(), EndReason::TimeForfeit));
             } else if over {
                 clock.stop(turn);
             }
@@ -337,7 +252,7 @@ impl Game {
         if !self.is_on() {
             return Err(GameError::NotYourTurn("the game is over".to_owned()));
         }
-        self.ending = Some(Ending::Resigned(self.human));
+        self.ending = Some(Ending::win(self.human.opponent(), EndReason::Resignation));
         self.settle();
         Ok(())
     }
@@ -376,7 +291,7 @@ impl Game {
         }
         let accepted = accepts(known, score, self.moves.len());
         if accepted {
-            self.ending = Some(Ending::DrawAgreed);
+            self.ending = Some(Ending::draw(EndReason::Agreement));
             self.settle();
         }
         Ok(accepted)
@@ -452,7 +367,7 @@ impl Game {
         if let Some(clock) = &mut self.clock
             && !clock.punch(mover)
         {
-            self.ending = Some(Ending::Flagged(mover));
+            self.ending = Some(Ending::win(mover.opponent(), EndReason::TimeForfeit));
             return false;
         }
         self.position.make_move(m);
@@ -592,10 +507,8 @@ impl Game {
                 .iter()
                 .map(|&mv| WrittenMove { mv, comment: None })
                 .collect(),
-            result: outcome
-                .as_ref()
-                .and_then(|o| chariot_games::parse_result(o.result)),
-            final_comment: outcome.map(|o| o.reason),
+            result: outcome.as_ref().map(|o| o.outcome),
+            final_comment: outcome.map(|o| o.to_string()),
         };
         write_game(&game, notation)
     }

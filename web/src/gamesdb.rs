@@ -12,7 +12,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use axum::http::StatusCode;
 use chariot_gamedb::db::{DbError, FullGame, GameDb};
 
 use crate::error::ApiError;
@@ -170,7 +169,7 @@ impl GamesDb {
     ) -> Result<book_builder::import::FileImport, ApiError> {
         self.with(|_| Ok(()))?;
         let _one_at_a_time = self.importing.lock().unwrap_or_else(|e| e.into_inner());
-        let failed = |e: DbError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+        let failed = |e: DbError| ApiError::internal(e.to_string());
         let mut writer = GameDb::create_or_open(&self.path).map_err(failed)?;
         book_builder::import::import_file(&mut writer, file, name, 1_000, progress).map_err(failed)
     }
@@ -182,19 +181,14 @@ impl GamesDb {
     /// As said.
     pub fn with<T>(&self, work: impl FnOnce(&GameDb) -> Result<T, DbError>) -> Result<T, ApiError> {
         match &*self.lock() {
-            Slot::Ready(db) => work(db)
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
-            Slot::Building { read, files, done } => Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the game database is being built from the shipped collections (file {} of {files}, {read} games read); try again shortly",
-                    done + 1
-                ),
-            )),
-            Slot::Failed(e) => Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the game database could not be built: {e}"),
-            )),
+            Slot::Ready(db) => work(db).map_err(|e| ApiError::internal(e.to_string())),
+            Slot::Building { read, files, done } => Err(ApiError::busy(format!(
+                "the game database is being built from the shipped collections (file {} of {files}, {read} games read); try again shortly",
+                done + 1
+            ))),
+            Slot::Failed(e) => Err(ApiError::internal(format!(
+                "the game database could not be built: {e}"
+            ))),
         }
     }
 }

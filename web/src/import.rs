@@ -117,16 +117,12 @@ impl ImportReport {
 fn file_name(name: &str) -> Result<String, ApiError> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or("").trim();
     if base.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "name: the file's name is empty",
-        ));
+        return Err(ApiError::bad_request("name: the file's name is empty"));
     }
     if base.chars().count() > 200 || base.chars().any(char::is_control) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("name: {base:?}: expected a file name of at most 200 printable characters"),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "name: {base:?}: expected a file name of at most 200 printable characters"
+        )));
     }
     Ok(base.to_owned())
 }
@@ -139,10 +135,7 @@ pub(crate) async fn import(
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let name = file_name(&query(q)?.name)?;
     if body.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("{name}: the file is empty"),
-        ));
+        return Err(ApiError::bad_request(format!("{name}: the file is empty")));
     }
     let db = crate::explorer::games_db(&state)?;
     // A 503 now rather than a failed job while the default database is being built.
@@ -158,12 +151,7 @@ pub(crate) async fn import(
         .suffix(&suffix)
         .tempfile()
         .and_then(|mut f| f.write_all(&body).map(|()| f))
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cannot keep the upload: {e}"),
-            )
-        })?;
+        .map_err(|e| ApiError::internal(format!("cannot keep the upload: {e}")))?;
     drop(body);
     let job = state
         .jobs
@@ -193,10 +181,7 @@ pub(crate) async fn import(
         })
         .map_err(|e| {
             job.fail(format!("cannot start the import: {e}"));
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cannot start the import: {e}"),
-            )
+            ApiError::internal(format!("cannot start the import: {e}"))
         })?;
     Ok((StatusCode::ACCEPTED, Json(view)))
 }

@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod api;
 pub mod archive;
 pub mod assets;
+pub mod book_moves;
 pub mod books;
 pub mod clock;
 pub mod draw;

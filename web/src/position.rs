@@ -2,22 +2,21 @@
 //! or not, with its legal moves, verdict, book moves and table value) and `POST /api/read` (the
 //! games of an uploaded PGN, DhtmlXQ or XQF file, to show on the board).
 
+use crate::book_moves::{BookMoveView, engine_book_moves};
 use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
-use chariot_rules::notation::Notation;
 use chariot_rules::{JudgeConfig, Position, forbidden_moves, judge};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, fen_position, query};
-use crate::game::judged;
-use crate::movetext::{MoveText, describe, names, play_out, play_prefix};
-use crate::result::{ResultView, side_name};
+use crate::movetext::{MoveText, describe, play_out, play_prefix};
+use crate::result::side_name;
 use crate::state::AppState;
+use chariot_rules::Ending;
 
 /// The largest game file `POST /api/read` takes (1 MiB).
 pub const MAX_FILE: usize = 1 << 20;
@@ -46,8 +45,8 @@ pub(crate) fn reached(
     moves: &str,
 ) -> Result<(Position, Position, Vec<MoveText>), ApiError> {
     let start = fen_position(fen)?;
-    let (pos, played) = play_out(start.clone(), &move_list(moves))
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let (pos, played) =
+        play_out(start.clone(), &move_list(moves)).map_err(ApiError::unprocessable)?;
     let line = describe(&start, &played);
     Ok((start, pos, line))
 }
@@ -64,23 +63,10 @@ pub(crate) struct PositionView {
     /// Legal moves that repeat a position by a perpetual check or chase of the mover's.
     forbidden: Vec<String>,
     /// `null` while the position is not decided by the rules.
-    result: Option<ResultView>,
+    result: Option<Ending>,
     book: Vec<BookMoveView>,
     /// The tables' value for the side to move when they cover the position.
     tablebase: Option<TableView>,
-}
-
-#[derive(Debug, Serialize)]
-struct BookMoveView {
-    #[serde(rename = "move")]
-    mv: String,
-    wxf: String,
-    chinese: String,
-    games: u32,
-    red_wins: u32,
-    draws: u32,
-    black_wins: u32,
-    weight: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -96,7 +82,7 @@ pub(crate) async fn position(
 ) -> Result<Json<PositionView>, ApiError> {
     let q = query(q)?;
     let (_, pos, line) = reached(&q.fen, &q.moves)?;
-    let result = judged(judge(&pos, &JudgeConfig::default())).map(ResultView::from);
+    let result = Ending::from_state(judge(&pos, &JudgeConfig::default()));
     let tablebase = match state.tables.probe(&pos) {
         Ok(Some(v)) => Some(TableView {
             wdl: v.wdl().to_string(),
@@ -117,21 +103,7 @@ pub(crate) async fn position(
     } else {
         (Vec::new(), Vec::new())
     };
-    let book = state
-        .books
-        .probe(&pos)
-        .into_iter()
-        .map(|m| BookMoveView {
-            mv: m.mv.to_string(),
-            wxf: names(&pos, &[m.mv], Notation::Wxf).concat(),
-            chinese: names(&pos, &[m.mv], Notation::Chinese).concat(),
-            games: m.stats.games,
-            red_wins: m.stats.red_wins,
-            draws: m.stats.draws,
-            black_wins: m.stats.black_wins,
-            weight: m.weight,
-        })
-        .collect();
+    let book = engine_book_moves(&state.books, &pos);
     Ok(Json(PositionView {
         fen: pos.fen(),
         turn: side_name(pos.turn()),
@@ -178,10 +150,7 @@ struct GameFileView {
 /// `POST /api/read`: the body is the file's bytes.
 pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
     if body.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "the file is empty",
-        ));
+        return Err(ApiError::bad_request("the file is empty"));
     }
     let (summary, records) = chariot_games::read::read_all(&body);
     if summary.failed() || summary.format.is_none() {
@@ -189,10 +158,9 @@ pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
             .problems
             .first()
             .map_or_else(|| "not a game file".to_owned(), ToString::to_string);
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("cannot read the file as PGN, DhtmlXQ or XQF: {why}"),
-        ));
+        return Err(ApiError::unprocessable(format!(
+            "cannot read the file as PGN, DhtmlXQ or XQF: {why}"
+        )));
     }
     let games = records
         .iter()

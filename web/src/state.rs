@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use chariot_engine::search::Options;
 use chariot_formats::book::BookSet;
 use chariot_formats::egtb::Tablebases;
@@ -145,13 +144,10 @@ impl AppState {
                     games.remove(&id);
                 }
                 None => {
-                    return Err(ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        format!(
-                            "the server has {} games open, its limit; try again later",
-                            games.len()
-                        ),
-                    ));
+                    return Err(ApiError::busy(format!(
+                        "the server has {} games open, its limit; try again later",
+                        games.len()
+                    )));
                 }
             }
         }
@@ -169,10 +165,7 @@ impl AppState {
     pub(crate) fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let slot = games.get_mut(id).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!("no game {id:?} (closed, or never made)"),
-            )
+            ApiError::not_found(format!("no game {id:?} (closed, or never made)"))
         })?;
         slot.used = Instant::now();
         Ok(Arc::clone(&slot.game))

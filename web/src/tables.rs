@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::http::StatusCode;
 use chariot_formats::egtb::stats::{Distances, Mate, SideCounts, SideDistances, Summary};
 use chariot_formats::egtb::{Metric, Signature, TableFile, Tablebases};
 use chariot_rules::Color;
@@ -189,10 +188,7 @@ fn file_name(tables: &Tablebases, sig: Signature) -> String {
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        format!("the tables: {e}"),
-    )
+    ApiError::internal(format!("the tables: {e}"))
 }
 
 /// The header's numbers of an open table.
@@ -275,17 +271,12 @@ pub(crate) async fn page(
 ) -> Result<Arc<Page>, ApiError> {
     let sig: Signature = material
         .parse()
-        .map_err(|e: chariot_formats::egtb::SignatureError| {
-            ApiError::new(StatusCode::BAD_REQUEST, e.to_string())
-        })?;
+        .map_err(|e: chariot_formats::egtb::SignatureError| ApiError::bad_request(e.to_string()))?;
     if tables.file(sig).is_none() {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!(
-                "no table of {sig} is loaded ({} tables are: GET /api/tablebases)",
-                tables.len()
-            ),
-        ));
+        return Err(ApiError::not_found(format!(
+            "no table of {sig} is loaded ({} tables are: GET /api/tablebases)",
+            tables.len()
+        )));
     }
     let cell = pages.cell(sig);
     let page = cell

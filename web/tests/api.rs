@@ -121,11 +121,10 @@ async fn the_engine_opens_for_a_person_playing_black_and_mates_end_the_game() {
     let id = game["id"].as_str().unwrap();
     let (_, game) = play(&app, &id, r#"{"move":"e1e8"}"#).await;
     assert_eq!(game["result"]["result"], "1-0", "{game}");
-    assert!(
-        game["result"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("red wins: stalemate"),
+    assert_eq!(game["result"]["winner"], "red", "{game}");
+    assert_eq!(game["result"]["why"], "stalemate", "{game}");
+    assert_eq!(
+        game["result"]["reason"], "Black is stalemated (no legal move)",
         "{game}"
     );
     assert!(game["engine"].is_null());
@@ -149,21 +148,21 @@ async fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             "POST",
             "/api/play",
             Some(r#"{"level":11}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::BAD_REQUEST,
             "level 11",
         ),
         (
             "POST",
             "/api/play",
             Some(r#"{"side":"green"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::BAD_REQUEST,
             "green",
         ),
         (
             "POST",
             "/api/play",
             Some(r#"{"colour":"red"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::BAD_REQUEST,
             "colour",
         ),
         (
@@ -275,13 +274,22 @@ async fn a_new_game_replaces_the_old_only_once_it_is_made() {
     let (_, game) = play(&app, &old, r#"{"move":"h2e2"}"#).await;
     assert_eq!(game["moves"].as_array().unwrap().len(), 2, "{game}");
     // A mistake in the new game's FEN or history: refused, and the old game goes on.
-    for bad in [
-        json!({"fen": "rnbakabnr/9/9 w", "replaces": old}),
-        json!({"moves": ["h2h9x"], "replaces": old}),
-        json!({"level": 11, "replaces": old}),
+    for (bad, refused) in [
+        (
+            json!({"fen": "rnbakabnr/9/9 w", "replaces": old}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"moves": ["h2h9x"], "replaces": old}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"level": 11, "replaces": old}),
+            StatusCode::BAD_REQUEST,
+        ),
     ] {
         let (status, e) = new_game(&app, &bad.to_string()).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {e}");
+        assert_eq!(status, refused, "{bad}: {e}");
         let (status, game) = get(&app, &format!("/api/play/{old}")).await;
         assert_eq!(
             status,
@@ -345,13 +353,25 @@ async fn analysis_streams_lines_and_ends_with_the_best_move() {
         );
     }
     // Bad requests.
-    for (query, says) in [
-        (format!("fen={start}&multipv=9"), "multipv 9"),
-        (format!("fen={start}&seconds=0"), "seconds 0"),
-        ("fen=nonsense".to_owned(), "invalid FEN"),
+    for (query, says, refused) in [
+        (
+            format!("fen={start}&multipv=9"),
+            "multipv 9",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            format!("fen={start}&seconds=0"),
+            "seconds 0",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "fen=nonsense".to_owned(),
+            "invalid FEN",
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
     ] {
         let (status, e) = get(&app, &format!("/api/analysis?{query}")).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {e}");
+        assert_eq!(status, refused, "{query}: {e}");
         assert!(e["error"].as_str().unwrap().contains(says), "{e}");
     }
 }
@@ -431,15 +451,16 @@ async fn hint_draw_offer_resignation_and_pgn() {
         played
     );
     let (status, e) = get(&app, &format!("/api/play/{id}/pgn?notation=fancy")).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
     // Resigning ends the game; nothing can be taken back or played after it.
     let (_, game) = call(&app, "POST", &format!("/api/play/{id}/resign"), None).await;
     assert_eq!(game["result"]["result"], "0-1", "{game}");
-    assert_eq!(game["result"]["reason"], "black wins: red resigns");
+    assert_eq!(game["result"]["reason"], "Red resigns");
+    assert_eq!(game["result"]["why"], "resignation");
     let (status, _) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
     assert_eq!(status, StatusCode::CONFLICT);
     let (_, pgn) = text(&app, &format!("/api/play/{id}/pgn?notation=iccs")).await;
-    assert!(pgn.contains("{black wins: red resigns} 0-1"), "{pgn}");
+    assert!(pgn.contains("{Red resigns} 0-1"), "{pgn}");
 
     // A draw offer: refused by an engine a chariot up, accepted by one a chariot down.
     for (fen, accepted) in [
@@ -453,7 +474,7 @@ async fn hint_draw_offer_resignation_and_pgn() {
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(answer["accepted"], accepted, "{fen}: {answer}");
         if accepted {
-            assert_eq!(answer["game"]["result"]["reason"], "draw: by agreement");
+            assert_eq!(answer["game"]["result"]["reason"], "draw by agreement");
         } else {
             assert!(answer["game"]["result"].is_null());
         }
@@ -492,7 +513,7 @@ async fn a_game_goes_on_from_moves_and_a_clock_runs_out() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(e["error"].as_str().unwrap().contains("move 2"), "{e}");
     let (status, e) = new_game(&app, r#"{"clock":{"minutes":0}}"#).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
         e["error"].as_str().unwrap().contains("clock minutes"),
         "{e}"

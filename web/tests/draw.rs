@@ -110,7 +110,7 @@ fn an_offer_is_accepted_when_the_position_is_drawn_or_lost_for_the_engine() {
         LEVELS,
     );
     assert!(g.offer_draw(CAP).unwrap());
-    assert_eq!(g.outcome().unwrap().why, "agreement");
+    assert_eq!(g.outcome().unwrap().code(), "agreement");
     // The tables: the engine (Black) is mated whatever it does; as Red it wins and plays on.
     let won = "4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1";
     assert!(game(Some(won), Color::Red, LEVELS).offer_draw(CAP).unwrap());

@@ -92,7 +92,7 @@ async fn book_moves_carry_the_probe_numbers() {
     assert!((first["probability"].as_f64().unwrap() - probe[0].probability).abs() < 1e-12);
     assert_eq!(book["books"][0]["name"], "built-in book");
     let (status, e) = json(&app, "/api/book?fen=nonsense").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     assert!(e["error"].as_str().unwrap().contains("nonsense"), "{e}");
 }
 
@@ -118,12 +118,12 @@ async fn tables_give_every_move_best_first() {
             .iter()
             .any(|m| m["wdl"] == "draw" || m["dtm"].as_u64() > Some(1))
     );
-    // Not covered: 404 with a JSON error; a bad FEN: 400.
+    // Not covered: 404 with a JSON error; a bad FEN: 422, as at every endpoint.
     let (status, e) = json(&app, &format!("/api/tablebase?fen={START}")).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
     assert!(e["error"].as_str().unwrap().contains("no table"), "{e}");
     let (status, _) = json(&app, "/api/tablebase?fen=9/9/9").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 #[tokio::test]
@@ -175,11 +175,20 @@ async fn the_games_through_a_position_with_filters_and_one_game() {
         (format!("/api/games?fen={START}&order=random"), "order"),
         (format!("/api/games?fen={START}&limit=0"), "limit"),
         (format!("/api/games?fen={START}&bogus=1"), "bogus"),
-        ("/api/games?fen=xyz".to_owned(), "xyz"),
         ("/api/games/abc".to_owned(), "abc"),
     ] {
         let (status, e) = json(&app, &uri).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(word), "{uri}: {e}");
+    }
+    // Xiangqi content the rules reject: 422, as at every endpoint.
+    for (uri, word) in [
+        ("/api/games?fen=xyz".to_owned(), "xyz"),
+        (format!("/api/games?fen={START}&moves=h2h9x"), "h2h9x"),
+        (format!("/api/book?fen={START}&moves=h2h9x"), "h2h9x"),
+    ] {
+        let (status, e) = json(&app, &uri).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{uri}: {e}");
         assert!(e["error"].as_str().unwrap().contains(word), "{uri}: {e}");
     }
     let (status, _) = json(&app, "/api/games/999999").await;
