@@ -309,17 +309,17 @@ pub fn play(spec: &GameSpec<'_>) -> PlayedGame {
         };
         let request = Think {
             since_capture: Line {
-                fen: &lines.capture_fen,
+                fen: Some(&lines.capture_fen),
                 moves: &lines.since_capture,
             },
             from_start: Line {
-                fen: &lines.start_fen,
+                fen: Some(&lines.start_fen),
                 moves: &lines.all,
             },
             banned: &banned,
             own: &clocks[i],
             opp: &clocks[1 - i],
-            red_to_move: us == Color::Red,
+            first_to_move: us == Color::Red,
             draw_offered: draw_offer == Some(us.opponent()),
             interrupt: spec.interrupt,
         };

@@ -157,25 +157,25 @@ impl EngineConfig {
 }
 
 /// A position as the engine is to be told it: a FEN (`None`: the game's start, `position
-/// startpos`) and the moves after it, as the engine writes them.
-#[derive(Clone, Copy, Debug)]
-pub struct Line<'a> {
+/// startpos`) and the moves after it. The client sends moves as text in the engine's notation
+/// (`M = String`); a game's side may hold its own move type and map it ([`Think::map`]).
+#[derive(Debug)]
+pub struct Line<'a, M = String> {
     /// The FEN; `None` for the start position.
     pub fen: Option<&'a str>,
-    /// The moves played from it, in the engine's notation.
-    pub moves: &'a [String],
+    /// The moves played from it.
+    pub moves: &'a [M],
 }
 
 /// One request to think.
-#[derive(Clone, Copy, Debug)]
-pub struct Think<'a> {
+#[derive(Debug)]
+pub struct Think<'a, M = String> {
     /// The position from the last capture on (what UCCI engines are sent).
-    pub since_capture: Line<'a>,
+    pub since_capture: Line<'a, M>,
     /// The position from the game's start (what UCI engines are sent).
-    pub from_start: Line<'a>,
-    /// Moves that would commit a forbidden repetition (sent with UCCI `banmoves`), in the
-    /// engine's notation.
-    pub banned: &'a [String],
+    pub from_start: Line<'a, M>,
+    /// Moves that would commit a forbidden repetition (sent with UCCI `banmoves`).
+    pub banned: &'a [M],
     /// The clock of the side to move.
     pub own: &'a Clock,
     /// The opponent's clock.
@@ -191,10 +191,11 @@ pub struct Think<'a> {
 
 /// An engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    /// The move as the engine wrote it (not yet read nor checked); `None` for `nobestmove`,
-    /// a null move (`0000`, `(none)`, `none`) or `bestmove resign`.
-    pub mv: Option<String>,
+pub struct Reply<M = String> {
+    /// The move: as the engine wrote it (not yet read nor checked) from the client, read by a
+    /// game's side ([`Reply::try_map`]); `None` for `nobestmove`, a null move (`0000`,
+    /// `(none)`, `none`) or `bestmove resign`.
+    pub mv: Option<M>,
     /// The word after `bestmove` as the engine wrote it (`nobestmove` for that answer).
     pub text: String,
     /// The whole answer line, for messages.
@@ -212,6 +213,83 @@ pub struct Reply {
     /// The engine said the move came from its opening book (`info string book move ...` in
     /// UCI, `info message book move ...` in UCCI, as Chariot and ElephantEye say it).
     pub book: bool,
+}
+
+// Copies of references only, whatever the move type (a derive would ask `M: Copy`).
+impl<M> Clone for Line<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for Line<'_, M> {}
+impl<M> Clone for Think<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for Think<'_, M> {}
+
+impl<'a, M> Think<'a, M> {
+    /// The request with its moves written by `write` (a game's moves as the engine's text),
+    /// into `store`, which must outlive the request: three lists, the two lines' and the banned.
+    pub fn map<'b>(
+        &self,
+        write: impl Fn(&M) -> String,
+        store: &'b mut [Vec<String>; 3],
+    ) -> Think<'b, String>
+    where
+        'a: 'b,
+    {
+        store[0] = self.since_capture.moves.iter().map(&write).collect();
+        store[1] = self.from_start.moves.iter().map(&write).collect();
+        store[2] = self.banned.iter().map(&write).collect();
+        let [since, start, banned] = store;
+        Think {
+            since_capture: Line {
+                fen: self.since_capture.fen,
+                moves: since,
+            },
+            from_start: Line {
+                fen: self.from_start.fen,
+                moves: start,
+            },
+            banned,
+            own: self.own,
+            opp: self.opp,
+            first_to_move: self.first_to_move,
+            draw_offered: self.draw_offered,
+            interrupt: self.interrupt,
+        }
+    }
+}
+
+impl Reply {
+    /// The reply with its move read by `read` (the engine's text as a game's move); a text
+    /// `read` cannot read is [`Failure::Garbage`], unless the engine resigned with it.
+    ///
+    /// # Errors
+    /// [`Failure::Garbage`] naming the answer line.
+    pub fn try_map<M>(self, read: impl Fn(&str) -> Option<M>) -> Result<Reply<M>, Failure> {
+        let mv = match &self.mv {
+            None => None,
+            Some(text) => match read(text) {
+                Some(m) => Some(m),
+                None if self.resign => None,
+                None => return Err(Failure::Garbage(self.line)),
+            },
+        };
+        Ok(Reply {
+            mv,
+            text: self.text,
+            line: self.line,
+            draw: self.draw,
+            resign: self.resign,
+            elapsed: self.elapsed,
+            score: self.score,
+            depth: self.depth,
+            book: self.book,
+        })
+    }
 }
 
 /// A started engine, ready for `position` and `go`.
@@ -433,7 +511,7 @@ impl Engine {
     }
 
     /// The `position` command for a line.
-    fn position_command(line: Line<'_>) -> String {
+    fn position_command(line: &Line<'_>) -> String {
         let mut cmd = match line.fen {
             Some(fen) => format!("position fen {fen}"),
             None => "position startpos".to_owned(),
@@ -469,8 +547,8 @@ impl Engine {
     pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
         self.process.drain();
         let position = match self.protocol {
-            Protocol::Ucci => Engine::position_command(req.since_capture),
-            Protocol::Uci => Engine::position_command(req.from_start),
+            Protocol::Ucci => Engine::position_command(&req.since_capture),
+            Protocol::Uci => Engine::position_command(&req.from_start),
         };
         self.send(&position)?;
         if self.protocol == Protocol::Ucci && !req.banned.is_empty() {
@@ -699,6 +777,28 @@ mod tests {
         assert_eq!(
             hello.options,
             ["UCI_Variant", "Move Overhead", "usemillisec"]
+        );
+    }
+
+    #[test]
+    fn replies_map_their_moves_and_garbage_is_a_failure() {
+        let reply = |text: &str, resign: bool| Reply {
+            mv: Some(text.to_owned()),
+            text: text.to_owned(),
+            line: format!("bestmove {text}"),
+            draw: false,
+            resign,
+            elapsed: Duration::ZERO,
+            score: None,
+            depth: None,
+            book: false,
+        };
+        let read = |t: &str| t.parse::<u32>().ok();
+        assert_eq!(reply("42", false).try_map(read).unwrap().mv, Some(42));
+        assert_eq!(reply("x", true).try_map(read).unwrap().mv, None);
+        assert_eq!(
+            reply("x", false).try_map(read).unwrap_err(),
+            Failure::Garbage("bestmove x".to_owned())
         );
     }
 }

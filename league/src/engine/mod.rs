@@ -6,68 +6,22 @@
 //! names squares (ICCS ranks 0-9, or 1-10 for a multi-variant engine told `UCI_Variant
 //! xiangqi`, as Fairy-Stockfish) and reads its answer back into a move.
 
-use std::time::Duration;
-
 use chariot_matchkit::client::{self, EngineConfig, Protocol};
-use chariot_matchkit::clock::Clock;
-use chariot_matchkit::engine::{EngineScore, Failure};
-use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::engine::Failure;
 use chariot_rules::Move;
 use chariot_rules::notation::SquareNaming;
 
 /// The game's `UCI_Variant` value, for multi-variant UCI engines.
 pub const UCI_VARIANT: &str = "xiangqi";
 
-/// A position as the engine is to be told it: a FEN and the moves after it.
-#[derive(Clone, Copy, Debug)]
-pub struct Line<'a> {
-    /// The FEN.
-    pub fen: &'a str,
-    /// The moves played from it.
-    pub moves: &'a [Move],
-}
+/// A position as the engine is to be told it, with Xiangqi moves.
+pub type Line<'a> = client::Line<'a, Move>;
 
-/// One request to think.
-#[derive(Clone, Copy, Debug)]
-pub struct Think<'a> {
-    /// The position from the last capture on (what UCCI engines are sent).
-    pub since_capture: Line<'a>,
-    /// The position from the game's start (what UCI engines are sent).
-    pub from_start: Line<'a>,
-    /// Moves that would commit a forbidden repetition (sent with UCCI `banmoves`).
-    pub banned: &'a [Move],
-    /// The clock of the side to move.
-    pub own: &'a Clock,
-    /// The opponent's clock.
-    pub opp: &'a Clock,
-    /// Red is to move.
-    pub red_to_move: bool,
-    /// The opponent offered a draw with its last move (UCCI `go draw`).
-    pub draw_offered: bool,
-    /// Set when the run is interrupted: the wait then ends with [`Failure::Interrupted`].
-    pub interrupt: &'a Interrupt,
-}
+/// One request to think, with Xiangqi moves.
+pub type Think<'a> = client::Think<'a, Move>;
 
-/// An engine's answer to `go`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    /// The move, `None` for `nobestmove` or a null move (`0000`, `(none)`).
-    pub mv: Option<Move>,
-    /// The move text as the engine wrote it.
-    pub text: String,
-    /// `draw` after the move: an offer, or the acceptance of one.
-    pub draw: bool,
-    /// `resign` after the move.
-    pub resign: bool,
-    /// Time from `go` to the answer.
-    pub elapsed: Duration,
-    /// The last score the engine reported.
-    pub score: Option<EngineScore>,
-    /// The last depth the engine reported.
-    pub depth: Option<u32>,
-    /// The engine said the move came from its opening book.
-    pub book: bool,
-}
+/// An engine's answer to `go`, its move read.
+pub type Reply = client::Reply<Move>;
 
 /// A started Xiangqi engine, ready for `position` and `go`.
 pub struct Engine {
@@ -138,47 +92,12 @@ impl Engine {
     /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Interrupted`], and
     /// [`Failure::Garbage`] for an answer that is not a move in the engine's square naming.
     pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
-        let texts =
-            |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| self.move_text(m)).collect() };
-        let (since, start, banned) = (
-            texts(req.since_capture.moves),
-            texts(req.from_start.moves),
-            texts(req.banned),
-        );
-        let reply = self.client.think(&client::Think {
-            since_capture: client::Line {
-                fen: Some(req.since_capture.fen),
-                moves: &since,
-            },
-            from_start: client::Line {
-                fen: Some(req.from_start.fen),
-                moves: &start,
-            },
-            banned: &banned,
-            own: req.own,
-            opp: req.opp,
-            first_to_move: req.red_to_move,
-            draw_offered: req.draw_offered,
-            interrupt: req.interrupt,
-        })?;
-        let mv = match &reply.mv {
-            None => None,
-            Some(text) => match parse_engine_move(text, self.ranks1()) {
-                Some(m) => Some(m),
-                None if reply.resign => None,
-                None => return Err(Failure::Garbage(reply.line)),
-            },
-        };
-        Ok(Reply {
-            mv,
-            text: reply.text,
-            draw: reply.draw,
-            resign: reply.resign,
-            elapsed: reply.elapsed,
-            score: reply.score,
-            depth: reply.depth,
-            book: reply.book,
-        })
+        let mut store = Default::default();
+        let texts = req.map(|&m| self.move_text(m), &mut store);
+        let ranks1 = self.ranks1();
+        self.client
+            .think(&texts)?
+            .try_map(|text| parse_engine_move(text, ranks1))
     }
 }
 
