@@ -39,16 +39,17 @@ pub(crate) fn move_list(text: &str) -> Vec<&str> {
     text.split([' ', ',']).filter(|s| !s.is_empty()).collect()
 }
 
-/// The position after `fen` and `moves`, or a 422 saying what is wrong.
+/// The start position of `fen`, the position after `moves` (any notation) and the moves played,
+/// or a 422 saying what is wrong. The moves are played, not described: only `/api/position`
+/// answers with its line in three notations, and describes it itself.
 pub(crate) fn reached(
     fen: &str,
     moves: &str,
-) -> Result<(Position, Position, Vec<MoveText>), ApiError> {
+) -> Result<(Position, Position, Vec<chariot_rules::Move>), ApiError> {
     let start = fen_position(fen)?;
     let (pos, played) =
         play_out(start.clone(), &move_list(moves)).map_err(ApiError::unprocessable)?;
-    let line = describe(&start, &played);
-    Ok((start, pos, line))
+    Ok((start, pos, played))
 }
 
 #[derive(Debug, Serialize)]
@@ -81,7 +82,8 @@ pub(crate) async fn position(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Json<PositionView>, ApiError> {
     let q = query(q)?;
-    let (_, pos, line) = reached(&q.fen, &q.moves)?;
+    let (start, pos, played) = reached(&q.fen, &q.moves)?;
+    let line = describe(&start, &played);
     let result = Ending::from_state(judge(&pos, &JudgeConfig::default()));
     let tablebase = match state.tables.probe(&pos) {
         Ok(Some(v)) => Some(TableView {
