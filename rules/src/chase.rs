@@ -36,8 +36,8 @@
 //! walk backwards through a game's history; `docs/rules.md` lists what the rules say that this
 //! definition does not capture.
 
+use super::attacks::{attackers_on, king_attacked};
 use super::bitboard::Bitboard;
-use super::movegen::{attackers_on, king_attacked};
 use super::mv::Move;
 use super::piece::{Color, Kind, Piece};
 use super::position::Position;

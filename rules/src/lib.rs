@@ -10,6 +10,7 @@
 //!
 //! It depends on no database, compression, thread pool or async runtime.
 
+pub mod attacks;
 pub mod bitboard;
 pub mod chase;
 pub mod display;

@@ -199,7 +199,7 @@ impl Worker<'_> {
                 }
             }
             self.data.stack[0].current = m;
-            self.data.stack[0].moved = super::ordering::moving_piece(pos, m);
+            self.data.stack[0].moved = super::history::moving_piece(pos, m);
             self.enter_move(pos, 0, m);
             pos.make_move(m);
             let mut v;

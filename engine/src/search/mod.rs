@@ -7,7 +7,10 @@
 //! - [`limits`]: what a search may spend ([`Limits`], [`TimeLeft`]);
 //! - [`score`]: [`Score`], [`Bound`] and the internal mate encoding;
 //! - `tt`: the lockless transposition table;
-//! - `ordering`: move ordering (TT move, SEE-sorted captures, killers, history);
+//! - `picker`: move ordering, the staged move picker (TT move, SEE-sorted captures, killers,
+//!   counter move, quiet moves by history);
+//! - `history`: the quiet-move statistics that order quiet moves (butterfly and continuation
+//!   histories, counter moves);
 //! - `see`: static exchange evaluation;
 //! - `timeman`: turning a clock into a time budget;
 //! - `draw`: repetitions and the natural move limit inside the search;
@@ -36,9 +39,10 @@ pub mod puzzle;
 pub mod score;
 
 mod draw;
+mod history;
 mod iterate;
 mod network_stack;
-mod ordering;
+mod picker;
 mod pvs;
 mod root_move;
 mod see;

@@ -14,10 +14,8 @@
 use std::sync::OnceLock;
 
 use super::draw::{NATURAL_LIMIT, repetition_score};
-use super::ordering::{
-    ContBase, History, MAX_QUIETS, MovePicker, NO_CONT, attacker_value, is_quiet, moving_piece,
-    victim_value,
-};
+use super::history::{ContBase, History, NO_CONT, is_quiet, moving_piece};
+use super::picker::{MAX_QUIETS, MovePicker, attacker_value, victim_value};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, from_tt, is_mate, mate_in, mated_in, to_tt};
 use super::score::{tb_rule_win_at, tb_win_in};
 use super::see::{see, see_ge};

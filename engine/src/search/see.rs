@@ -11,7 +11,7 @@
 //! soldiers, then advisors and elephants, horses, cannons, chariots and the general. Among
 //! attackers of equal value the one on the lowest square is taken.
 
-use chariot_rules::movegen::lines_from;
+use chariot_rules::attacks::lines_from;
 use chariot_rules::square::file_rank;
 use chariot_rules::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKER_SET, HORSE_ATTACKERS, KING_STEPS,
@@ -249,7 +249,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot_rules::movegen::attackers_on;
+    use chariot_rules::attacks::attackers_on;
     use chariot_rules::testing::{Rng, random_games};
 
     /// The values of the pieces taken in the exchange started by `m`, in order, when each side

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::boxed::boxed_array;
-use super::ordering::{History, MoveBuffer};
+use super::history::History;
+use super::picker::MoveBuffer;
 use super::root_move::RootMove;
 use super::score::{INFINITE, MAX_PLY, Score};
 use super::timeman::TimeManager;
