@@ -108,9 +108,11 @@ pub struct Filter {
     pub to: Option<DateBound>,
     /// Both players rated at least this (games without both ratings are left out).
     pub min_elo: Option<u32>,
-    /// Games whose event name contains one of these (ASCII case ignored).
+    /// Games whose event name contains one of these (case, and simplified against traditional
+    /// Chinese, ignored: [`crate::fold`]).
     pub events: Vec<String>,
-    /// Games in which one of the players' names contains one of these (ASCII case ignored).
+    /// Games in which one of the players' names contains one of these (case, and simplified
+    /// against traditional Chinese, ignored: [`crate::fold`]).
     pub players: Vec<String>,
     /// With `players`: only games where that player has this colour (`None`: either).
     pub player_color: Option<chariot_rules::Color>,
@@ -171,7 +173,7 @@ impl Filter {
                 .events
                 .iter()
                 .map(|_| {
-                    "g.event_id IN (SELECT id FROM events WHERE instr(lower(name), lower(?)) > 0)"
+                    "g.event_id IN (SELECT id FROM events WHERE instr(fold(name), fold(?)) > 0)"
                 })
                 .collect();
             clauses.push(format!("({})", any.join(" OR ")));
@@ -180,7 +182,7 @@ impl Filter {
         if !self.players.is_empty() {
             // Each name is bound once per colour it may have.
             // The names are matched once, in the small players table, not once per game.
-            const NAMED: &str = "(SELECT id FROM players WHERE instr(lower(name), lower(?)) > 0)";
+            const NAMED: &str = "(SELECT id FROM players WHERE instr(fold(name), fold(?)) > 0)";
             let (test, binds) = match self.player_color {
                 None => (format!("g.red_id IN {NAMED} OR g.black_id IN {NAMED}"), 2),
                 Some(chariot_rules::Color::Red) => (format!("g.red_id IN {NAMED}"), 1),

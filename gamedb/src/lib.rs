@@ -10,4 +10,5 @@
 
 pub mod db;
 pub mod filter;
+pub mod fold;
 pub mod index;

@@ -232,3 +232,43 @@ fn every_filter_agrees_with_replaying_the_games() {
         }
     }
 }
+
+#[test]
+fn simplified_and_traditional_names_find_each_other() {
+    const TRADITIONAL: &str = r#"[Event "第二屆全國象棋個人賽"]
+[Date "2004.01.01"]
+[Red "胡榮華"]
+[Black "呂欽"]
+[Result "1-0"]
+
+1. b2e2 b9c7 1-0
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let mut db = GameDb::create_or_open(dir.path().join("g.sqlite")).unwrap();
+    let (_, records) = read_all(TRADITIONAL.as_bytes());
+    let games: Vec<_> = records.iter().map(|r| check(r).unwrap()).collect();
+    let import = db
+        .begin_import("t.pgn", TRADITIONAL.len() as u64, "test")
+        .unwrap();
+    db.insert_batch(import, games.len(), &games, &[]).unwrap();
+    db.finish_import(import).unwrap();
+    // Names and events typed in simplified find those written in traditional, and the other
+    // way round (the page's script is simplified, the master games' headers traditional).
+    for (players, events, found) in [
+        (vec!["胡荣华"], vec![], 1),
+        (vec!["胡榮華"], vec![], 1),
+        (vec!["吕钦"], vec![], 1),
+        (vec![], vec!["全国象棋"], 1),
+        (vec!["许银川"], vec![], 0),
+    ] {
+        let f = Filter {
+            players: players.iter().map(|s| (*s).to_owned()).collect(),
+            events: events.iter().map(|s| (*s).to_owned()).collect(),
+            ..Filter::default()
+        };
+        let r = db
+            .explore(&Position::start(), &f, Order::Newest, 0, 10)
+            .unwrap();
+        assert_eq!(r.total, found, "{players:?} {events:?}");
+    }
+}

@@ -111,19 +111,24 @@ impl GameDb {
                 path: path.to_owned(),
                 source,
             })?;
-        let mut db = GameDb::over(conn, path);
+        let mut db = GameDb::over(conn, path)?;
         db.check_schema(false)?;
         Ok(db)
     }
 
-    /// A database over an open connection (its name caches empty).
-    fn over(conn: Connection, path: &Path) -> GameDb {
-        GameDb {
+    /// A database over an open connection (its name caches empty), with the SQL functions
+    /// its queries use (`fold`, [`crate::fold`]).
+    fn over(conn: Connection, path: &Path) -> Result<GameDb, DbError> {
+        crate::fold::register(&conn).map_err(|source| DbError::Sqlite {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(GameDb {
             conn,
             path: path.to_owned(),
             players: HashMap::new(),
             events: HashMap::new(),
-        }
+        })
     }
 
     fn open_with(path: &Path, create: bool) -> Result<GameDb, DbError> {
@@ -136,7 +141,7 @@ impl GameDb {
             path: path.to_owned(),
             source,
         })?;
-        let mut db = GameDb::over(conn, path);
+        let mut db = GameDb::over(conn, path)?;
         db.prepare()?;
         Ok(db)
     }
