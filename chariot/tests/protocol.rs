@@ -985,3 +985,111 @@ fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_b
     );
     e.quit();
 }
+
+/// The `option` lines of a handshake as (name, type, the value UCI2WB gives XBoard as the
+/// default): for a combo the first `var` (UCI2WB cuts the line at ` default ` before it reads the
+/// choices, so no choice is marked and XBoard takes the first), for the others `default`.
+fn uci2wb_defaults(lines: &[String]) -> Vec<(String, String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("option "))
+        .map(|l| {
+            let l = l.strip_prefix("name ").unwrap_or(l);
+            let (name, decl) = l.split_once(" type ").expect("a type");
+            let kind = decl.split_whitespace().next().unwrap().to_owned();
+            let value = if kind == "combo" {
+                decl.split(" var ")
+                    .nth(1)
+                    .unwrap()
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+            } else {
+                decl.split_once("default ").map_or("", |(_, v)| v).trim()
+            };
+            (name.to_owned(), kind, value.to_owned())
+        })
+        .collect()
+}
+
+/// The depth, score, nodes and line of each iteration of `go depth 5` from a position no book
+/// knows: equal lists mean equal settings (the search is deterministic with one thread and no
+/// randomness).
+fn search_signature(e: &mut Engine, uci: bool) -> Vec<String> {
+    e.send("position fen 2bakab2/9/1cn3nc1/p3p3p/2p3p2/9/P1P1P1P1P/1C2B1NC1/4A4/2BAK4 w - - 0 1");
+    e.send("go depth 5");
+    let lines = e.lines_until("bestmove");
+    let keep = |l: &String| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let field = |k: &str| {
+            let i = w.iter().position(|x| *x == k)?;
+            Some(
+                w[i + 1..]
+                    .iter()
+                    .take(if k == "pv" { 99 } else { 1 })
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        };
+        let score = if uci {
+            w.iter()
+                .position(|x| *x == "score")
+                .map(|i| w[i + 1..i + 3].join(" "))
+        } else {
+            field("score")
+        };
+        Some(format!(
+            "{:?} {:?} {:?} {:?}",
+            field("depth")?,
+            score?,
+            field("nodes")?,
+            field("pv")?
+        ))
+    };
+    let mut sig: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(keep)
+        .collect();
+    sig.push(lines.last().unwrap().clone());
+    sig
+}
+
+#[test]
+fn uci2wb_echoing_the_advertised_options_keeps_the_defaults() {
+    for uci in [false, true] {
+        let hello = if uci { "uci" } else { "ucci" };
+        let mut fresh = Engine::start();
+        fresh.send(hello);
+        fresh.starts(&format!("{hello}ok"));
+        let expected = search_signature(&mut fresh, uci);
+        fresh.quit();
+
+        let mut e = Engine::start();
+        e.send(hello);
+        let lines = e.lines_until(&format!("{hello}ok"));
+        let options = uci2wb_defaults(&lines);
+        assert!(options.len() > 10, "{lines:?}");
+        for (name, kind, value) in options {
+            // Buttons are commands, not settings; UCI2WB keeps UCI_Variant to itself.
+            if kind == "button" || name == "UCI_Variant" {
+                continue;
+            }
+            e.send(&if uci {
+                format!("setoption name {name} value {value}")
+            } else {
+                format!("setoption {name} {value}")
+            });
+        }
+        e.send("isready");
+        e.starts("readyok");
+        assert_eq!(
+            search_signature(&mut e, uci),
+            expected,
+            "{hello}: {}",
+            e.transcript.join("\n")
+        );
+        e.quit();
+    }
+}
