@@ -1093,3 +1093,34 @@ fn uci2wb_echoing_the_advertised_options_keeps_the_defaults() {
         e.quit();
     }
 }
+
+#[test]
+fn no_legal_move_answers_as_pikafish_in_uci_and_nobestmove_in_ucci() {
+    // Checkmated: rooks on a9 and b8 and the red general on the d-file leave no square.
+    let mated = "position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1";
+    let mut e = Engine::uci();
+    e.send(mated);
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["info depth 0 score mate 0", "bestmove (none)"],
+        "{lines:?}"
+    );
+    // A go depth 0 has moves but plays none: no mate score, still no move.
+    e.send("position startpos");
+    e.send("go depth 0");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("mate")), "{lines:?}");
+    e.quit();
+    let mut e = Engine::ucci();
+    e.send(mated);
+    e.send("go depth 3");
+    let lines = e.lines_until("nobestmove");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.quit();
+}
