@@ -1124,3 +1124,48 @@ fn no_legal_move_answers_as_pikafish_in_uci_and_nobestmove_in_ucci() {
     );
     e.quit();
 }
+
+#[test]
+fn every_go_is_answered_unknown_words_are_skipped_and_ucci_reads_movetime() {
+    let after_h2e2 = || {
+        let mut pos = Position::start();
+        pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+        pos
+    };
+    // UCCI through UCI2WB with XBoard's -st: 'movetime' in the unit of 'time' (milliseconds
+    // here, after usemillisec), a search of 300 ms, not 300 s (which would outlast PATIENCE).
+    let mut e = Engine::ucci();
+    e.send("setoption usebook false");
+    e.send("position startpos moves h2e2");
+    e.send("go time 60000 opptime 60000 movetime 300");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    e.send("go depth 2 frobnicate 7");
+    e.starts("info string go: ignored");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    // A go that cannot be read is still answered, with the reason.
+    e.send("go depth x");
+    let lines = e.lines_until("nobestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: go")),
+        "{lines:?}"
+    );
+    e.quit();
+
+    // UCI through UCI2WB with byoyomi on: 'byoyomi 0' is skipped.
+    let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves h2e2");
+    e.send("go wtime 60000 btime 60000 byoyomi 0");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    // Rejected by the session (an illegal searchmove) or the parser: still answered.
+    for go in ["go depth 2 searchmoves a0a5", "go depth two"] {
+        e.send(go);
+        let lines = e.lines_until("bestmove");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{go}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: go")),
+            "{lines:?}"
+        );
+    }
+    e.quit();
+}

@@ -221,7 +221,13 @@ impl Session {
         }
         // Everything else needs the idle state.
         if self.engine.is_thinking() && !self.engine.is_stopping() {
-            self.error("the engine is thinking; send stop first");
+            if let Command::Go(_) | Command::GoRejected(_) = cmd {
+                // Every go is answered, this one at once: a GUI that counts its answers then
+                // still gets one for each go, and never waits for one that will not come.
+                self.reject_go("the engine is thinking; send stop first");
+            } else {
+                self.error("the engine is thinking; send stop first");
+            }
             return Flow::Continue;
         }
         self.join();
@@ -245,6 +251,7 @@ impl Session {
                 )),
             },
             Command::Go(params) => self.go(params),
+            Command::GoRejected(reason) => self.reject_go(&reason),
             Command::Display => {
                 let style = DiagramStyle {
                     ansi: self.terminal,
@@ -589,13 +596,25 @@ impl Session {
         })
     }
 
+    /// Answers a `go` that will not search: the reason, then the protocol's no-move answer.
+    fn reject_go(&self, reason: &str) {
+        let reason = reason.strip_prefix("go: ").unwrap_or(reason);
+        self.error(&format!("go: {reason}; answering without a move"));
+        for line in self.writer().no_move(false) {
+            self.say(&line);
+        }
+    }
+
     fn go(&mut self, params: GoParams) {
+        if !params.ignored.is_empty() {
+            self.say(&shorten(&format!(
+                "info string go: ignored {} (not understood)",
+                params.ignored.join(" ")
+            )));
+        }
         let limits = match self.limits(&params) {
             Ok(l) => l,
-            Err(e) => {
-                self.error(&format!("go: {e}"));
-                return;
-            }
+            Err(e) => return self.reject_go(&e),
         };
         let request = GoRequest {
             limits,
@@ -620,7 +639,7 @@ impl Session {
             }
         });
         if let Err(e) = self.engine.go(request, listen) {
-            self.error(&format!("go: {e}"));
+            self.reject_go(&e.to_string());
         }
     }
 }

@@ -48,7 +48,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 "go perft: expected a depth, e.g. go perft 4".into(),
             )),
         },
-        "go" => parse_go(rest).map(Command::Go),
+        "go" => Ok(match parse_go(rest) {
+            Ok(go) => Command::Go(go),
+            Err(CommandError(e)) => Command::GoRejected(e),
+        }),
         "ponderhit" => Ok(Command::PonderHit { draw: false }),
         "stop" => Ok(Command::Stop),
         "quit" => Ok(Command::Quit),
@@ -106,7 +109,8 @@ fn parse_go(words: &[&str]) -> Result<GoParams, CommandError> {
                     it.next();
                 }
             }
-            other => return Err(CommandError(format!("go: unknown parameter {other:?}"))),
+            // "The engine should ignore unknown tokens" (UCI), e.g. UCI2WB's `byoyomi 0`.
+            other => go.ignored.push(other.to_owned()),
         }
     }
     if has_clock {
@@ -167,7 +171,11 @@ mod tests {
                 Some(Duration::from_millis(2000))
             )
         );
-        assert!(parse("go wtime").is_err());
+        assert!(matches!(parse("go wtime"), Ok(Command::GoRejected(_))));
+        let Ok(Command::Go(go)) = parse("go wtime 10 btime 10 byoyomi 0") else {
+            panic!()
+        };
+        assert_eq!(go.ignored, ["byoyomi", "0"]);
         assert!(parse("setoption Hash 3").is_err());
     }
 }
