@@ -343,7 +343,6 @@ fn seconds_and_milliseconds() {
 #[test]
 fn bad_input_is_reported_and_the_state_kept() {
     let mut e = Engine::ucci();
-    e.send("position startpos moves h2e2");
     e.send("frobnicate");
     e.starts("info string error: unknown command \"frobnicate\"");
     e.send("position fen rnbakabnr/9/1c5c1 w");
@@ -351,6 +350,8 @@ fn bad_input_is_reported_and_the_state_kept() {
     e.send("position startpos moves h2e2 h0h9");
     let err = e.starts("info string error: position: move 2");
     assert!(err.contains("h0h9"), "{err}");
+    // (After a rejected position, go answers without a move: see the test after this one.)
+    e.send("position startpos moves h2e2");
     e.send("banmoves a0a5");
     e.starts("info string error: banmoves");
     e.send("go depth x");
@@ -364,6 +365,45 @@ fn bad_input_is_reported_and_the_state_kept() {
     pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
     assert!(pos.is_legal(m), "{m} is not legal after h2e2");
     e.quit();
+}
+
+#[test]
+fn after_a_rejected_position_go_answers_without_a_move_until_a_valid_one() {
+    for uci in [false, true] {
+        let mut e = if uci { Engine::uci() } else { Engine::ucci() };
+        let no_move = if uci { "bestmove (none)" } else { "nobestmove" };
+        e.send("position startpos moves h2e2");
+        // The GUI's board is after h2e2 h9g7 b0c2; the engine cannot read it.
+        e.send("position startpos moves h2e2 h9g7 b0c9");
+        e.starts("info string error: position: move 3");
+        e.send("go depth 2");
+        let lines = e.lines_until(if uci { "bestmove" } else { "nobestmove" });
+        assert_eq!(lines.last().unwrap(), no_move, "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("the last position was rejected")),
+            "{lines:?}"
+        );
+        // A bad FEN too, and (UCCI) banned moves for the stale position are refused.
+        e.send("position fen rnbakabnr/9/1c5c1 w");
+        if !uci {
+            e.send("banmoves h9g7");
+            e.starts("info string error: banmoves");
+        }
+        e.send("go depth 2");
+        let lines = e.lines_until(if uci { "bestmove" } else { "nobestmove" });
+        assert_eq!(lines.last().unwrap(), no_move, "{lines:?}");
+        // A valid position ends it.
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 2");
+        let mut pos = Position::start();
+        for m in ["h2e2", "h9g7"] {
+            pos.make_move(chariot_rules::notation::parse_iccs(m).unwrap());
+        }
+        assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.quit();
+    }
 }
 
 #[test]

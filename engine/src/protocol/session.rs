@@ -95,6 +95,9 @@ pub struct Session {
     settings: Settings,
     terminal: bool,
     engine: Engine,
+    /// Why the last `position` was rejected, until a valid one comes: the engine's position is
+    /// then not the GUI's, so `go` answers without a move and `banmoves` is refused.
+    rejected: Option<String>,
 }
 
 impl Session {
@@ -107,6 +110,7 @@ impl Session {
             settings: Settings::default(),
             terminal,
             engine: Engine::new(),
+            rejected: None,
         }
     }
 
@@ -241,9 +245,20 @@ impl Session {
             }
             Command::NewGame => self.new_game(),
             Command::Position { spec, moves } => match self.build_position(&spec, &moves) {
-                Ok(pos) => self.engine.set_position(pos),
-                Err(e) => self.error(&format!("position: {e} (the previous position is kept)")),
+                Ok(pos) => {
+                    self.rejected = None;
+                    self.engine.set_position(pos);
+                }
+                Err(e) => {
+                    self.error(&format!(
+                        "position: {e} (go answers without a move until a valid position)"
+                    ));
+                    self.rejected = Some(e);
+                }
             },
+            Command::BanMoves(_) if self.rejected.is_some() => {
+                self.error("banmoves: the last position was rejected; send a valid position first");
+            }
             Command::BanMoves(texts) => match self.parse_moves_here(&texts) {
                 Ok(moves) => self.engine.ban_moves(moves),
                 Err(e) => self.error(&format!(
@@ -606,6 +621,13 @@ impl Session {
     }
 
     fn go(&mut self, params: GoParams) {
+        if let Some(why) = &self.rejected {
+            // Searching the previous position would play a move for a board the GUI no
+            // longer shows.
+            return self.reject_go(&format!(
+                "the last position was rejected ({why}); send a valid position"
+            ));
+        }
         if !params.ignored.is_empty() {
             self.say(&shorten(&format!(
                 "info string go: ignored {} (not understood)",
