@@ -1209,3 +1209,29 @@ fn every_go_is_answered_unknown_words_are_skipped_and_ucci_reads_movetime() {
     }
     e.quit();
 }
+
+#[test]
+fn bare_fen_and_startpos_lines_set_the_position() {
+    // UCI2WB's UCI ("Cyclone") dialect: 'fen FEN moves ...' without 'position', its FEN with 'r'
+    // for Red and nothing after, and ' moves' even when no move follows.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";
+    for uci in [true, false] {
+        let mut e = if uci { Engine::uci() } else { Engine::ucci() };
+        e.send(&format!("fen {fen} moves h2e2"));
+        e.send("go depth 2");
+        let mut pos = Position::start();
+        pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+        let lines = e.lines_until("bestmove");
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        assert!(pos.is_legal(bestmove_of(lines.last().unwrap())));
+        // Older Pikafish GUIs: 'startpos moves ...'.
+        e.send("startpos moves h2e2 h9g7");
+        e.send("go depth 2");
+        pos.make_move(chariot_rules::notation::parse_iccs("h9g7").unwrap());
+        assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.send(&format!("fen {fen} moves"));
+        e.send("go depth 2");
+        assert!(Position::start().is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.quit();
+    }
+}

@@ -33,6 +33,10 @@ pub fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
         },
         "position" => parse_position_args(rest, "position")
             .map(|(spec, moves)| Command::Position { spec, moves }),
+        // `fen ...` / `startpos ...` without `position`, as UCI2WB's UCI dialect sends them;
+        // read in UCCI too (a GUI switched between protocols, or a person at a terminal).
+        "fen" | "startpos" => parse_position_args(&words, "position")
+            .map(|(spec, moves)| Command::Position { spec, moves }),
         "probe" => {
             parse_position_args(rest, "probe").map(|(spec, moves)| Command::Probe { spec, moves })
         }

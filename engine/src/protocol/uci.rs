@@ -37,6 +37,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "ucinewgame" => Ok(Command::NewGame),
         "position" => parse_position_args(rest, "position")
             .map(|(spec, moves)| Command::Position { spec, moves }),
+        // `fen ...` / `startpos ...` without `position`: UCI2WB's UCI ("Cyclone") dialect and
+        // older Pikafish GUIs.
+        "fen" | "startpos" => parse_position_args(&words, "position")
+            .map(|(spec, moves)| Command::Position { spec, moves }),
         // `go perft N`, as Stockfish and Fairy-Stockfish answer it (per-move counts, then
         // `Nodes searched: N`).
         "go" if rest.first() == Some(&"perft") => match rest {
