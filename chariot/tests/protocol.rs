@@ -1235,3 +1235,40 @@ fn bare_fen_and_startpos_lines_set_the_position() {
         e.quit();
     }
 }
+
+#[test]
+fn cchess_stop_before_go_and_uci_style_setoption_in_ucci() {
+    // PyPI cchess in UCCI: 'setoption name X value Y', and 'stop' before every go.
+    let mut e = Engine::ucci();
+    e.send("setoption name usennue value false");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string evaluating with")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("not supported")),
+        "{lines:?}"
+    );
+    e.send("setoption name Clear Hash");
+    e.send("stop");
+    // Idle: one nobestmove, as UCCI 3.0 recommends (cchess reads it away after its stop).
+    let lines = e.lines_until("nobestmove");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let mut pos = Position::start();
+    pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+    e.quit();
+    // UCI: a stop with nothing running is ignored silently.
+    let mut e = Engine::uci();
+    e.send("stop");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(!lines.iter().any(|l| l.contains("bestmove")), "{lines:?}");
+    e.quit();
+}

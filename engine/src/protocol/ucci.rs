@@ -20,6 +20,9 @@ pub fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
     match head {
         "ucci" => Ok(Command::Ucci),
         "isready" => Ok(Command::IsReady),
+        // The UCI form, which clients such as PyPI cchess send in UCCI too. No UCCI option is
+        // called `name`, so the word cannot be misread.
+        "setoption" if rest.first() == Some(&"name") => super::uci::parse_setoption(rest),
         "setoption" => match rest {
             [] => Err(CommandError("setoption: expected an option name".into())),
             [name] => Ok(Command::SetOption {
@@ -125,6 +128,13 @@ mod tests {
         );
         assert_eq!(
             parse("setoption usebook false", true),
+            Ok(Command::SetOption {
+                name: "usebook".into(),
+                value: Some("false".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name usebook value false", true),
             Ok(Command::SetOption {
                 name: "usebook".into(),
                 value: Some("false".into())

@@ -66,7 +66,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     }
 }
 
-fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+/// Reads `setoption name <name> [value <value>]` (also used by UCCI, where clients such as PyPI
+/// cchess send the UCI form).
+pub(crate) fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     let ["name", rest @ ..] = words else {
         return Err(CommandError(
             "setoption: expected 'setoption name <name> [value <value>]'".into(),
