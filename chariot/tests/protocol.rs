@@ -343,7 +343,6 @@ fn seconds_and_milliseconds() {
 #[test]
 fn bad_input_is_reported_and_the_state_kept() {
     let mut e = Engine::ucci();
-    e.send("position startpos moves h2e2");
     e.send("frobnicate");
     e.starts("info string error: unknown command \"frobnicate\"");
     e.send("position fen rnbakabnr/9/1c5c1 w");
@@ -351,6 +350,8 @@ fn bad_input_is_reported_and_the_state_kept() {
     e.send("position startpos moves h2e2 h0h9");
     let err = e.starts("info string error: position: move 2");
     assert!(err.contains("h0h9"), "{err}");
+    // (After a rejected position, go answers without a move: see the test after this one.)
+    e.send("position startpos moves h2e2");
     e.send("banmoves a0a5");
     e.starts("info string error: banmoves");
     e.send("go depth x");
@@ -364,6 +365,45 @@ fn bad_input_is_reported_and_the_state_kept() {
     pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
     assert!(pos.is_legal(m), "{m} is not legal after h2e2");
     e.quit();
+}
+
+#[test]
+fn after_a_rejected_position_go_answers_without_a_move_until_a_valid_one() {
+    for uci in [false, true] {
+        let mut e = if uci { Engine::uci() } else { Engine::ucci() };
+        let no_move = if uci { "bestmove (none)" } else { "nobestmove" };
+        e.send("position startpos moves h2e2");
+        // The GUI's board is after h2e2 h9g7 b0c2; the engine cannot read it.
+        e.send("position startpos moves h2e2 h9g7 b0c9");
+        e.starts("info string error: position: move 3");
+        e.send("go depth 2");
+        let lines = e.lines_until(if uci { "bestmove" } else { "nobestmove" });
+        assert_eq!(lines.last().unwrap(), no_move, "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("the last position was rejected")),
+            "{lines:?}"
+        );
+        // A bad FEN too, and (UCCI) banned moves for the stale position are refused.
+        e.send("position fen rnbakabnr/9/1c5c1 w");
+        if !uci {
+            e.send("banmoves h9g7");
+            e.starts("info string error: banmoves");
+        }
+        e.send("go depth 2");
+        let lines = e.lines_until(if uci { "bestmove" } else { "nobestmove" });
+        assert_eq!(lines.last().unwrap(), no_move, "{lines:?}");
+        // A valid position ends it.
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 2");
+        let mut pos = Position::start();
+        for m in ["h2e2", "h9g7"] {
+            pos.make_move(chariot_rules::notation::parse_iccs(m).unwrap());
+        }
+        assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.quit();
+    }
 }
 
 #[test]
@@ -983,5 +1023,252 @@ fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_b
             .any(|l| l.starts_with("info depth 3") && l.contains("score cp -125")),
         "{lines:?}"
     );
+    e.quit();
+}
+
+/// The `option` lines of a handshake as (name, type, the value UCI2WB gives XBoard as the
+/// default): for a combo the first `var` (UCI2WB cuts the line at ` default ` before it reads the
+/// choices, so no choice is marked and XBoard takes the first), for the others `default`.
+fn uci2wb_defaults(lines: &[String]) -> Vec<(String, String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("option "))
+        .map(|l| {
+            let l = l.strip_prefix("name ").unwrap_or(l);
+            let (name, decl) = l.split_once(" type ").expect("a type");
+            let kind = decl.split_whitespace().next().unwrap().to_owned();
+            let value = if kind == "combo" {
+                decl.split(" var ")
+                    .nth(1)
+                    .unwrap()
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+            } else {
+                decl.split_once("default ").map_or("", |(_, v)| v).trim()
+            };
+            (name.to_owned(), kind, value.to_owned())
+        })
+        .collect()
+}
+
+/// The depth, score, nodes and line of each iteration of `go depth 5` from a position no book
+/// knows: equal lists mean equal settings (the search is deterministic with one thread and no
+/// randomness).
+fn search_signature(e: &mut Engine, uci: bool) -> Vec<String> {
+    e.send("position fen 2bakab2/9/1cn3nc1/p3p3p/2p3p2/9/P1P1P1P1P/1C2B1NC1/4A4/2BAK4 w - - 0 1");
+    e.send("go depth 5");
+    let lines = e.lines_until("bestmove");
+    let keep = |l: &String| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let field = |k: &str| {
+            let i = w.iter().position(|x| *x == k)?;
+            Some(
+                w[i + 1..]
+                    .iter()
+                    .take(if k == "pv" { 99 } else { 1 })
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        };
+        let score = if uci {
+            w.iter()
+                .position(|x| *x == "score")
+                .map(|i| w[i + 1..i + 3].join(" "))
+        } else {
+            field("score")
+        };
+        Some(format!(
+            "{:?} {:?} {:?} {:?}",
+            field("depth")?,
+            score?,
+            field("nodes")?,
+            field("pv")?
+        ))
+    };
+    let mut sig: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(keep)
+        .collect();
+    sig.push(lines.last().unwrap().clone());
+    sig
+}
+
+#[test]
+fn uci2wb_echoing_the_advertised_options_keeps_the_defaults() {
+    for uci in [false, true] {
+        let hello = if uci { "uci" } else { "ucci" };
+        let mut fresh = Engine::start();
+        fresh.send(hello);
+        fresh.starts(&format!("{hello}ok"));
+        let expected = search_signature(&mut fresh, uci);
+        fresh.quit();
+
+        let mut e = Engine::start();
+        e.send(hello);
+        let lines = e.lines_until(&format!("{hello}ok"));
+        let options = uci2wb_defaults(&lines);
+        assert!(options.len() > 10, "{lines:?}");
+        for (name, kind, value) in options {
+            // Buttons are commands, not settings; UCI2WB keeps UCI_Variant to itself.
+            if kind == "button" || name == "UCI_Variant" {
+                continue;
+            }
+            e.send(&if uci {
+                format!("setoption name {name} value {value}")
+            } else {
+                format!("setoption {name} {value}")
+            });
+        }
+        e.send("isready");
+        e.starts("readyok");
+        assert_eq!(
+            search_signature(&mut e, uci),
+            expected,
+            "{hello}: {}",
+            e.transcript.join("\n")
+        );
+        e.quit();
+    }
+}
+
+#[test]
+fn no_legal_move_answers_as_pikafish_in_uci_and_nobestmove_in_ucci() {
+    // Checkmated: rooks on a9 and b8 and the red general on the d-file leave no square.
+    let mated = "position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1";
+    let mut e = Engine::uci();
+    e.send(mated);
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["info depth 0 score mate 0", "bestmove (none)"],
+        "{lines:?}"
+    );
+    // A go depth 0 has moves but plays none: no mate score, still no move.
+    e.send("position startpos");
+    e.send("go depth 0");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("mate")), "{lines:?}");
+    e.quit();
+    let mut e = Engine::ucci();
+    e.send(mated);
+    e.send("go depth 3");
+    let lines = e.lines_until("nobestmove");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn every_go_is_answered_unknown_words_are_skipped_and_ucci_reads_movetime() {
+    let after_h2e2 = || {
+        let mut pos = Position::start();
+        pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+        pos
+    };
+    // UCCI through UCI2WB with XBoard's -st: 'movetime' in the unit of 'time' (milliseconds
+    // here, after usemillisec), a search of 300 ms, not 300 s (which would outlast PATIENCE).
+    let mut e = Engine::ucci();
+    e.send("setoption usebook false");
+    e.send("position startpos moves h2e2");
+    e.send("go time 60000 opptime 60000 movetime 300");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    e.send("go depth 2 frobnicate 7");
+    e.starts("info string go: ignored");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    // A go that cannot be read is still answered, with the reason.
+    e.send("go depth x");
+    let lines = e.lines_until("nobestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: go")),
+        "{lines:?}"
+    );
+    e.quit();
+
+    // UCI through UCI2WB with byoyomi on: 'byoyomi 0' is skipped.
+    let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves h2e2");
+    e.send("go wtime 60000 btime 60000 byoyomi 0");
+    assert!(after_h2e2().is_legal(bestmove_of(&e.starts("bestmove"))));
+    // Rejected by the session (an illegal searchmove) or the parser: still answered.
+    for go in ["go depth 2 searchmoves a0a5", "go depth two"] {
+        e.send(go);
+        let lines = e.lines_until("bestmove");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{go}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: go")),
+            "{lines:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn bare_fen_and_startpos_lines_set_the_position() {
+    // UCI2WB's UCI ("Cyclone") dialect: 'fen FEN moves ...' without 'position', its FEN with 'r'
+    // for Red and nothing after, and ' moves' even when no move follows.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";
+    for uci in [true, false] {
+        let mut e = if uci { Engine::uci() } else { Engine::ucci() };
+        e.send(&format!("fen {fen} moves h2e2"));
+        e.send("go depth 2");
+        let mut pos = Position::start();
+        pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+        let lines = e.lines_until("bestmove");
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        assert!(pos.is_legal(bestmove_of(lines.last().unwrap())));
+        // Older Pikafish GUIs: 'startpos moves ...'.
+        e.send("startpos moves h2e2 h9g7");
+        e.send("go depth 2");
+        pos.make_move(chariot_rules::notation::parse_iccs("h9g7").unwrap());
+        assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.send(&format!("fen {fen} moves"));
+        e.send("go depth 2");
+        assert!(Position::start().is_legal(bestmove_of(&e.starts("bestmove"))));
+        e.quit();
+    }
+}
+
+#[test]
+fn cchess_stop_before_go_and_uci_style_setoption_in_ucci() {
+    // PyPI cchess in UCCI: 'setoption name X value Y', and 'stop' before every go.
+    let mut e = Engine::ucci();
+    e.send("setoption name usennue value false");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string evaluating with")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("not supported")),
+        "{lines:?}"
+    );
+    e.send("setoption name Clear Hash");
+    e.send("stop");
+    // Idle: one nobestmove, as UCCI 3.0 recommends (cchess reads it away after its stop).
+    let lines = e.lines_until("nobestmove");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let mut pos = Position::start();
+    pos.make_move(chariot_rules::notation::parse_iccs("h2e2").unwrap());
+    assert!(pos.is_legal(bestmove_of(&e.starts("bestmove"))));
+    e.quit();
+    // UCI: a stop with nothing running is ignored silently.
+    let mut e = Engine::uci();
+    e.send("stop");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert!(!lines.iter().any(|l| l.contains("bestmove")), "{lines:?}");
     e.quit();
 }

@@ -45,6 +45,9 @@ pub struct GoParams {
     pub colour_clocks: Option<ColourClocks>,
     /// Only these root moves (UCI `searchmoves`), as text.
     pub searchmoves: Vec<String>,
+    /// Words the parser did not know and skipped (both specifications say to ignore them),
+    /// e.g. UCI2WB's `byoyomi 0`; the session names them in an `info string`.
+    pub ignored: Vec<String>,
 }
 
 /// UCI's clocks by colour (`wtime btime winc binc`); Red is UCI's "white".
@@ -91,6 +94,9 @@ pub enum Command {
     BanMoves(Vec<String>),
     /// Start thinking.
     Go(GoParams),
+    /// A `go` that could not be read (a keyword without its number): answered at once with no
+    /// move and the reason, so the GUI never waits for an answer that will not come.
+    GoRejected(String),
     /// The expected move was played: stop pondering and start the clock.
     PonderHit {
         /// The opponent offers a draw with it.

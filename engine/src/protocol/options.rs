@@ -65,6 +65,12 @@ pub enum Proto {
 }
 
 /// The option table: id, UCCI name, UCI name, declaration after the name (type, range, default).
+///
+/// A combo lists its default as its FIRST `var`: UCI2WB (XBoard's adapter) drops the `default`
+/// field of a combo, so XBoard takes the first choice for the default and sends it back at every
+/// engine start; listed in the natural order, `pruning none`, `knowledge none` and `style solid`
+/// would come back and weaken the engine. The `default` field stays, after the choices, where
+/// UCCI 3.0 puts it; GUIs that read it are unaffected. A unit test keeps the rule.
 pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
     (
         OptionId::UseMillisec,
@@ -112,13 +118,13 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         OptionId::Pruning,
         Some("pruning"),
         Some("Pruning"),
-        "type combo var none var small var medium var large default large",
+        "type combo var large var none var small var medium default large",
     ),
     (
         OptionId::Knowledge,
         Some("knowledge"),
         Some("Knowledge"),
-        "type combo var none var small var medium var large default large",
+        "type combo var large var none var small var medium default large",
     ),
     (
         OptionId::Randomness,
@@ -130,7 +136,7 @@ pub const OPTIONS: &[(OptionId, Option<&str>, Option<&str>, &str)] = &[
         OptionId::Style,
         Some("style"),
         Some("Style"),
-        "type combo var solid var normal var risky default normal",
+        "type combo var normal var solid var risky default normal",
     ),
     (OptionId::NewGame, Some("newgame"), None, "type button"),
     (OptionId::ClearHash, None, Some("Clear Hash"), "type button"),
@@ -315,6 +321,21 @@ mod tests {
                 .iter()
                 .all(|d| !d.contains("usemillisec"))
         );
+    }
+
+    #[test]
+    fn every_combo_lists_its_default_first() {
+        for &(_, ucci, uci, decl) in OPTIONS {
+            if !decl.starts_with("type combo") {
+                continue;
+            }
+            let first = decl
+                .split(" var ")
+                .nth(1)
+                .and_then(|v| v.split_whitespace().next());
+            let default = decl.split(" default ").nth(1);
+            assert_eq!(first, default, "{ucci:?}/{uci:?}: {decl}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! UCCI scores are one number of centipawns with mates as ±(10000 − plies) (ElephantEye's
 //! scale), reports carry no bounds (UCCI has no syntax for them), book notes are `info message`
 //! and the answer may carry `draw` or `resign`. UCI scores are `cp N` or `mate M` in moves,
-//! bounds are marked, and a position without a move answers `bestmove 0000`.
+//! bounds are marked, and a position without a move answers `bestmove (none)`.
 
 use crate::api::{Answer, Source, centipawns};
 use crate::search::{Bound, Info, Report, Score};
@@ -92,6 +92,22 @@ impl Writer {
         })
     }
 
+    /// The lines that answer a `go` without a move: UCCI `nobestmove` (the specification's
+    /// word); UCI `bestmove (none)` (UCI has no `nobestmove`; `(none)` is what Stockfish and
+    /// Pikafish write and what GUIs and cchess parse, where `0000` crashed cchess), preceded by
+    /// `info depth 0 score mate 0` when `mated` (no legal move: in Xiangqi a stalemate is lost too).
+    #[must_use]
+    pub fn no_move(&self, mated: bool) -> Vec<String> {
+        match self.proto {
+            Proto::Ucci => vec!["nobestmove".to_owned()],
+            Proto::Uci if mated => vec![
+                "info depth 0 score mate 0".to_owned(),
+                "bestmove (none)".to_owned(),
+            ],
+            Proto::Uci => vec!["bestmove (none)".to_owned()],
+        }
+    }
+
     /// The lines that end a `go`: what a book or table move says about itself, then `bestmove`
     /// (with `ponder`, and in UCCI `draw` or `resign`) or UCCI's `nobestmove`.
     #[must_use]
@@ -173,11 +189,7 @@ impl Writer {
             }
         }
         let Some(best) = a.result.best else {
-            lines.push(match self.proto {
-                Proto::Ucci => "nobestmove".to_owned(),
-                // UCI has no nobestmove; "0000" is the null move GUIs understand.
-                Proto::Uci => "bestmove 0000".to_owned(),
-            });
+            lines.extend(self.no_move(a.result.score == Score::Mate(0)));
             return lines;
         };
         let mut last = format!("bestmove {}", self.naming.format(best));

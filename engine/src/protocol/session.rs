@@ -95,6 +95,9 @@ pub struct Session {
     settings: Settings,
     terminal: bool,
     engine: Engine,
+    /// Why the last `position` was rejected, until a valid one comes: the engine's position is
+    /// then not the GUI's, so `go` answers without a move and `banmoves` is refused.
+    rejected: Option<String>,
 }
 
 impl Session {
@@ -107,6 +110,7 @@ impl Session {
             settings: Settings::default(),
             terminal,
             engine: Engine::new(),
+            rejected: None,
         }
     }
 
@@ -221,7 +225,13 @@ impl Session {
         }
         // Everything else needs the idle state.
         if self.engine.is_thinking() && !self.engine.is_stopping() {
-            self.error("the engine is thinking; send stop first");
+            if let Command::Go(_) | Command::GoRejected(_) = cmd {
+                // Every go is answered, this one at once: a GUI that counts its answers then
+                // still gets one for each go, and never waits for one that will not come.
+                self.reject_go("the engine is thinking; send stop first");
+            } else {
+                self.error("the engine is thinking; send stop first");
+            }
             return Flow::Continue;
         }
         self.join();
@@ -235,9 +245,20 @@ impl Session {
             }
             Command::NewGame => self.new_game(),
             Command::Position { spec, moves } => match self.build_position(&spec, &moves) {
-                Ok(pos) => self.engine.set_position(pos),
-                Err(e) => self.error(&format!("position: {e} (the previous position is kept)")),
+                Ok(pos) => {
+                    self.rejected = None;
+                    self.engine.set_position(pos);
+                }
+                Err(e) => {
+                    self.error(&format!(
+                        "position: {e} (go answers without a move until a valid position)"
+                    ));
+                    self.rejected = Some(e);
+                }
             },
+            Command::BanMoves(_) if self.rejected.is_some() => {
+                self.error("banmoves: the last position was rejected; send a valid position first");
+            }
             Command::BanMoves(texts) => match self.parse_moves_here(&texts) {
                 Ok(moves) => self.engine.ban_moves(moves),
                 Err(e) => self.error(&format!(
@@ -245,6 +266,7 @@ impl Session {
                 )),
             },
             Command::Go(params) => self.go(params),
+            Command::GoRejected(reason) => self.reject_go(&reason),
             Command::Display => {
                 let style = DiagramStyle {
                     ansi: self.terminal,
@@ -589,13 +611,32 @@ impl Session {
         })
     }
 
+    /// Answers a `go` that will not search: the reason, then the protocol's no-move answer.
+    fn reject_go(&self, reason: &str) {
+        let reason = reason.strip_prefix("go: ").unwrap_or(reason);
+        self.error(&format!("go: {reason}; answering without a move"));
+        for line in self.writer().no_move(false) {
+            self.say(&line);
+        }
+    }
+
     fn go(&mut self, params: GoParams) {
+        if let Some(why) = &self.rejected {
+            // Searching the previous position would play a move for a board the GUI no
+            // longer shows.
+            return self.reject_go(&format!(
+                "the last position was rejected ({why}); send a valid position"
+            ));
+        }
+        if !params.ignored.is_empty() {
+            self.say(&shorten(&format!(
+                "info string go: ignored {} (not understood)",
+                params.ignored.join(" ")
+            )));
+        }
         let limits = match self.limits(&params) {
             Ok(l) => l,
-            Err(e) => {
-                self.error(&format!("go: {e}"));
-                return;
-            }
+            Err(e) => return self.reject_go(&e),
         };
         let request = GoRequest {
             limits,
@@ -620,7 +661,7 @@ impl Session {
             }
         });
         if let Err(e) = self.engine.go(request, listen) {
-            self.error(&format!("go: {e}"));
+            self.reject_go(&e.to_string());
         }
     }
 }

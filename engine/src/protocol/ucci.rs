@@ -20,6 +20,9 @@ pub fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
     match head {
         "ucci" => Ok(Command::Ucci),
         "isready" => Ok(Command::IsReady),
+        // The UCI form, which clients such as PyPI cchess send in UCCI too. No UCCI option is
+        // called `name`, so the word cannot be misread.
+        "setoption" if rest.first() == Some(&"name") => super::uci::parse_setoption(rest),
         "setoption" => match rest {
             [] => Err(CommandError("setoption: expected an option name".into())),
             [name] => Ok(Command::SetOption {
@@ -33,13 +36,20 @@ pub fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
         },
         "position" => parse_position_args(rest, "position")
             .map(|(spec, moves)| Command::Position { spec, moves }),
+        // `fen ...` / `startpos ...` without `position`, as UCI2WB's UCI dialect sends them;
+        // read in UCCI too (a GUI switched between protocols, or a person at a terminal).
+        "fen" | "startpos" => parse_position_args(&words, "position")
+            .map(|(spec, moves)| Command::Position { spec, moves }),
         "probe" => {
             parse_position_args(rest, "probe").map(|(spec, moves)| Command::Probe { spec, moves })
         }
         "banmoves" => Ok(Command::BanMoves(
             rest.iter().map(|s| (*s).to_owned()).collect(),
         )),
-        "go" => parse_go(rest, millis).map(Command::Go),
+        "go" => Ok(match parse_go(rest, millis) {
+            Ok(go) => Command::Go(go),
+            Err(CommandError(e)) => Command::GoRejected(e),
+        }),
         "ponderhit" => match rest {
             [] => Ok(Command::PonderHit { draw: false }),
             ["draw"] => Ok(Command::PonderHit { draw: true }),
@@ -81,11 +91,16 @@ fn parse_go(words: &[&str], millis: bool) -> Result<GoParams, CommandError> {
             "time" => go.time = Some(unit(number(&mut it, "time")?)),
             "increment" => go.increment = unit(number(&mut it, "increment")?),
             "movestogo" => go.movestogo = Some(number(&mut it, "movestogo")?),
+            // Not in UCCI 3.0: UCI's fixed time per move, which UCI2WB sends in UCCI too (XBoard's
+            // `-st`), in the unit of `time`.
+            "movetime" => go.movetime = Some(unit(number(&mut it, "movetime")?)),
             "opptime" => go.opptime = Some(unit(number(&mut it, "opptime")?)),
             // The opponent's control is informational only; read and check it.
             "oppincrement" => drop(unit(number(&mut it, "oppincrement")?)),
             "oppmovestogo" => drop(number::<u32>(&mut it, "oppmovestogo")?),
-            other => return Err(CommandError(format!("go: unknown parameter {other:?}"))),
+            // Unknown words are skipped, as UCI says and UCCI engines do (a number after one is
+            // skipped as a word of its own).
+            other => go.ignored.push(other.to_owned()),
         }
     }
     if go.ponder && go.draw {
@@ -113,6 +128,13 @@ mod tests {
         );
         assert_eq!(
             parse("setoption usebook false", true),
+            Ok(Command::SetOption {
+                name: "usebook".into(),
+                value: Some("false".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name usebook value false", true),
             Ok(Command::SetOption {
                 name: "usebook".into(),
                 value: Some("false".into())
@@ -157,8 +179,19 @@ mod tests {
 
     #[test]
     fn errors_name_the_command() {
-        assert!(parse("go depth x", true).unwrap_err().0.contains("depth"));
-        assert!(parse("go ponder draw time 5", true).is_err());
+        let Ok(Command::GoRejected(e)) = parse("go depth x", true) else {
+            panic!()
+        };
+        assert!(e.contains("depth"));
+        assert!(matches!(
+            parse("go ponder draw time 5", true),
+            Ok(Command::GoRejected(_))
+        ));
+        let Ok(Command::Go(go)) = parse("go time 10 movetime 2 byoyomi 0", false) else {
+            panic!()
+        };
+        assert_eq!(go.movetime, Some(Duration::from_secs(2)));
+        assert_eq!(go.ignored, ["byoyomi", "0"]);
         assert!(parse("position", true).unwrap_err().0.contains("position"));
         assert!(parse("position fen", true).is_err());
         assert!(

@@ -37,6 +37,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "ucinewgame" => Ok(Command::NewGame),
         "position" => parse_position_args(rest, "position")
             .map(|(spec, moves)| Command::Position { spec, moves }),
+        // `fen ...` / `startpos ...` without `position`: UCI2WB's UCI ("Cyclone") dialect and
+        // older Pikafish GUIs.
+        "fen" | "startpos" => parse_position_args(&words, "position")
+            .map(|(spec, moves)| Command::Position { spec, moves }),
         // `go perft N`, as Stockfish and Fairy-Stockfish answer it (per-move counts, then
         // `Nodes searched: N`).
         "go" if rest.first() == Some(&"perft") => match rest {
@@ -48,7 +52,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 "go perft: expected a depth, e.g. go perft 4".into(),
             )),
         },
-        "go" => parse_go(rest).map(Command::Go),
+        "go" => Ok(match parse_go(rest) {
+            Ok(go) => Command::Go(go),
+            Err(CommandError(e)) => Command::GoRejected(e),
+        }),
         "ponderhit" => Ok(Command::PonderHit { draw: false }),
         "stop" => Ok(Command::Stop),
         "quit" => Ok(Command::Quit),
@@ -59,7 +66,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     }
 }
 
-fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+/// Reads `setoption name <name> [value <value>]` (also used by UCCI, where clients such as PyPI
+/// cchess send the UCI form).
+pub(crate) fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     let ["name", rest @ ..] = words else {
         return Err(CommandError(
             "setoption: expected 'setoption name <name> [value <value>]'".into(),
@@ -106,7 +115,8 @@ fn parse_go(words: &[&str]) -> Result<GoParams, CommandError> {
                     it.next();
                 }
             }
-            other => return Err(CommandError(format!("go: unknown parameter {other:?}"))),
+            // "The engine should ignore unknown tokens" (UCI), e.g. UCI2WB's `byoyomi 0`.
+            other => go.ignored.push(other.to_owned()),
         }
     }
     if has_clock {
@@ -167,7 +177,11 @@ mod tests {
                 Some(Duration::from_millis(2000))
             )
         );
-        assert!(parse("go wtime").is_err());
+        assert!(matches!(parse("go wtime"), Ok(Command::GoRejected(_))));
+        let Ok(Command::Go(go)) = parse("go wtime 10 btime 10 byoyomi 0") else {
+            panic!()
+        };
+        assert_eq!(go.ignored, ["byoyomi", "0"]);
         assert!(parse("setoption Hash 3").is_err());
     }
 }
