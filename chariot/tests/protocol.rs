@@ -1272,3 +1272,34 @@ fn cchess_stop_before_go_and_uci_style_setoption_in_ucci() {
     assert!(!lines.iter().any(|l| l.contains("bestmove")), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn a_win_by_the_opponents_forbidden_perpetual_is_no_mate_score() {
+    // Red checks from a9 and a8 while Black's general steps d9-d8-d9: Black's d9d8 completes
+    // the repetition in which Red checked every move, so Red loses by the rule. The move is no
+    // check and no mate: GUIs (UCI2WB turns `mate 1` into a won game) must not be told mate.
+    let mut e = Engine::uci();
+    e.send("setoption name UseEGTB value false");
+    e.send("position fen 3k5/9/9/8p/9/9/8P/9/9/R3K4 w - - 0 1 moves a0a9 d9d8 a9a8 d8d9 a8a9");
+    e.send("go depth 4");
+    let lines = e.lines_until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove d9d8", "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score cp "))
+        .unwrap();
+    let cp: i32 = last_info
+        .split_whitespace()
+        .skip_while(|w| *w != "cp")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        cp > 20_000,
+        "a win, scored above every evaluation: {last_info}"
+    );
+    e.quit();
+}

@@ -1,6 +1,6 @@
 //! Repetitions and the natural move limit inside the search.
 
-use super::score::{mate_in, mated_in};
+use super::score::tb_rule_win_at;
 use chariot_rules::Position;
 use chariot_rules::judge::repetition_verdict;
 
@@ -17,9 +17,12 @@ pub(crate) const NATURAL_LIMIT: u32 = 120;
 ///
 /// The first repetition is judged by the rules core's [`repetition_verdict`] over the cycle: a
 /// side that perpetually checks (or, failing that, perpetually chases) while the other does not
-/// loses, scored like being mated at this ply; otherwise it is a draw (`draw`, the draw score
-/// from the side to move's view, which includes contempt). So the engine neither walks into a
-/// forbidden perpetual nor lets the opponent get away with one.
+/// loses, scored as a win by the rule at this ply, the tablebases' score for wins by the
+/// perpetual-check rule ([`tb_rule_win_at`]): a win below every mate, so that a GUI is never
+/// told `mate 1` for a move that only completes the opponent's forbidden repetition; otherwise
+/// it is a draw (`draw`, the draw score from the side to move's view, which includes contempt).
+/// So the engine neither walks into a forbidden perpetual nor lets the opponent get away with
+/// one.
 #[inline]
 pub(crate) fn repetition_score(pos: &Position, draw: i32, ply: usize) -> Option<i32> {
     let history = pos.history();
@@ -35,8 +38,8 @@ pub(crate) fn repetition_score(pos: &Position, draw: i32, ply: usize) -> Option<
         if back >= 4 && back % 2 == 0 && undo.key == key {
             let loser = repetition_verdict(pos, len - back).and_then(|v| v.loser());
             return Some(match loser {
-                Some(c) if c == pos.turn() => mated_in(ply),
-                Some(_) => mate_in(ply),
+                Some(c) if c == pos.turn() => -tb_rule_win_at(ply),
+                Some(_) => tb_rule_win_at(ply),
                 None => draw,
             });
         }
@@ -78,9 +81,9 @@ mod tests {
         assert_eq!(repetition_score(&pos, 0, 4), None);
         play(&mut pos, &["a8a9"]);
         // Red checked with every move of the cycle, Black (to move) did not: Red loses.
-        assert_eq!(repetition_score(&pos, 0, 5), Some(mate_in(5)));
+        assert_eq!(repetition_score(&pos, 0, 5), Some(tb_rule_win_at(5)));
         play(&mut pos, &["d9d8"]);
-        assert_eq!(repetition_score(&pos, 0, 6), Some(mated_in(6)));
+        assert_eq!(repetition_score(&pos, 0, 6), Some(-tb_rule_win_at(6)));
     }
 
     #[test]
