@@ -101,7 +101,7 @@ fn master_games_replay_legally() {
 
 /// Replays every game of the game file named by `CHARIOT_PGN` (any format and encoding the
 /// games crate reads) and reports each game that does not replay:
-/// `CHARIOT_PGN=games.pgn cargo test --release --test games -- --ignored`.
+/// `CHARIOT_PGN=games.pgn cargo test --release -p chariot-games --test sample_games -- --ignored`.
 #[test]
 #[ignore = "reads the file named by CHARIOT_PGN"]
 fn replay_external_file() {
