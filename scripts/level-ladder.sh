@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures each web level against the next with chariot-league (docs/STRENGTH.md): the levels
-# are read from web/src/levels.rs (node budget, knowledge, randomness) and played as UCCI
+# are read from web/src/play_levels.rs (node budget, knowledge, randomness) and played as UCCI
 # engines with the same settings; GAMES games a pair (default 20) from 6-ply openings of the
 # built-in book, each opening with both colours, one game at a time. Prints one JSON summary
 # line per pair (chariot-league --json's last line) and writes the games to OUT (default
@@ -11,9 +11,9 @@ games=${GAMES:-20}
 out=${OUT:-target/level-ladder}
 mkdir -p "$out"
 cargo build --release -p chariot -p chariot-league >/dev/null 2>&1
-mapfile -t levels < <(sed -n 's/^ *spec(\([0-9_]*\), Amount::\([A-Za-z]*\), Amount::\([A-Za-z]*\)),$/\1 \2 \3/p' web/src/levels.rs)
+mapfile -t levels < <(sed -n 's/^ *spec(\([0-9_]*\), Amount::\([A-Za-z]*\), Amount::\([A-Za-z]*\)),$/\1 \2 \3/p' web/src/play_levels.rs)
 if [ "${#levels[@]}" -lt 2 ]; then
-  echo "level-ladder: no levels found in web/src/levels.rs" >&2
+  echo "level-ladder: no levels found in web/src/play_levels.rs" >&2
   exit 1
 fi
 engine() {

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use chariot_engine::resources;
-use chariot_web::archive::Archive;
-use chariot_web::gamesdb::GamesDb;
-use chariot_web::library::Library;
+use chariot_web::compiled_books::Library;
+use chariot_web::explorer_db::GamesDb;
+use chariot_web::played_games::Archive;
 use chariot_web::{AppState, Limits};
 
 /// How `chariot serve` was asked to run.

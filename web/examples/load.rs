@@ -117,10 +117,10 @@ async fn main() -> std::io::Result<()> {
             ..Limits::default()
         },
     );
-    let games = chariot_web::gamesdb::GamesDb::default_path();
+    let games = chariot_web::explorer_db::GamesDb::default_path();
     if games.is_file() {
         state = state.with_games_db(Arc::new(
-            chariot_web::gamesdb::GamesDb::open(&games).map_err(std::io::Error::other)?,
+            chariot_web::explorer_db::GamesDb::open(&games).map_err(std::io::Error::other)?,
         ));
     }
     let state = Arc::new(state);

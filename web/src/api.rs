@@ -93,9 +93,9 @@ struct LevelView {
 /// `GET /api/levels`: the playing levels, weakest first.
 async fn levels() -> Json<Vec<LevelView>> {
     Json(
-        (1..=crate::levels::LEVELS)
+        (1..=crate::play_levels::LEVELS)
             .filter_map(|n| {
-                crate::levels::LevelSpec::of(n).map(|l| LevelView {
+                crate::play_levels::LevelSpec::of(n).map(|l| LevelView {
                     level: n,
                     nodes: l.nodes,
                     knowledge: l.knowledge.name(),
@@ -113,7 +113,7 @@ struct NewGame {
     /// `red` or `black`: the person's side.
     #[serde(default = "red")]
     side: String,
-    /// 1 to [`crate::levels::LEVELS`].
+    /// 1 to [`crate::play_levels::LEVELS`].
     #[serde(default = "default_level")]
     level: u8,
     /// The start position; the usual one when absent.

@@ -1,6 +1,6 @@
 //! Compiling books in the browser: `POST /api/books` compiles the games a filter selects (one
 //! player's games as Red, say) with `book-builder compile`'s code, as a job, into the
-//! [`Library`](crate::library::Library); `GET /api/books` lists every book the server has (the
+//! [`Library`](crate::compiled_books::Library); `GET /api/books` lists every book the server has (the
 //! configured ones and the compiled ones); `GET /api/books/{name}` downloads a compiled book's
 //! file.
 //!
@@ -19,10 +19,10 @@ use book_builder::compile::{CompileOptions, compile};
 use chariot_formats::book::Book;
 use serde::{Deserialize, Serialize};
 
+use crate::compiled_books::{EXTENSION, configured_name};
 use crate::error::ApiError;
 use crate::explorer::FilterParams;
 use crate::jobs::JobView;
-use crate::library::{EXTENSION, configured_name};
 use crate::state::AppState;
 
 /// A book's name: 1 to 60 letters (any script), digits, spaces, `-`, `_` or `.`, not starting

@@ -21,7 +21,7 @@ use chariot_rules::{Color, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, query};
-use crate::gamesdb::GamesDb;
+use crate::explorer_db::GamesDb;
 use crate::movetext::{describe, names};
 use crate::position::reached;
 use crate::state::AppState;
@@ -73,7 +73,7 @@ pub(crate) async fn book(
         .books()
         .iter()
         .map(|b| BookView {
-            name: crate::library::configured_name(b),
+            name: crate::compiled_books::configured_name(b),
             kind: "configured",
             moves: book_moves(b, &pos),
         })
@@ -469,7 +469,7 @@ pub(crate) async fn game(
         )));
     };
     if pgn {
-        let text = crate::gamesdb::pgn(&g);
+        let text = crate::explorer_db::pgn(&g);
         return Ok((
             [
                 (

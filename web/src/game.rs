@@ -18,7 +18,7 @@ use chariot_rules::{
 };
 
 use crate::clock::{Clock, ClockSpec};
-use crate::levels::LevelSpec;
+use crate::play_levels::LevelSpec;
 
 /// Why a request about a game cannot be done; the message says what is wrong.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub enum GameError {
         reason: String,
     },
     /// No such level.
-    #[error("level {0} does not exist (1 to {max})", max = crate::levels::LEVELS)]
+    #[error("level {0} does not exist (1 to {max})", max = crate::play_levels::LEVELS)]
     BadLevel(u8),
     /// The move text is not a legal move here.
     #[error("{0}")]
@@ -78,7 +78,7 @@ pub struct Setup {
     pub moves: Vec<String>,
     /// The person's side.
     pub human: Color,
-    /// 1 to [`crate::levels::LEVELS`].
+    /// 1 to [`crate::play_levels::LEVELS`].
     pub level: u8,
     /// A clock, or none.
     pub clock: Option<ClockSpec>,
@@ -307,7 +307,7 @@ impl Game {
                 "a hint is for your turn in a game that goes on".to_owned(),
             ));
         }
-        let strongest = LevelSpec::of(crate::levels::LEVELS).unwrap_or(self.spec);
+        let strongest = LevelSpec::of(crate::play_levels::LEVELS).unwrap_or(self.spec);
         Ok(self
             .search(strongest.limits(cap.min(Duration::from_secs(1))))
             .and_then(|a| a.result.best))

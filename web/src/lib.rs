@@ -2,35 +2,36 @@
 //! in the browser, over a JSON API that scripts can use too (`docs/web-api.md`).
 //!
 //! [`game`] is one game between a person and the engine under the rules core's judgement, with
-//! its [`clock`] and its rule for [`draw`] offers; [`levels`] the playing levels, each a real limit on the engine; [`analysis`]
-//! streams the engine's lines as server-sent events; [`position`] answers position queries and
-//! reads uploaded game files; [`movetext`] names moves in the three notations. [`api`] holds the
-//! routes and the game handlers, [`state`] what they share and the server's [`Limits`],
-//! [`error`] the error answers, [`result`] how results are shown, and [`assets`] serves the
-//! pages embedded in the binary (`web/assets/`, `docs/web-app.md`); [`archive`] keeps finished
-//! games in a game database; [`explorer`] answers the explorer's questions (books, tables,
-//! the games through a position) from [`gamesdb`], the explorer's game database, into which
-//! [`import`] brings uploaded game files; [`books`] compiles books from it into the
-//! [`library`]; [`jobs`] runs such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
+//! its [`clock`] and its rule for [`draw`] offers; [`play_levels`] the playing levels, each a
+//! real limit on the engine; [`analysis`] streams the engine's lines as server-sent events;
+//! [`position`] answers position queries and reads uploaded game files; [`movetext`] names moves
+//! in the three notations. [`api`] holds the routes and the game handlers, [`state`] what they
+//! share and the server's [`Limits`], [`error`] the error answers, [`result`] how sides are
+//! named, and [`assets`] serves the pages embedded in the binary (`web/assets/`,
+//! `docs/web-app.md`); [`played_games`] keeps finished games in a game database; [`explorer`]
+//! answers the explorer's questions (books through [`book_moves`], tables, the games through a
+//! position) from [`explorer_db`], the explorer's game database, into which [`import`] brings
+//! uploaded game files; [`books`] compiles books from it into [`compiled_books`]; [`jobs`] runs
+//! such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
 //! the server has and each material's numbers.
 
 pub mod analysis;
 pub mod api;
-pub mod archive;
 pub mod assets;
 pub mod book_moves;
 pub mod books;
 pub mod clock;
+pub mod compiled_books;
 pub mod draw;
 pub mod error;
 pub mod explorer;
+pub mod explorer_db;
 pub mod game;
-pub mod gamesdb;
 pub mod import;
 pub mod jobs;
-pub mod levels;
-pub mod library;
 pub mod movetext;
+pub mod play_levels;
+pub mod played_games;
 pub mod position;
 pub mod result;
 pub mod state;

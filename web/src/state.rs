@@ -55,15 +55,15 @@ pub struct AppState {
     ids: Mutex<Rng>,
     pub(crate) analyses: Arc<tokio::sync::Semaphore>,
     /// Where finished games are kept, if anywhere.
-    pub(crate) archive: Option<Arc<crate::archive::Archive>>,
+    pub(crate) archive: Option<Arc<crate::played_games::Archive>>,
     /// The explorer's game database, if any.
-    pub(crate) games_db: Option<Arc<crate::gamesdb::GamesDb>>,
+    pub(crate) games_db: Option<Arc<crate::explorer_db::GamesDb>>,
     /// The tablebase pages computed so far (`GET /api/tablebases/{material}`).
     pub(crate) table_pages: crate::tables::Pages,
     /// Imports and book compilations under way or recently ended.
     pub(crate) jobs: crate::jobs::Jobs,
     /// The books compiled in the browser (and those kept from earlier runs).
-    pub(crate) library: crate::library::Library,
+    pub(crate) library: crate::compiled_books::Library,
 }
 
 /// A game and when it was last used.
@@ -87,27 +87,27 @@ impl AppState {
             games_db: None,
             table_pages: crate::tables::Pages::default(),
             jobs: crate::jobs::Jobs::default(),
-            library: crate::library::Library::default(),
+            library: crate::compiled_books::Library::default(),
         }
     }
 
     /// Explores `db` (`GET /api/games`).
     #[must_use]
-    pub fn with_games_db(mut self, db: Arc<crate::gamesdb::GamesDb>) -> AppState {
+    pub fn with_games_db(mut self, db: Arc<crate::explorer_db::GamesDb>) -> AppState {
         self.games_db = Some(db);
         self
     }
 
     /// Keeps the books compiled in the browser in `library`.
     #[must_use]
-    pub fn with_library(mut self, library: crate::library::Library) -> AppState {
+    pub fn with_library(mut self, library: crate::compiled_books::Library) -> AppState {
         self.library = library;
         self
     }
 
     /// Keeps every finished game in `archive` (a game database).
     #[must_use]
-    pub fn with_archive(mut self, archive: crate::archive::Archive) -> AppState {
+    pub fn with_archive(mut self, archive: crate::played_games::Archive) -> AppState {
         self.archive = Some(Arc::new(archive));
         self
     }

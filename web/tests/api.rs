@@ -216,7 +216,7 @@ async fn the_levels_are_listed_weakest_first() {
     let (status, levels) = get(&app(), "/api/levels").await;
     assert_eq!(status, StatusCode::OK);
     let levels = levels.as_array().unwrap();
-    assert_eq!(levels.len(), usize::from(chariot_web::levels::LEVELS));
+    assert_eq!(levels.len(), usize::from(chariot_web::play_levels::LEVELS));
     assert_eq!(levels[0]["level"], 1);
     assert_eq!(levels[0]["randomness"], "large");
     let nodes: Vec<u64> = levels
@@ -662,7 +662,7 @@ async fn finished_games_are_kept_in_the_game_database() {
         Tablebases::open(&[tables]).unwrap(),
         Limits::default(),
     )
-    .with_archive(chariot_web::archive::Archive::open(&path).unwrap());
+    .with_archive(chariot_web::played_games::Archive::open(&path).unwrap());
     let app = router(Arc::new(state));
     // A game to mate from a set-up position, and one resigned at once (no move: not kept).
     let (_, game) = new_game(

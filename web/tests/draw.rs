@@ -9,7 +9,7 @@ use chariot_formats::egtb::{Tablebases, Wdl};
 use chariot_rules::{Color, Position};
 use chariot_web::draw::{DRAW_MARGIN, Known, LOST, OPENING_PLIES, accepts};
 use chariot_web::game::{Game, Setup};
-use chariot_web::levels::LEVELS;
+use chariot_web::play_levels::LEVELS;
 
 fn tables() -> Arc<Tablebases> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");

@@ -10,7 +10,7 @@ use chariot_formats::egtb::Tablebases;
 use chariot_gamedb::db::GameDb;
 use chariot_games::checked::check;
 use chariot_games::read::read_all;
-use chariot_web::gamesdb::GamesDb;
+use chariot_web::explorer_db::GamesDb;
 use chariot_web::{AppState, Limits, router};
 use http_body_util::BodyExt;
 use serde_json::Value;
