@@ -89,22 +89,8 @@ pub fn load_tables<P: AsRef<Path>>(dirs: &[P]) -> (Tablebases, Vec<ProbeError>) 
     }
 }
 
-/// The network in the file at `path`; the built-in network when `path` is `None`.
-///
-/// The built-in network's bytes are checked like a file's; if they were damaged this gives
+/// The built-in network. Its bytes are checked like a file's; if they were damaged this is
 /// `None` (the hand-written evaluation), so that a program plays rather than not at all.
-///
-/// # Errors
-///
-/// [`ResourceError::Network`] when the file cannot be read or is not a valid network.
-pub fn load_network(path: Option<&Path>) -> Result<Option<Arc<Network>>, ResourceError> {
-    match path {
-        Some(path) => load_network_file(path).map(Some),
-        None => Ok(default_network()),
-    }
-}
-
-/// The built-in network, or `None` (the hand-written evaluation) if its bytes were damaged.
 #[must_use]
 pub fn default_network() -> Option<Arc<Network>> {
     builtin::default_network()
@@ -158,9 +144,7 @@ mod tests {
     fn defaults_are_the_built_in_book_and_network() {
         let books = load_books::<PathBuf>(&[]).unwrap();
         assert_eq!(books.books().len(), 1);
-        let net = load_network(None)
-            .unwrap()
-            .expect("the built-in network loads");
+        let net = default_network().expect("the built-in network loads");
         assert!(
             describe_evaluation(Some(&net), None).starts_with(&format!("the {}", builtin::NAME))
         );
@@ -179,7 +163,9 @@ mod tests {
         };
         assert!(matches!(e, ResourceError::Book(_)));
         assert!(e.to_string().contains("nothing.xqb"), "{e}");
-        let e = load_network(Some(&dir.path().join("nothing.nnue"))).unwrap_err();
+        let Err(e) = load_network_file(&dir.path().join("nothing.nnue")) else {
+            panic!("a missing network loaded");
+        };
         assert!(e.to_string().contains("nothing.nnue"), "{e}");
         let (tables, problems) = load_tables(&[dir.path().join("no-such-dir")]);
         assert_eq!((tables.len(), problems.len()), (0, 1));
