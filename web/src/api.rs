@@ -23,7 +23,7 @@ use crate::clock::ClockSpec;
 use crate::error::{ApiError, query};
 use crate::game::{EngineMove, Game, GameError, Setup};
 use crate::movetext::{MoveText, describe, names};
-use crate::result::side_name;
+use crate::sides::side_name;
 use crate::state::AppState;
 use chariot_rules::Ending;
 

@@ -6,7 +6,7 @@
 //! real limit on the engine; [`analysis`] streams the engine's lines as server-sent events;
 //! [`position`] answers position queries and reads uploaded game files; [`movetext`] names moves
 //! in the three notations. [`api`] holds the routes and the game handlers, [`state`] what they
-//! share and the server's [`Limits`], [`error`] the error answers, [`result`] how sides are
+//! share and the server's [`Limits`], [`error`] the error answers, [`sides`] how sides are
 //! named, and [`assets`] serves the pages embedded in the binary (`web/assets/`,
 //! `docs/web-app.md`); [`played_games`] keeps finished games in a game database; [`explorer`]
 //! answers the explorer's questions (books through [`book_moves`], tables, the games through a
@@ -33,7 +33,7 @@ pub mod movetext;
 pub mod play_levels;
 pub mod played_games;
 pub mod position;
-pub mod result;
+pub mod sides;
 pub mod state;
 pub mod tables;
 

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, fen_position, query};
 use crate::movetext::{MoveText, describe, play_out, play_prefix};
-use crate::result::side_name;
+use crate::sides::side_name;
 use crate::state::AppState;
 use chariot_rules::Ending;
 
