@@ -22,6 +22,16 @@ use chariot_games::record::GameRecord;
 /// Games per batch (and per transaction) unless told otherwise.
 pub const DEFAULT_BATCH: usize = 1000;
 
+/// A batch of games read and checked, ready to store.
+struct CheckedBatch {
+    /// Games read (stored, duplicate or rejected).
+    read: usize,
+    /// The games that passed.
+    games: Vec<checked::Game>,
+    /// The games that did not.
+    rejections: Vec<Rejection>,
+}
+
 /// What importing one file did.
 #[derive(Clone, Debug, Default)]
 pub struct FileImport {
@@ -136,19 +146,32 @@ pub fn import_file(
             }
             summary
         });
-        let mut stored = Ok(());
-        for records in &rx {
-            let checked: Vec<Result<checked::Game, Rejection>> =
-                records.par_iter().map(checked::check).collect();
-            let mut games = Vec::with_capacity(checked.len());
-            let mut rejections = Vec::new();
-            for c in checked {
-                match c {
-                    Ok(g) => games.push(g),
-                    Err(r) => rejections.push(r),
+        // Checking the next batch (on every core, through rayon) overlaps with storing this one
+        // (SQLite's one writer): the two were the import's time, one after the other.
+        let (checked_tx, checked_rx) = mpsc::sync_channel::<CheckedBatch>(1);
+        let checker = scope.spawn(move || {
+            for records in &rx {
+                let checked: Vec<Result<checked::Game, Rejection>> =
+                    records.par_iter().map(checked::check).collect();
+                let mut batch = CheckedBatch {
+                    read: records.len(),
+                    games: Vec::with_capacity(checked.len()),
+                    rejections: Vec::new(),
+                };
+                for c in checked {
+                    match c {
+                        Ok(g) => batch.games.push(g),
+                        Err(r) => batch.rejections.push(r),
+                    }
+                }
+                if checked_tx.send(batch).is_err() {
+                    break;
                 }
             }
-            match db.insert_batch(import, records.len(), &games, &rejections) {
+        });
+        let mut stored = Ok(());
+        for batch in &checked_rx {
+            match db.insert_batch(import, batch.read, &batch.games, &batch.rejections) {
                 Ok(o) => {
                     report.outcome.imported += o.imported;
                     report.outcome.duplicates += o.duplicates;
@@ -159,12 +182,15 @@ pub fn import_file(
                     break;
                 }
             }
-            report.read += records.len();
-            report.rejections.extend(rejections);
+            report.read += batch.read;
+            report.rejections.extend(batch.rejections);
             progress(report.read);
         }
-        // Dropping the receiver stops the reader from sending more after an error.
-        drop(rx);
+        // Dropping the receiver stops the checker, and with it the reader, after an error.
+        drop(checked_rx);
+        checker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let summary = reader
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));

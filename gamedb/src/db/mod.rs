@@ -28,7 +28,7 @@ use chariot_rules::Move;
 use rusqlite::Connection;
 
 pub use export::FullGame;
-pub use import::BatchOutcome;
+pub use import::{BatchOutcome, IMPORT_CACHE_MIB};
 pub use query::{ImportRow, OpeningCount, OpeningCounts, StoredGame, Summary};
 pub use schema::SCHEMA_VERSION;
 

@@ -209,6 +209,7 @@ impl GameDb {
         let mut bad = None;
         let r = self.conn.transaction().and_then(|tx| {
             tx.execute_batch(crate::index::SCHEMA)?;
+            let mut index_rows = Vec::new();
             {
                 let mut stmt = tx.prepare("SELECT id, start, moves FROM games ORDER BY id")?;
                 let mut rows = stmt.query([])?;
@@ -227,9 +228,10 @@ impl GameDb {
                         bad = Some(id);
                         continue;
                     };
-                    crate::index::index_game(&tx, id, &start, &moves)?;
+                    crate::index::game_rows(&mut index_rows, id, &start, &moves);
                 }
             }
+            crate::index::insert_rows(&tx, &mut index_rows)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             tx.commit()
         });
