@@ -15,16 +15,20 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use std::cell::RefCell;
+
 use anyhow::{Context as _, Result, bail};
 use chariot_matchkit::clock::TimeControl;
+use chariot_matchkit::runner::{self, Event, RunError};
+use chariot_matchkit::schedule::Schedule;
 use chariot_matchkit::settings::{self, EngineSettings};
 use chariot_matchkit::stats::{Sprt, SprtDecision};
 use clap::{ArgAction, Args, Parser, Subcommand};
 
-use crate::game::{self, GameConfig, GameRecord};
+use crate::game::{self, Agents, GameConfig, GameRecord};
 use crate::matches::{self, MatchSettings};
 use crate::pgn::{self, Tags};
-use crate::swiss::{self, Swiss};
+use crate::swiss::{self, Pairing, Swiss};
 use crate::uci::EngineConfig;
 use crate::words::{Encoding, Protocol, Words};
 
@@ -183,7 +187,7 @@ pub struct MatchArgs {
     pub tc: String,
     /// Games to play (each opening twice, colours swapped).
     #[arg(long, default_value_t = 100)]
-    pub games: usize,
+    pub games: u32,
     /// Games played at once (each with its own two engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -329,10 +333,8 @@ fn swiss_command(args: &SwissArgs) -> Result<i32> {
         bail!("a Swiss tournament needs at least two agents");
     }
     // Check the options (and a --fen) once before the first game.
-    args.common.config(&commands[0], &commands[1])?;
-    if let Some(fen) = &args.common.fen {
-        chess_agent::game::Game::from_fen(fen).map_err(anyhow::Error::msg)?;
-    }
+    let config = args.common.config(&commands[0], &commands[1])?;
+    let start = game::start_position(args.common.fen.as_deref()).map_err(anyhow::Error::msg)?;
     let rounds = args
         .rounds
         .unwrap_or_else(|| usize::BITS - (names.len() - 1).leading_zeros())
@@ -347,30 +349,58 @@ fn swiss_command(args: &SwissArgs) -> Result<i32> {
         names.len(),
         args.common.time
     );
-    let mut swiss = Swiss::new(names.len(), seed);
-    for _ in 0..rounds {
-        let round = swiss.pair_next();
-        println!("\nRound {}", round.number);
-        if let Some(p) = round.bye {
-            println!("  {} has a bye (2 points)", names[p]);
-        }
-        for (g, &(w, b)) in round.games.iter().enumerate() {
-            let config = args.common.config(&commands[w], &commands[b])?;
-            let record = game::play(&config).map_err(anyhow::Error::msg)?;
-            swiss.record(w, b, record.ending.winner);
-            println!("  {} - {}: {}", names[w], names[b], summary(&record));
-            if let Some(path) = &args.pgnout {
-                let tags =
-                    args.common
-                        .tags(format!("{}.{}", round.number, g + 1), &names[w], &names[b]);
-                append(path, &pgn::write(&record, &tags))?;
+    let swiss = RefCell::new(Swiss::new(names.len(), seed));
+    // One game at a time: the agents' clocks should not compete for the CPU.
+    let settings = runner::Settings {
+        names: names.clone(),
+        games: 1,
+        rounds,
+        openings: 1,
+        concurrency: 1,
+        ..runner::Settings::default()
+    };
+    let agents = Agents {
+        commands,
+        config,
+        start,
+    };
+    let schedule = Schedule::Swiss(Box::new(Pairing(&swiss)));
+    runner::run(&agents, schedule, &settings, |event, _| {
+        match event {
+            Event::RoundPaired { round, bye } => {
+                println!("\nRound {round}");
+                if let Some(p) = bye {
+                    println!("  {} has a bye (2 points)", names[p]);
+                }
             }
+            Event::Game(finished) => {
+                let (job, record) = (&finished.job, &finished.record);
+                let (w, b) = (&names[job.first], &names[job.second]);
+                println!("  {w} - {b}: {}", summary(record));
+                if let Some(path) = &args.pgnout {
+                    let tags = args
+                        .common
+                        .tags(format!("{}.{}", job.round, job.in_round), w, b);
+                    append(path, &pgn::write(record, &tags))?;
+                }
+            }
+            Event::RoundDone { .. } => print!("\n{}", swiss::table(&names, &swiss.borrow())),
         }
-        print!("\n{}", swiss::table(&names, &swiss));
-    }
+        Ok(())
+    })
+    .map_err(run_error)?;
     println!("\nFinal standings (points: win 2, draw 1, bye 2; Opp = opponents' points)");
-    print!("{}", swiss::table(&names, &swiss));
+    print!("{}", swiss::table(&names, &swiss.borrow()));
     Ok(0)
+}
+
+/// A run stopped by an error: the event handler's (a PGN file that cannot be written), or the
+/// runner's own.
+fn run_error(e: RunError<anyhow::Error>) -> anyhow::Error {
+    match e {
+        RunError::Observer(e) => e,
+        other => anyhow::anyhow!("{other}"),
+    }
 }
 
 /// A mistake in `match`'s words: said on standard error, exit code 2 like clap's own.
@@ -515,26 +545,45 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
         args.srand
             .map_or(String::new(), |s| format!(", shuffled with seed {s}"))
     );
+    // A two-engine round robin of one round: `--games` games, each opening twice in a row
+    // with the colours swapped.
+    let run_settings = runner::Settings {
+        names: names.to_vec(),
+        games: args.games,
+        rounds: 1,
+        openings: openings.len(),
+        concurrency: args.concurrency,
+        sprt: plan.sprt,
+        ..runner::Settings::default()
+    };
     let settings = MatchSettings {
         engines: plan.engines,
         names,
-        games: args.games,
-        concurrency: args.concurrency,
         openings,
-        sprt: plan.sprt,
         debug: args.debug,
     };
-    let tally = matches::run(&settings, |game, tally| -> Result<()> {
-        println!("{}", matches::game_line(game, &settings, tally));
-        if let Some(file) = pgn_file.as_mut() {
-            file.write_all(matches::pgn(game, &settings, &args.event, &args.site).as_bytes())
+    let standings = runner::run(
+        &settings,
+        Schedule::RoundRobin,
+        &run_settings,
+        |event, standings| {
+            let Event::Game(finished) = event else {
+                return Ok(());
+            };
+            println!("{}", matches::game_line(finished, &settings, standings));
+            if let Some(file) = pgn_file.as_mut() {
+                file.write_all(
+                    matches::pgn(finished, &settings, &args.event, &args.site).as_bytes(),
+                )
                 .and_then(|()| file.flush())
                 .context("cannot write the PGN file")?;
-        }
-        Ok(())
-    })?;
+            }
+            Ok(())
+        },
+    )
+    .map_err(run_error)?;
     let names = settings.names.to_vec();
-    let w = tally.wdl;
+    let w = standings.first;
     println!(
         "\nScore of {} vs {}: +{} ={} -{} (W-D-L), {}/{} [{:.3}]",
         names[0],
@@ -546,25 +595,16 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
         w.games(),
         w.score().unwrap_or(0.5)
     );
-    // The league's report prints the Elo, LOS and SPRT lines from its standings (pentanomial
-    // when every game is in a complete pair, as here).
-    let mut standings = chariot_matchkit::standings::Standings::default();
-    standings.first = w;
-    standings.pairs = if tally.all_paired() {
-        tally.pairs
-    } else {
-        chariot_matchkit::stats::Pentanomial::default()
-    };
-    standings.finished = tally.finished;
-    let report = chariot_matchkit::report::match_elo(&names, &standings, settings.sprt.as_ref());
+    // The match kit's Elo, LOS and SPRT lines, as chariot-league prints them.
+    let sprt = run_settings.sprt.as_ref();
+    let report = chariot_matchkit::report::match_elo(&names, &standings, sprt);
     if !report.is_empty() {
         println!("{report}");
     }
-    let early = settings
-        .sprt
-        .as_ref()
-        .map(|t| tally.sprt(t).decision)
-        .filter(|&d| d != SprtDecision::Continue && tally.finished < settings.games);
+    let games = usize::try_from(args.games).unwrap_or(usize::MAX);
+    let early = sprt
+        .map(|t| standings.sprt_status(t).decision)
+        .filter(|&d| d != SprtDecision::Continue && standings.finished < games);
     match early {
         Some(d) => println!(
             "Finished match: the SPRT accepted {} after {} of {} games",
@@ -573,8 +613,8 @@ fn match_command(args: &MatchArgs) -> Result<i32> {
             } else {
                 "H0"
             },
-            tally.finished,
-            settings.games
+            standings.finished,
+            args.games
         ),
         None => println!("Finished match"),
     }

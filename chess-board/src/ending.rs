@@ -1,9 +1,13 @@
 //! How a game ended: the winner, the reason and a sentence, for the contest's games
 //! ([`crate::game`]) and for engine matches ([`crate::matches`]) alike, with the PGN `Result`
-//! and `Termination` they are written as.
+//! and `Termination` they are written as. The match kit's runner reads it through
+//! [`GameEnding`], White in the first seat; the reasons stay chess's own (stalemate and
+//! insufficient material draw), apart from Xiangqi's.
 
 use std::fmt;
 
+use chariot_matchkit::ending::GameEnding;
+use chariot_matchkit::standings::GameScore;
 use shakmaty::Color;
 
 /// Why a game ended. The contest's games end only by mate, stalemate, the fifty-move rule, a
@@ -84,5 +88,51 @@ impl Ending {
             Some(Color::Black) => "0-1",
             None => "1/2-1/2",
         }
+    }
+}
+
+impl fmt::Display for Ending {
+    /// The sentence ([`Ending::detail`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+/// White has the first seat. Every chess game has a result: none is abandoned or unfinished.
+impl GameEnding for Ending {
+    fn score(&self) -> Option<GameScore> {
+        Some(match self.winner {
+            Some(Color::White) => GameScore::FirstWins,
+            Some(Color::Black) => GameScore::SecondWins,
+            None => GameScore::Draw,
+        })
+    }
+
+    fn pgn_termination(&self) -> &'static str {
+        self.reason.termination()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runner_reads_a_chess_ending_from_whites_side() {
+        let ending = |winner, reason| Ending {
+            winner,
+            reason,
+            detail: "what happened".to_owned(),
+        };
+        let mate = ending(Some(Color::Black), Reason::Checkmate);
+        assert_eq!(mate.score(), Some(GameScore::SecondWins));
+        assert_eq!(GameEnding::pgn_result(&mate), mate.result());
+        assert_eq!(mate.to_string(), "what happened");
+        let stalemate = ending(None, Reason::Stalemate);
+        assert_eq!(stalemate.score(), Some(GameScore::Draw));
+        assert_eq!(GameEnding::pgn_result(&stalemate), "1/2-1/2");
+        let flag = ending(Some(Color::White), Reason::Time);
+        assert_eq!(flag.score(), Some(GameScore::FirstWins));
+        assert_eq!(GameEnding::pgn_termination(&flag), "time forfeit");
     }
 }

@@ -11,6 +11,9 @@
 
 use std::time::{Duration, Instant};
 
+use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::runner::GamePlayer;
+use chariot_matchkit::schedule::Job;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
@@ -94,10 +97,24 @@ pub struct GameRecord {
 ///
 /// A description when the start FEN is unreadable or not a legal position (nothing is started).
 pub fn play(config: &GameConfig) -> Result<GameRecord, String> {
-    let start = match &config.fen {
+    Ok(play_from(config, start_position(config.fen.as_deref())?))
+}
+
+/// The position a game starts from: the FEN's, or the standard one.
+///
+/// # Errors
+///
+/// A description when the FEN is unreadable or not a legal position.
+pub fn start_position(fen: Option<&str>) -> Result<Chess, String> {
+    Ok(match fen {
         Some(fen) => chess_agent::game::Game::from_fen(fen)?.position().clone(),
         None => Chess::default(),
-    };
+    })
+}
+
+/// Plays one game from `start`, the position of `config.fen` ([`start_position`]).
+#[must_use]
+pub fn play_from(config: &GameConfig, start: Chess) -> GameRecord {
     let mut referee = Referee {
         config,
         pos: start.clone(),
@@ -106,14 +123,46 @@ pub fn play(config: &GameConfig) -> Result<GameRecord, String> {
         final_rejected: Vec::new(),
     };
     let ending = referee.run();
-    Ok(GameRecord {
+    GameRecord {
         start,
         fen: config.fen.clone(),
         moves: referee.moves,
         final_rejected: referee.final_rejected,
         ending,
         used: referee.used.map(|d| d.as_secs_f64()),
-    })
+    }
+}
+
+/// The contest's games as the match kit's runner plays them (the Swiss tournament): agent
+/// [`Job::first`] White, every game from one start position.
+///
+/// The interrupt is not looked at: the Board catches no signal, so a game is always played to
+/// its end.
+pub struct Agents {
+    /// The agents' commands, by the indices the schedule gives.
+    pub commands: Vec<String>,
+    /// Every game's settings; `white` and `black` are set from the job.
+    pub config: GameConfig,
+    /// The start position of `config.fen`.
+    pub start: Chess,
+}
+
+impl GamePlayer for Agents {
+    type Game = GameRecord;
+    type Ending = Ending;
+
+    fn play(&self, job: &Job, _interrupt: &Interrupt) -> GameRecord {
+        let config = GameConfig {
+            white: self.commands[job.first].clone(),
+            black: self.commands[job.second].clone(),
+            ..self.config.clone()
+        };
+        play_from(&config, self.start.clone())
+    }
+
+    fn ending(game: &GameRecord) -> &Ending {
+        &game.ending
+    }
 }
 
 /// The state of a game being played.

@@ -5,12 +5,14 @@
 //! them in the contest's modified SAN ([`words`] for the Board's own words), judges the game by
 //! the contest rules with shakmaty's move generation and the agent crate's tolerant SAN reader
 //! ([`game`]; [`ending`] says how a game ended, there and in matches), writes it as PGN
-//! ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`], pairing with
-//! `chariot-league`'s engine). [`colour`] holds the per-side helpers both referees use; [`cli`]
-//! is the command line.
+//! ([`pgn`]), and runs the contest's Swiss tournament ([`swiss`]: the contest's pairing rule;
+//! the tournament is played by the match kit's paired runner, `chariot_matchkit::runner`,
+//! with [`game::Agents`] as its game). [`colour`] holds the per-side helpers both referees use;
+//! [`cli`] is the command line.
 //!
 //! It also measures UCI chess engines against each other (`chess-board match`): [`uci`] is the
-//! client, [`matches`](mod@matches) the referee under FIDE's rules and the match runner.
+//! client, [`matches`](mod@matches) the referee under FIDE's rules, one game of the match kit
+//! runner's schedule at a time.
 
 pub mod agent;
 pub mod cli;

@@ -7,20 +7,22 @@
 //! insufficient material ([`Judge`]), or a loss by the engine that runs out of time, plays an
 //! illegal or unreadable move, or crashes. Nothing is adjudicated by score.
 //!
-//! Games come in pairs: each opening ([`Opening`], from `data/openings.txt` by default) is
-//! played twice with the colours swapped, so that the opening's bias cancels out and the pair's
-//! total (0 to 2 points) feeds the pentanomial model of `chariot_matchkit::stats`. With
-//! `--concurrency N`, N threads each take the next game number and play it with two fresh
-//! engine processes of their own; results come back to the caller in the order they finish.
+//! The match is the match kit's paired runner (`chariot_matchkit::runner`) over a two-player
+//! round robin: each opening ([`Opening`], from `data/openings.txt` by default) is played twice
+//! with the colours swapped, so that the opening's bias cancels out and the pair's total (0 to
+//! 2 points) feeds the pentanomial model; with `--concurrency N`, N threads each play the next
+//! game with two fresh engine processes of their own; results come back in the order they
+//! finish; the SPRT stops the match between pairs. [`MatchSettings`] is the runner's
+//! [`GamePlayer`]: it plays one game of the schedule, engine [`Job::first`] White.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use chariot_matchkit::engine::{Failure, distinct_name, engine_name};
-use chariot_matchkit::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus, Wdl};
+use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::runner::{Finished, GamePlayer};
+use chariot_matchkit::schedule::Job;
+use chariot_matchkit::standings::Standings;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
@@ -225,18 +227,9 @@ impl Judge {
     }
 }
 
-/// A finished match game.
+/// A finished match game (its number, pair, opening and White are its [`Job`]'s).
 #[derive(Clone, Debug)]
 pub struct MatchGame {
-    /// The game's number, from 1.
-    pub number: usize,
-    /// The pair it belongs to (its opening was played with the colours swapped in the other
-    /// game of the pair), from 0.
-    pub pair: usize,
-    /// The index (0 or 1) of the engine that had White.
-    pub white: usize,
-    /// The opening's index in the list.
-    pub opening: usize,
     /// The start position (before the opening's moves).
     pub start: Chess,
     /// Its FEN when not the standard one.
@@ -248,83 +241,18 @@ pub struct MatchGame {
     pub ending: Ending,
 }
 
-impl MatchGame {
-    /// The points engine 0 scored: 2 for a win, 1 for a draw, 0 for a loss (half-points).
-    #[must_use]
-    pub fn first_half_points(&self) -> usize {
-        match self.ending.winner {
-            None => 1,
-            Some(c) if (c == Color::White) == (self.white == 0) => 2,
-            Some(_) => 0,
-        }
-    }
-}
-
-/// What a match needs.
+/// What a match's games need (how many, how many at once and the SPRT are the runner's
+/// settings).
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
     /// The two engines (names resolved: [`MatchSettings::names`]).
     pub engines: [EngineConfig; 2],
     /// Their names.
     pub names: [String; 2],
-    /// Games to play.
-    pub games: usize,
-    /// Games at once.
-    pub concurrency: usize,
     /// The openings, in the order they are used (pair `k` plays opening `k mod len`).
     pub openings: Vec<Opening>,
-    /// Stop when this test decides.
-    pub sprt: Option<Sprt>,
     /// Print every line to and from the engines on standard error.
     pub debug: bool,
-}
-
-/// The results so far, from engine 0's side.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    /// Wins, draws and losses of engine 0.
-    pub wdl: Wdl,
-    /// Complete pairs by engine 0's total.
-    pub pairs: Pentanomial,
-    /// Games finished.
-    pub finished: usize,
-    /// Engine 0's half-points in pairs whose other game is not finished yet.
-    open: HashMap<usize, usize>,
-}
-
-impl Tally {
-    /// Counts a finished game.
-    pub fn record(&mut self, game: &MatchGame) {
-        self.finished += 1;
-        let half = game.first_half_points();
-        match half {
-            2 => self.wdl.wins += 1,
-            1 => self.wdl.draws += 1,
-            _ => self.wdl.losses += 1,
-        }
-        match self.open.remove(&game.pair) {
-            Some(other) => self.pairs.add(other + half),
-            None => {
-                self.open.insert(game.pair, half);
-            }
-        }
-    }
-
-    /// Whether every finished game is in a complete pair (then the pentanomial model applies).
-    #[must_use]
-    pub fn all_paired(&self) -> bool {
-        self.pairs.pairs() > 0 && self.open.is_empty()
-    }
-
-    /// The SPRT on pairs when all games are paired, otherwise on games.
-    #[must_use]
-    pub fn sprt(&self, test: &Sprt) -> SprtStatus {
-        if self.all_paired() {
-            test.status_pentanomial(&self.pairs)
-        } else {
-            test.status_trinomial(&self.wdl)
-        }
-    }
 }
 
 /// Starts each engine once, to check it before the match (a wrong path or a failed handshake
@@ -345,89 +273,30 @@ pub fn check_engines(engines: &[EngineConfig; 2], debug: bool) -> Result<[String
     Ok([names[0].clone(), names[1].clone()])
 }
 
-/// Plays the match: games `1..=games`, game `g` in pair `(g-1)/2` on opening
-/// `pair mod openings`, engine 0 White in odd games and Black in even ones. `on_game` is called
-/// on the calling thread for each finished game, in the order they finish, with the tally
-/// including it; an error from it stops the match (games under way are finished and dropped).
-/// With an SPRT, no new game starts once it has decided.
+/// The match as the runner plays it: game `job` from opening `job.opening`, engine
+/// `job.first` White.
 ///
-/// # Errors
-///
-/// The first error `on_game` returned.
-pub fn run<E>(
-    settings: &MatchSettings,
-    mut on_game: impl FnMut(&MatchGame, &Tally) -> Result<(), E>,
-) -> Result<Tally, E> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let mut tally = Tally::default();
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..settings.concurrency.clamp(1, settings.games.max(1)) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= settings.games {
-                        return;
-                    }
-                    if tx.send(play_game(settings, g)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for game in rx {
-            if failure.is_some() {
-                continue;
-            }
-            tally.record(&game);
-            if let Err(e) = on_game(&game, &tally) {
-                failure = Some(e);
-                stop.store(true, Ordering::SeqCst);
-                continue;
-            }
-            if let Some(test) = &settings.sprt
-                && tally.sprt(test).decision != SprtDecision::Continue
-            {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(tally),
-    }
-}
+/// The interrupt is not looked at: `chess-board` catches no signal, so a match game is always
+/// played to its end.
+impl GamePlayer for MatchSettings {
+    type Game = MatchGame;
+    type Ending = Ending;
 
-/// Plays game `g` (from 0) of the match.
-fn play_game(settings: &MatchSettings, g: usize) -> MatchGame {
-    let pair = g / 2;
-    let white = g % 2;
-    let opening_index = pair % settings.openings.len();
-    let opening = &settings.openings[opening_index];
-    let mut game = MatchGame {
-        number: g + 1,
-        pair,
-        white,
-        opening: opening_index,
-        start: opening.start.clone(),
-        fen: opening.fen.clone(),
-        moves: Vec::new(),
-        ending: Ending {
-            winner: None,
-            reason: Reason::Crash,
-            detail: String::new(),
-        },
-    };
-    game.ending = referee(settings, opening, white, &mut game.moves);
-    game
+    fn play(&self, job: &Job, _interrupt: &Interrupt) -> MatchGame {
+        let opening = &self.openings[job.opening];
+        let mut moves = Vec::new();
+        let ending = referee(self, opening, job.first, &mut moves);
+        MatchGame {
+            start: opening.start.clone(),
+            fen: opening.fen.clone(),
+            moves,
+            ending,
+        }
+    }
+
+    fn ending(game: &MatchGame) -> &Ending {
+        &game.ending
+    }
 }
 
 /// Plays a game from `opening` with engine `white` as White, appending the moves to `moves`.
@@ -578,14 +447,19 @@ fn seconds(d: Duration) -> String {
 /// from the standard position, `TimeControl`, `Termination`, `PlyCount`; the engines' moves
 /// with `{score/depth time}` comments, the reason before the result.
 #[must_use]
-pub fn pgn(game: &MatchGame, settings: &MatchSettings, event: &str, site: &str) -> String {
-    let names = &settings.names;
-    let (w, b) = (game.white, 1 - game.white);
+pub fn pgn(
+    finished: &Finished<MatchGame>,
+    settings: &MatchSettings,
+    event: &str,
+    site: &str,
+) -> String {
+    let (game, names) = (&finished.record, &settings.names);
+    let (w, b) = (finished.job.first, finished.job.second);
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", event.to_owned()),
         ("Site", site.to_owned()),
         ("Date", crate::pgn::today()),
-        ("Round", game.number.to_string()),
+        ("Round", finished.job.number.to_string()),
         ("White", names[w].clone()),
         ("Black", names[b].clone()),
         ("Result", game.ending.result().to_owned()),
@@ -614,24 +488,29 @@ pub fn pgn(game: &MatchGame, settings: &MatchSettings, event: &str, site: &str) 
     )
 }
 
-/// The line printed for a finished game:
-/// `Finished game 3 (sf vs agent): 1-0 {White (sf) mates} 41 plies; agent +1 =1 -1`.
+/// The line printed for a finished game, with the first engine's score so far
+/// (`standings` include the game):
+/// `Finished game 3 (sf vs agent): 1-0 {White (sf) mates} 41 plies; agent +1 =1 -1 [0.500]`.
 #[must_use]
-pub fn game_line(game: &MatchGame, settings: &MatchSettings, tally: &Tally) -> String {
-    let names = &settings.names;
+pub fn game_line(
+    finished: &Finished<MatchGame>,
+    settings: &MatchSettings,
+    standings: &Standings,
+) -> String {
+    let (game, names, w) = (&finished.record, &settings.names, standings.first);
     format!(
         "Finished game {} ({} vs {}): {} {{{}}} {} plies; {} +{} ={} -{} [{:.3}]",
-        game.number,
-        names[game.white],
-        names[1 - game.white],
+        finished.job.number,
+        names[finished.job.first],
+        names[finished.job.second],
         game.ending.result(),
         game.ending.detail,
         game.moves.len(),
         names[0],
-        tally.wdl.wins,
-        tally.wdl.draws,
-        tally.wdl.losses,
-        tally.wdl.score().unwrap_or(0.5)
+        w.wins,
+        w.draws,
+        w.losses,
+        w.score().unwrap_or(0.5)
     )
 }
 
@@ -768,35 +647,5 @@ mod tests {
         assert_eq!(j.verdict(), Some((None, Reason::Stalemate)));
         let j = judge_from("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
         assert_eq!(j.verdict(), Some((Some(Color::White), Reason::Checkmate)));
-    }
-
-    #[test]
-    fn pairs_make_a_pentanomial() {
-        let game = |number: usize, white: usize, winner: Option<Color>| MatchGame {
-            number,
-            pair: (number - 1) / 2,
-            white,
-            opening: 0,
-            start: Chess::default(),
-            fen: None,
-            moves: Vec::new(),
-            ending: Ending {
-                winner,
-                reason: Reason::Checkmate,
-                detail: String::new(),
-            },
-        };
-        let mut t = Tally::default();
-        t.record(&game(1, 0, Some(Color::White))); // engine 0 wins
-        assert!(!t.all_paired());
-        t.record(&game(2, 1, None)); // draw
-        assert!(t.all_paired());
-        assert_eq!(t.pairs.0, [0, 0, 0, 1, 0]);
-        t.record(&game(4, 1, Some(Color::White))); // engine 1 wins with White
-        t.record(&game(3, 0, Some(Color::White))); // engine 0 wins with White
-        assert_eq!(t.pairs.0, [0, 0, 1, 1, 0]);
-        assert_eq!((t.wdl.wins, t.wdl.draws, t.wdl.losses), (2, 1, 1));
-        t.record(&game(5, 0, Some(Color::Black)));
-        assert!(!t.all_paired());
     }
 }

@@ -3,7 +3,7 @@
 //! - **Round 1** is paired at random ("比赛开始首先随机编排进行一轮积分赛"), colours drawn at
 //!   random ("第一轮比赛随机决定先后手"); the seed makes it repeatable.
 //! - **Later rounds**: players ranked by points (then by their order on the command line) are
-//!   paired top-down with the best-placed opponent possible by `chariot-league`'s
+//!   paired top-down with the best-placed opponent possible by the match kit's
 //!   [`swiss_pairs`] (backtracking). The constraints, relaxed in this order when no pairing
 //!   satisfies them: no rematch at all (the Swiss system's usual rule); then only the contest's
 //!   own rule, that a pair who drew in a round do not meet in the next one
@@ -19,11 +19,16 @@
 //! - **Scoring**: win 2, draw 1, loss 0. **Opponent score** (对手分, Buchholz): the sum of the
 //!   final points of every opponent met; a bye adds nothing. The table ranks by points, then
 //!   opponent score; players equal in both share a rank.
+//!
+//! The tournament is played by the match kit's runner, which asks this rule for each round
+//! through [`Pairing`] and tells it each result; [`Swiss`] keeps the table.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use chariot_matchkit::pairing::swiss_pairs;
+use chariot_matchkit::pairing::{self, SwissPairing, swiss_pairs};
+use chariot_matchkit::standings::{GameScore, Standings};
 use chariot_matchkit::stats::Wdl;
 use shakmaty::Color;
 
@@ -295,6 +300,35 @@ impl Swiss {
             });
         }
         out
+    }
+}
+
+/// The contest's rule as the match kit's runner asks it ([`SwissPairing`]): the runner pairs
+/// each round with [`Swiss::pair_next`] and records each result in the [`Swiss`], which the
+/// caller reads between rounds for the table (hence the shared cell: the runner and the caller
+/// take turns on one thread).
+pub struct Pairing<'a>(pub &'a RefCell<Swiss>);
+
+impl SwissPairing for Pairing<'_> {
+    /// The contest's own round (its seeded draw, colours and bye); the runner's standings are
+    /// not needed, the [`Swiss`] keeps its own points.
+    fn pair(&mut self, _round: u32, _standings: &Standings) -> pairing::Round {
+        let round = self.0.borrow_mut().pair_next();
+        pairing::Round {
+            encounters: round.games,
+            bye: round.bye,
+        }
+    }
+
+    fn record(&mut self, first: usize, second: usize, score: GameScore) {
+        let winner = match score {
+            GameScore::FirstWins => Some(Color::White),
+            GameScore::SecondWins => Some(Color::Black),
+            GameScore::Draw => None,
+            // A chess game always has a result.
+            GameScore::Unfinished => return,
+        };
+        self.0.borrow_mut().record(first, second, winner);
     }
 }
 

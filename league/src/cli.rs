@@ -27,11 +27,12 @@ use chariot_league::pgn::{self, PgnContext};
 use chariot_league::referee::JudgeReferee;
 use chariot_league::report;
 use chariot_league::resume;
-use chariot_league::tournament::{self, Kind, Player, Previous, Settings};
+use chariot_league::tournament::{self, Games, Kind, Player, Xiangqi};
 use chariot_matchkit::client::{EngineConfig, ProtocolChoice, VariantChoice};
 use chariot_matchkit::clock::TimeControl;
 use chariot_matchkit::engine::{distinct_name, engine_name};
 use chariot_matchkit::interrupt::Interrupt;
+use chariot_matchkit::runner::{self, Event, Previous, RunError};
 use chariot_matchkit::settings::{self, EngineSettings};
 use chariot_matchkit::stats::Sprt;
 
@@ -651,17 +652,20 @@ fn execute(args: Args) -> Result<Option<u8>> {
             config: config.clone(),
         })
         .collect();
-    let settings = Settings {
-        kind: args.kind,
-        games: args.games,
-        rounds,
-        concurrency: args.concurrency,
+    let games = Games {
         openings,
         referee: Arc::new(JudgeReferee::default()),
         adjudication: args.adjudication,
         tablebases,
-        sprt: args.sprt,
         debug: args.debug,
+    };
+    let settings = runner::Settings {
+        names: names.clone(),
+        games: args.games,
+        rounds,
+        openings: games.openings.len(),
+        concurrency: args.concurrency,
+        sprt: args.sprt,
         previous: match (&args.pgnout, args.resume) {
             (Some(path), true) => earlier_games(path, out)?,
             _ => HashMap::new(),
@@ -676,57 +680,56 @@ fn execute(args: Args) -> Result<Option<u8>> {
                 .with_context(|| format!("cannot open --pgnout {}", path.display()))
         })
         .transpose()?;
-    let mut failure: Option<anyhow::Error> = None;
     let is_match = n == 2;
-    let result = tournament::run(&players, &settings, |finished, standings| {
-        if failure.is_some() {
-            return;
-        }
-        let mut step = || -> Result<()> {
-            out.say(&report::game_line(finished))?;
-            out.json(&report::GameJson::new(finished))?;
-            if let Some(file) = pgn_file.as_mut() {
-                let round = format!("{}.{}", finished.job.round, finished.job.number);
-                let ctx = PgnContext {
-                    event: &args.event,
-                    site: &args.site,
-                    round: &round,
-                    notation: args.notation,
-                };
-                file.write_all(pgn::write(&finished.record, &ctx).as_bytes())
-                    .and_then(|()| file.flush())
-                    .context("cannot write the PGN file")?;
-            }
-            if is_match {
-                out.say(&chariot_matchkit::report::score_line(&names, standings))?;
-            }
-            let k = args.rating_interval;
-            if k > 0 && standings.finished % k == 0 {
-                if is_match {
-                    out.say(&chariot_matchkit::report::match_elo(
-                        &names,
-                        standings,
-                        settings.sprt.as_ref(),
-                    ))?;
-                } else {
-                    out.say(&chariot_matchkit::report::table(&names, standings))?;
-                }
-            }
-            Ok(())
+    let player = Xiangqi {
+        players: &players,
+        games: &games,
+    };
+    let schedule = tournament::schedule(args.kind, n, args.games);
+    let result = runner::run(&player, schedule, &settings, |event, standings| {
+        let Event::Game(finished) = event else {
+            return Ok(());
         };
-        if let Err(e) = step() {
-            failure = Some(e);
+        out.say(&report::game_line(finished))?;
+        out.json(&report::GameJson::new(finished))?;
+        if let Some(file) = pgn_file.as_mut() {
+            let round = format!("{}.{}", finished.job.round, finished.job.number);
+            let ctx = PgnContext {
+                event: &args.event,
+                site: &args.site,
+                round: &round,
+                notation: args.notation,
+            };
+            file.write_all(pgn::write(&finished.record, &ctx).as_bytes())
+                .and_then(|()| file.flush())
+                .context("cannot write the PGN file")?;
         }
+        if is_match {
+            out.say(&chariot_matchkit::report::score_line(&names, standings))?;
+        }
+        let k = args.rating_interval;
+        if k > 0 && standings.finished % k == 0 {
+            if is_match {
+                out.say(&chariot_matchkit::report::match_elo(
+                    &names,
+                    standings,
+                    settings.sprt.as_ref(),
+                ))?;
+            } else {
+                out.say(&chariot_matchkit::report::table(&names, standings))?;
+            }
+        }
+        Ok::<(), anyhow::Error>(())
     });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let standings = result.map_err(|m| {
-        anyhow!(
+    let standings = match result {
+        Ok(standings) => standings,
+        Err(RunError::Observer(e)) => return Err(e),
+        Err(RunError::Mismatch(m)) => bail!(
             "--resume {}: {m}",
             args.pgnout.as_deref().unwrap_or(Path::new("")).display()
-        )
-    })?;
+        ),
+        Err(e @ (RunError::Players(_) | RunError::NoOpenings)) => bail!("{e}"),
+    };
     out.say("")?;
     let interrupted = standings.interrupted.then_some(&settings.interrupt);
     if let Some(signal) = interrupted.and_then(Interrupt::signal_name) {

@@ -5,10 +5,11 @@
 //! Engines are spoken to over UCCI or UCI ([`engine`]); a [`game`] is refereed by the rules
 //! ([`referee`]: mate, stalemate, perpetual check and chase under the Asian rules, the 60-move
 //! rule) with the kit's clocks, openings from files ([`openings`]), and written as Xiangqi PGN
-//! ([`pgn`]). [`tournament`] pairs the engines (match, round robin, Swiss, gauntlet) and runs
-//! games in parallel, stopping cleanly on Ctrl-C, and carrying on an interrupted run from its
-//! PGN ([`resume`]); [`report`] writes each finished game's line. The command line is the
-//! `chariot-league` binary's.
+//! ([`pgn`]). The match kit's paired runner schedules the games (match, round robin, Swiss,
+//! gauntlet), runs them in parallel, stops cleanly on Ctrl-C and carries on an interrupted run
+//! from the games [`resume`] reads back from its PGN; [`tournament`] is the league's side of it
+//! (a Xiangqi game of the schedule), and [`report`] writes each finished game's line. The
+//! command line is the `chariot-league` binary's.
 
 pub mod engine;
 pub mod game;

@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::game::GameResult;
-use crate::tournament::Previous;
+use chariot_matchkit::runner::Previous;
+use chariot_matchkit::standings::GameScore;
 
 /// What an earlier run's PGN file holds.
 #[derive(Debug, Default)]
@@ -163,10 +163,11 @@ fn finish(g: &Game, earlier: &mut Earlier) -> Result<(), (usize, String)> {
                 format!("Round {round_tag:?} is not ROUND.GAME (such as 1.3)"),
             )
         })?;
-    let outcome = match g.tag("Result") {
-        Some("1-0") => GameResult::RedWins,
-        Some("0-1") => GameResult::BlackWins,
-        Some("1/2-1/2") => GameResult::Draw,
+    // Red has the first seat.
+    let score = match g.tag("Result") {
+        Some("1-0") => GameScore::FirstWins,
+        Some("0-1") => GameScore::SecondWins,
+        Some("1/2-1/2") => GameScore::Draw,
         _ => {
             earlier.without_result += 1;
             earlier.games.remove(&number);
@@ -182,9 +183,9 @@ fn finish(g: &Game, earlier: &mut Earlier) -> Result<(), (usize, String)> {
         number,
         Previous {
             round,
-            red: name("Red")?,
-            black: name("Black")?,
-            outcome,
+            first: name("Red")?,
+            second: name("Black")?,
+            score,
         },
     );
     Ok(())
@@ -222,10 +223,10 @@ mod tests {
         assert_eq!(e.games.len(), 1);
         let g = &e.games[&1];
         assert_eq!(
-            (g.round, g.red.as_str(), g.black.as_str()),
+            (g.round, g.first.as_str(), g.second.as_str()),
             (1, "A \"x\"", "B")
         );
-        assert_eq!(g.outcome, GameResult::RedWins);
+        assert_eq!(g.score, GameScore::FirstWins);
         assert_eq!(e.without_result, 1);
         assert_eq!(e.whole_len, e.file_len);
     }
@@ -248,7 +249,7 @@ mod tests {
             "{TWO}[Round \"1.2\"]\n[Red \"B\"]\n[Black \"A\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n"
         );
         let e = parse(again.as_bytes()).unwrap();
-        assert_eq!(e.games[&2].outcome, GameResult::Draw);
+        assert_eq!(e.games[&2].score, GameScore::Draw);
     }
 
     #[test]

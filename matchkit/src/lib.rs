@@ -1,6 +1,7 @@
 //! The match kit: what a runner of engine-against-engine games needs, whatever the game. Both
 //! of Chariot's runners are thin users of it: `chariot-league` (Xiangqi, with its Asian-rules
-//! referee) and `chess-board` (the chess contest's referee and its UCI matches).
+//! referee) and `chess-board` (the chess contest's referee, its Swiss tournament and its UCI
+//! matches).
 //!
 //! - [`process`]: an engine as a child process, a reader thread per engine, every wait a
 //!   channel wait with a deadline;
@@ -10,20 +11,29 @@
 //! - [`clock`]: time controls and clocks;
 //! - [`stats`]: Elo, LOS, the pentanomial model and the SPRT;
 //! - [`standings`]: results so far, by game and by game pair;
-//! - [`pairing`]: Swiss pairs and the seeded shuffle;
+//! - [`pairing`]: round-robin order, Swiss pairs and rules, the seeded shuffle;
+//! - [`schedule`]: tournament kinds and their games, paired on one opening with the seats
+//!   swapped;
+//! - [`runner`]: the paired runner: a pool of game threads over the schedule, resume, the SPRT
+//!   stop, behind the small [`runner::GamePlayer`] trait each game implements;
+//! - [`ending`]: how a game ended, as the runner reads it ([`ending::GameEnding`]);
 //! - [`report`]: the score line, the table, the Elo and SPRT lines and the results JSON;
 //! - [`interrupt`]: stopping a run cleanly on Ctrl-C or SIGTERM.
 //!
 //! It depends on no Xiangqi engine, database or async runtime: the chess referee builds with
-//! it alone (the rules crate comes along for the workspace's one seeded generator).
+//! it alone (the rules crate comes along for the workspace's one seeded generator, and for
+//! Xiangqi's ending, which [`ending::GameEnding`] is implemented for here).
 
 pub mod client;
 pub mod clock;
+pub mod ending;
 pub mod engine;
 pub mod interrupt;
 pub mod pairing;
 pub mod process;
 pub mod report;
+pub mod runner;
+pub mod schedule;
 pub mod settings;
 pub mod standings;
 pub mod stats;
