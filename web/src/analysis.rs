@@ -102,7 +102,7 @@ pub const ANALYSIS_NICE: i32 = 19;
 /// Lowers the calling thread's scheduling priority to [`ANALYSIS_NICE`]; the engine's search
 /// threads, started from it, inherit it. Linux keeps a nice value per thread; elsewhere it
 /// is the whole process's, so this does nothing there.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         // `None` is the calling thread on Linux. Failing to lower a priority only costs

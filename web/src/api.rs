@@ -65,6 +65,15 @@ pub fn router(state: Arc<AppState>) -> Router {
             post(crate::position::read).layer(DefaultBodyLimit::max(crate::position::MAX_FILE)),
         )
         .route("/api/analysis", get(analyse))
+        // ChessDB's path, as tools append it to the cloud book's address, and ours.
+        .route(
+            "/chessdb.php",
+            get(crate::chessdb::query).post(crate::chessdb::query),
+        )
+        .route(
+            "/api/chessdb",
+            get(crate::chessdb::query).post(crate::chessdb::query),
+        )
         .route("/", get(crate::assets::index))
         .route("/assets/{*path}", get(crate::assets::file))
         .layer(DefaultBodyLimit::max(max_body))

@@ -13,13 +13,19 @@
 //! position) from [`explorer_db`], the explorer's game database, into which [`import`] brings
 //! uploaded game files; [`books`] compiles books from it into [`compiled_books`]; [`jobs`] runs
 //! such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
-//! the server has and each material's numbers.
+//! the server has and each material's numbers. [`chessdb`] answers ChessDB's cloud-book queries
+//! (`/chessdb.php`) from the books, tables and a short search ([`chessdb_search`]), on ChessDB's
+//! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]).
 
 pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod book_moves;
 pub mod books;
+pub mod chessdb;
+pub mod chessdb_reply;
+pub mod chessdb_scale;
+pub mod chessdb_search;
 pub mod clock;
 pub mod compiled_books;
 pub mod draw;

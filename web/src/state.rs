@@ -30,6 +30,12 @@ pub struct Limits {
     pub max_analyses: usize,
     /// The longest one analysis may run.
     pub max_analysis: Duration,
+    /// Searches of the ChessDB endpoint running at once (`crate::chessdb_search`); more
+    /// are answered `rate limit exceeded`.
+    pub max_chessdb_searches: usize,
+    /// The nodes one search of the ChessDB endpoint may spend (about 0.2 s at the 1.5 million
+    /// nodes a second `chariot bench` measures on one unloaded core).
+    pub chessdb_nodes: u64,
 }
 
 impl Default for Limits {
@@ -42,6 +48,8 @@ impl Default for Limits {
             hash_mb: 8,
             max_analyses: 4,
             max_analysis: Duration::from_secs(60),
+            max_chessdb_searches: 2,
+            chessdb_nodes: 300_000,
         }
     }
 }
@@ -54,6 +62,8 @@ pub struct AppState {
     pub(crate) games: Mutex<HashMap<String, Slot>>,
     ids: Mutex<Rng>,
     pub(crate) analyses: Arc<tokio::sync::Semaphore>,
+    /// The ChessDB endpoint's searches running.
+    pub(crate) chessdb_searches: Arc<tokio::sync::Semaphore>,
     /// Where finished games are kept, if anywhere.
     pub(crate) archive: Option<Arc<crate::played_games::Archive>>,
     /// The explorer's game database, if any.
@@ -82,6 +92,7 @@ impl AppState {
             games: Mutex::new(HashMap::new()),
             ids: Mutex::new(Rng::from_clock()),
             analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
+            chessdb_searches: Arc::new(tokio::sync::Semaphore::new(limits.max_chessdb_searches)),
             limits,
             archive: None,
             games_db: None,
