@@ -23,8 +23,7 @@
 use std::collections::HashSet;
 
 use chariot_eval::quiet::is_quiet;
-use chariot_formats::positions::Outcome;
-use chariot_rules::{Move, Position, Setup, Waivers};
+use chariot_rules::{DecidedResult, Move, Position, Setup, Waivers};
 
 use chariot_games::checked::ContentHash;
 use chariot_games::record::GameResult;
@@ -57,7 +56,7 @@ impl Default for ExtractOptions {
 #[derive(Clone, Debug, Default)]
 pub struct Chosen {
     /// The positions with the game's outcome, in ply order.
-    pub positions: Vec<(Position, Outcome)>,
+    pub positions: Vec<(Position, DecidedResult)>,
     /// Whether the game is held out (see [`ExtractOptions::held_out_every`]).
     pub held_out: bool,
 }
@@ -129,14 +128,9 @@ impl Extractor {
         result: Option<GameResult>,
     ) -> Chosen {
         self.stats.games += 1;
-        let outcome = match result {
-            Some(GameResult::RedWins) => Outcome::RedWins,
-            Some(GameResult::BlackWins) => Outcome::BlackWins,
-            Some(GameResult::Draw) => Outcome::Draw,
-            Some(GameResult::Unfinished) | None => {
-                self.stats.no_result += 1;
-                return Chosen::default();
-            }
+        let Some(outcome) = result.and_then(GameResult::decided) else {
+            self.stats.no_result += 1;
+            return Chosen::default();
         };
         let mut hash = ContentHash::new();
         hash.update(start.unwrap_or("").as_bytes());
@@ -189,12 +183,8 @@ impl Extractor {
             chosen.push(i);
         }
         chosen.sort_unstable();
-        let slot = match outcome {
-            Outcome::BlackWins => 0,
-            Outcome::Draw => 1,
-            Outcome::RedWins => 2,
-        };
-        self.stats.taken[slot] += chosen.len();
+        // By Red's score: Black won, draw, Red won.
+        self.stats.taken[usize::from(outcome.code())] += chosen.len();
         if held_out {
             self.stats.held_out_games += 1;
             self.stats.held_out += chosen.len();
@@ -273,7 +263,7 @@ mod tests {
             let chosen = ex.game(g.start.as_deref(), &g.moves, g.result);
             let mark = if chosen.held_out { "#" } else { "" };
             for (pos, o) in chosen.positions {
-                lines.push(format!("{mark}{};{o}", pos.fen()));
+                lines.push(format!("{mark}{};{}", pos.fen(), o.score_text()));
             }
         }
         (lines, ex.stats().clone())

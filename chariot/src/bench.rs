@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Reads `--pruning` as the UCCI option's levels are read.
 fn parse_pruning(s: &str) -> Result<Level, String> {
-    chariot_engine::protocol::options::level("pruning", Some(s))
+    chariot_engine::api::options::level("pruning", Some(s)).map_err(|e| e.to_string())
 }
 
 fn parse_kernel(s: &str) -> Result<Kernel, String> {

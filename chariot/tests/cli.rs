@@ -344,11 +344,10 @@ fn loss_measures_networks_and_the_hand_written_evaluation_on_the_same_positions(
     for r in &records {
         let pos = r.position().unwrap();
         let p = sigmoid(f64::from(network.evaluate_position(&pos)) / 400.0);
-        let won = match (r.outcome, pos.turn()) {
-            (chariot_rules::Outcome::Draw, _) => 0.5,
-            (chariot_rules::Outcome::RedWins, chariot_rules::Color::Red)
-            | (chariot_rules::Outcome::BlackWins, chariot_rules::Color::Black) => 1.0,
-            _ => 0.0,
+        let won = match r.outcome.winner() {
+            None => 0.5,
+            Some(winner) if winner == pos.turn() => 1.0,
+            Some(_) => 0.0,
         };
         let s = sigmoid(f64::from(r.score) / 400.0);
         blended += (p - (0.5 * s + 0.5 * won)).powi(2);

@@ -17,16 +17,15 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::atomic::AtomicFile;
-pub use chariot_rules::Outcome;
-use chariot_rules::{Position, PositionError};
+use chariot_rules::{DecidedResult, Position, PositionError};
 
-/// The outcome written as `s` (`1`, `0.5` or `0`: Red's score).
+/// The result written as `s` (`1`, `0.5` or `0`: Red's score).
 ///
 /// # Errors
 ///
 /// [`LineError::BadResult`] for any other text.
-pub fn parse_outcome(s: &str) -> Result<Outcome, LineError> {
-    Outcome::from_score_text(s).ok_or_else(|| LineError::BadResult(s.to_owned()))
+pub fn parse_outcome(s: &str) -> Result<DecidedResult, LineError> {
+    DecidedResult::from_score_text(s).ok_or_else(|| LineError::BadResult(s.to_owned()))
 }
 
 /// A position and the result of its game.
@@ -34,8 +33,8 @@ pub fn parse_outcome(s: &str) -> Result<Outcome, LineError> {
 pub struct Labeled {
     /// The position.
     pub position: Position,
-    /// The game's result.
-    pub outcome: Outcome,
+    /// The game's result (positions are taken from finished games).
+    pub outcome: DecidedResult,
 }
 
 /// What is wrong with one line.
@@ -101,8 +100,8 @@ pub fn parse_line(line: &str) -> Result<Option<Labeled>, LineError> {
 
 /// The line for a position and result (without the line break).
 #[must_use]
-pub fn format_line(position: &Position, outcome: Outcome) -> String {
-    format!("{};{outcome}", position.fen())
+pub fn format_line(position: &Position, outcome: DecidedResult) -> String {
+    format!("{};{}", position.fen(), outcome.score_text())
 }
 
 /// Reads the positions of a stream one at a time.
@@ -195,7 +194,7 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// The writer's I/O errors.
-    pub fn write(&mut self, position: &Position, outcome: Outcome) -> io::Result<()> {
+    pub fn write(&mut self, position: &Position, outcome: DecidedResult) -> io::Result<()> {
         self.count += 1;
         writeln!(self.out, "{}", format_line(position, outcome))
     }
@@ -242,7 +241,11 @@ impl FileWriter {
     ///
     /// # Errors
     /// [`PositionsError::Io`].
-    pub fn write(&mut self, position: &Position, outcome: Outcome) -> Result<(), PositionsError> {
+    pub fn write(
+        &mut self,
+        position: &Position,
+        outcome: DecidedResult,
+    ) -> Result<(), PositionsError> {
         self.writer
             .write(position, outcome)
             .map_err(|source| PositionsError::Io {
@@ -292,7 +295,11 @@ mod tests {
 
     #[test]
     fn files_round_trip() {
-        let outcomes = [Outcome::RedWins, Outcome::Draw, Outcome::BlackWins];
+        let outcomes = [
+            DecidedResult::RED_WINS,
+            DecidedResult::DRAW,
+            DecidedResult::BLACK_WINS,
+        ];
         let positions: Vec<Position> = FENS
             .iter()
             .map(|f| Position::from_fen(f).unwrap())
@@ -321,17 +328,21 @@ mod tests {
         // An unfinished writer leaves nothing behind.
         let other = dir.path().join("q.txt");
         let mut w = FileWriter::create(&other, &[]).unwrap();
-        w.write(&positions[0], Outcome::Draw).unwrap();
+        w.write(&positions[0], DecidedResult::DRAW).unwrap();
         drop(w);
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
     }
 
     #[test]
     fn outcomes_parse_strictly() {
-        for o in [Outcome::RedWins, Outcome::Draw, Outcome::BlackWins] {
-            assert_eq!(parse_outcome(o.as_str()), Ok(o));
+        for o in [
+            DecidedResult::RED_WINS,
+            DecidedResult::DRAW,
+            DecidedResult::BLACK_WINS,
+        ] {
+            assert_eq!(parse_outcome(o.score_text()), Ok(o));
         }
-        assert_eq!(Outcome::Draw.score(), 0.5);
+        assert_eq!(DecidedResult::DRAW.score(), 0.5);
         for bad in ["1-0", "0.50", "", "2", "½"] {
             assert_eq!(
                 parse_outcome(bad),

@@ -9,7 +9,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use chariot_rules::{Color, Kind, Piece, Position, Setup, Square, Waivers};
+use chariot_rules::{Color, DecidedResult, Kind, Piece, Position, Setup, Square, Waivers};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHRTDATA";
@@ -20,8 +20,6 @@ pub const RECORD_SIZE: usize = 32;
 /// Bytes of the header (magic, version, record size).
 pub const HEADER_SIZE: usize = 16;
 
-pub use chariot_rules::Outcome;
-
 /// One training position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -29,8 +27,8 @@ pub struct Record {
     pub setup: Setup,
     /// The search's score in centipawns from the side to move's view.
     pub score: i16,
-    /// The game's result.
-    pub outcome: Outcome,
+    /// The game's result (a record is of a finished game).
+    pub outcome: DecidedResult,
     /// The ply of the game at which the position stood (capped at 255).
     pub ply: u8,
 }
@@ -91,7 +89,7 @@ impl Record {
         }
         out[..12].copy_from_slice(&occupancy.to_le_bytes()[..12]);
         let black = u8::from(!self.setup.turn.is_red());
-        out[28] = black | ((self.outcome as u8) << 1);
+        out[28] = black | (self.outcome.code() << 1);
         out[29] = self.ply;
         out[30..32].copy_from_slice(&self.score.to_le_bytes());
         Ok(out)
@@ -135,12 +133,8 @@ impl Record {
         } else {
             Color::Red
         };
-        let outcome = match (flags >> 1) & 3 {
-            0 => Outcome::BlackWins,
-            1 => Outcome::Draw,
-            2 => Outcome::RedWins,
-            _ => return Err(bad("result code 3")),
-        };
+        let outcome =
+            DecidedResult::from_code((flags >> 1) & 3).ok_or_else(|| bad("result code 3"))?;
         Ok(Record {
             setup,
             score: i16::from_le_bytes([bytes[30], bytes[31]]),
@@ -294,7 +288,7 @@ mod tests {
             let record = Record {
                 setup: pos.to_setup(),
                 score: (rng.below(4000) as i16) - 2000,
-                outcome: [Outcome::BlackWins, Outcome::Draw, Outcome::RedWins][rng.below(3)],
+                outcome: DecidedResult::ALL[rng.below(3)],
                 ply: rng.below(256) as u8,
             };
             let bytes = record.encode().unwrap();
@@ -333,7 +327,7 @@ mod tests {
         let record = Record {
             setup: Position::start().to_setup(),
             score: 17,
-            outcome: Outcome::Draw,
+            outcome: DecidedResult::DRAW,
             ply: 0,
         };
         let mut f = DataFile::open_for_append(&path).unwrap();

@@ -3,7 +3,7 @@
 //! One type for every program that finishes a game: the rules' judge ([`Ending::from_state`]:
 //! mate, stalemate, perpetual check or chase, repetition, the move limit), the league's
 //! referee and its adjudications, the web app's games (resignation, agreement, the flag). Each
-//! ending has a result as PGN writes it ([`GameResult`]), a sentence for people
+//! ending has a result as PGN writes it ([`GameResult`], `crate::result`), a sentence for people
 //! ([`Ending`]'s `Display`: `Red mates`, `Black loses on time`), a stable code for programs and
 //! pages to translate ([`Ending::code`]) and the PGN `Termination` word
 //! ([`Ending::pgn_termination`]). With the `serde` feature an ending serialises as
@@ -13,58 +13,7 @@ use std::fmt;
 
 use crate::judge::{GameState, Reason};
 use crate::piece::Color;
-
-/// A game's result as PGN writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameResult {
-    /// Red won (`1-0`).
-    RedWins,
-    /// Black won (`0-1`).
-    BlackWins,
-    /// A draw (`1/2-1/2`).
-    Draw,
-    /// Unfinished or of unknown result (`*`).
-    Unfinished,
-}
-
-impl GameResult {
-    /// The win of `color`.
-    #[must_use]
-    pub fn win(color: Color) -> GameResult {
-        if color.is_red() {
-            GameResult::RedWins
-        } else {
-            GameResult::BlackWins
-        }
-    }
-
-    /// The winner, if the game was won.
-    #[must_use]
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::RedWins => Some(Color::Red),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw | GameResult::Unfinished => None,
-        }
-    }
-
-    /// The PGN spelling: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[must_use]
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.pgn())
-    }
-}
+use crate::result::GameResult;
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

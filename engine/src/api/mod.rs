@@ -11,11 +11,15 @@
 //!   the drawing moves when it is drawn;
 //! - [`verdict`]: resigning and offering or accepting draws.
 //!
+//! It also owns its options ([`options`]): every option with its kind, default, names in each
+//! protocol and the action a new value takes, set by name with [`Engine::set_option`].
+//!
 //! **Analysis is not play.** A `go` with MultiPV above 1, `go infinite` or `go ponder` is
 //! analysis: the engine searches and reports its lines even where a book or the tables know the
 //! position; the book's moves are only reported, as a note.
 
 pub mod book_policy;
+pub mod options;
 pub mod table_policy;
 pub mod verdict;
 
@@ -35,6 +39,7 @@ use chariot_rules::random::Rng;
 use chariot_rules::{Move, Position};
 
 pub use book_policy::BookChoice;
+pub use options::{Notice, OptionError, Settings};
 pub use table_policy::TableDecision;
 pub use verdict::{GameMemory, Verdict};
 
@@ -176,12 +181,17 @@ pub struct Engine {
     options: Options,
     use_book: bool,
     use_egtb: bool,
+    /// The values of the options that are not search options ([`options`]).
+    settings: Settings,
     books: Arc<BookSet>,
     tables: Arc<Tablebases>,
     /// The network the search evaluates with (the built-in one from the start); `None` for the
     /// hand-written evaluation. Searches at lower knowledge levels or another style use the
     /// hand-written evaluation anyway (`search::uses_network`).
     network: Option<Arc<chariot_eval::nnue::Network>>,
+    /// The file of the `evalfile` option and the network read from it (used while `usennue`
+    /// is on); `None`: the built-in network.
+    eval_file: Option<(std::path::PathBuf, Arc<chariot_eval::nnue::Network>)>,
     searcher: Option<Searcher>,
     hash: HashView,
     worker: Option<Worker>,
@@ -226,9 +236,11 @@ impl Engine {
             options,
             use_book: true,
             use_egtb: true,
+            settings: Settings::default(),
             books,
             tables,
             network,
+            eval_file: None,
             searcher: Some(searcher),
             hash,
             worker: None,

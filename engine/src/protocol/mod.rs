@@ -1,10 +1,10 @@
 //! The UCCI 3.0 and UCI front ends: text over the engine API ([`crate::api`]).
 //!
 //! [`command`] is the typed command set; [`ucci`] and [`uci`] turn lines into commands;
-//! [`options`] lists the options with their names in each protocol; [`session`] is the state
-//! machine that turns commands into engine calls; [`output`] writes the engine's reports and
-//! answers in each protocol's words; [`stdio`] runs a session on a byte stream. See
-//! `docs/protocol.md`.
+//! [`options`] prints the engine's options ([`crate::api::options`]) in each protocol's words;
+//! [`session`] is the state machine that turns commands into engine calls; [`output`] writes
+//! the engine's reports and answers in each protocol's words; [`stdio`] runs a session on a
+//! byte stream. See `docs/protocol.md`.
 
 pub mod command;
 pub mod options;
@@ -15,3 +15,12 @@ pub mod ucci;
 pub mod uci;
 
 pub use stdio::{run, run_stdio};
+
+/// Which protocol a session speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UCCI.
+    Ucci,
+    /// UCI.
+    Uci,
+}

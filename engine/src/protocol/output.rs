@@ -9,7 +9,7 @@ use crate::api::{Answer, Source, centipawns};
 use crate::search::{Bound, Info, Report, Score};
 use chariot_formats::egtb::{Metric, Value as TbValue};
 
-use super::options::Proto;
+use super::Proto;
 use super::uci::SquareNaming;
 
 /// A UCI score: `cp N`, or `mate M` with M in moves (negative when mated).

@@ -14,16 +14,13 @@
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::command::{Command, CommandError, GoParams, PositionSpec};
-use super::options::{self, OptionId, Proto};
 use super::output::Writer;
 use super::uci::SquareNaming;
-use super::{ucci, uci};
-use crate::api::{Engine, Event, GoRequest, centipawns};
-use crate::resources;
+use super::{Proto, options, ucci, uci};
+use crate::api::{Engine, Event, GoRequest, Notice, OptionError, centipawns};
 use crate::search::{Limits, TimeLeft};
 use chariot_rules::display::{DiagramStyle, diagram};
 use chariot_rules::perft::divide;
@@ -46,39 +43,6 @@ pub fn emit(out: &Output, line: &str) {
     }
 }
 
-/// Settings that are not search options.
-#[derive(Clone, Debug)]
-struct Settings {
-    millis: bool,
-    batch: bool,
-    debug: bool,
-    ponder: bool,
-    move_overhead: Duration,
-    naming: SquareNaming,
-    /// `usennue` / `Use NNUE`: evaluate with a network (else the hand-written evaluation).
-    use_nnue: bool,
-    /// The file of `evalfile` / `EvalFile` and its network; `None`: the built-in one.
-    net_file: Option<(
-        std::path::PathBuf,
-        std::sync::Arc<chariot_eval::nnue::Network>,
-    )>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            millis: false,
-            batch: false,
-            debug: false,
-            ponder: false,
-            move_overhead: Duration::from_millis(30),
-            naming: SquareNaming::ZeroBased,
-            use_nnue: true,
-            net_file: None,
-        }
-    }
-}
-
 /// What [`Session::handle`] tells the read loop.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -92,7 +56,6 @@ pub enum Flow {
 pub struct Session {
     proto: Option<Proto>,
     out: Output,
-    settings: Settings,
     terminal: bool,
     engine: Engine,
     /// Why the last `position` was rejected, until a valid one comes: the engine's position is
@@ -107,7 +70,6 @@ impl Session {
         Session {
             proto: None,
             out,
-            settings: Settings::default(),
             terminal,
             engine: Engine::new(),
             rejected: None,
@@ -123,8 +85,13 @@ impl Session {
     fn writer(&self) -> Writer {
         Writer {
             proto: self.proto.unwrap_or(Proto::Ucci),
-            naming: self.settings.naming,
+            naming: self.naming(),
         }
+    }
+
+    /// How the session names squares (ranks 1-10 after `UCI_Variant xiangqi`).
+    fn naming(&self) -> SquareNaming {
+        self.engine.settings().naming
     }
 
     fn say(&self, line: &str) {
@@ -146,7 +113,7 @@ impl Session {
     /// `true` in batch mode after a `go`: the read loop must not read until the search ends.
     #[must_use]
     pub fn blocks_input(&self) -> bool {
-        self.settings.batch && self.engine.has_search()
+        self.engine.settings().batch && self.engine.has_search()
     }
 
     /// Waits for the current search to finish (batch mode).
@@ -169,7 +136,7 @@ impl Session {
             Some(Proto::Uci) => uci::parse(line),
             _ => match line.split_whitespace().next() {
                 Some("uci") if self.proto.is_none() => Ok(Command::Uci),
-                _ => ucci::parse(line, self.settings.millis),
+                _ => ucci::parse(line, self.engine.settings().use_millisec),
             },
         };
         match parsed {
@@ -218,7 +185,7 @@ impl Session {
                 return Flow::Continue;
             }
             Command::Debug(on) => {
-                self.settings.debug = *on;
+                self.set_option("debug", Some(if *on { "on" } else { "off" }));
                 return Flow::Continue;
             }
             _ => {}
@@ -238,12 +205,8 @@ impl Session {
         match cmd {
             Command::Ucci => self.hello(Proto::Ucci),
             Command::Uci => self.hello(Proto::Uci),
-            Command::SetOption { name, value } => {
-                if let Err(e) = self.set_option(&name, value.as_deref()) {
-                    self.error(&e);
-                }
-            }
-            Command::NewGame => self.new_game(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => self.engine.new_game(),
             Command::Position { spec, moves } => match self.build_position(&spec, &moves) {
                 Ok(pos) => {
                     self.rejected = None;
@@ -278,7 +241,7 @@ impl Session {
             }
             Command::GoPerft(depth) => {
                 let mut pos = self.engine.position().clone();
-                let naming = self.settings.naming;
+                let naming = self.naming();
                 let total: u64 = if depth == 0 {
                     1
                 } else {
@@ -295,7 +258,7 @@ impl Session {
                 let start = Instant::now();
                 let mut pos = self.engine.position().clone();
                 let rows = divide(&mut pos, depth.max(1));
-                let naming = self.settings.naming;
+                let naming = self.naming();
                 for (m, n) in &rows {
                     self.say(&format!("{}: {n}", naming.format(*m)));
                 }
@@ -391,139 +354,28 @@ impl Session {
         ));
     }
 
-    fn new_game(&mut self) {
-        self.engine.new_game();
-    }
-
-    /// Gives the engine the evaluation `usennue` and `evalfile` ask for, and says which.
-    fn apply_network(&mut self) {
-        let net = if self.settings.use_nnue {
-            match &self.settings.net_file {
-                Some((_, n)) => Some(std::sync::Arc::clone(n)),
-                // The built-in network (`None` only if its bytes were damaged).
-                None => resources::default_network(),
-            }
-        } else {
-            None
-        };
-        let file = self
-            .settings
-            .net_file
-            .as_ref()
-            .map(|(path, _)| path.as_path());
-        let said = format!(
-            "info string evaluating with {}",
-            resources::describe_evaluation(net.as_deref(), file)
-        );
-        self.engine.set_network(net);
-        self.say(&said);
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let Some(id) = options::lookup(name) else {
-            // UCCI: options the engine did not list are not an error ("并不会出错"); say so once.
-            return if self.proto == Some(Proto::Uci) {
-                Err(format!("unknown option {name:?}"))
-            } else {
-                self.say(&format!(
-                    "info string option {name:?} is not supported and was ignored"
-                ));
-                Ok(())
-            };
-        };
-        let mut options = self.engine.options().clone();
-        match id {
-            OptionId::UseMillisec => self.settings.millis = options::check(name, value)?,
-            OptionId::Batch => self.settings.batch = options::check(name, value)?,
-            OptionId::Debug => self.settings.debug = options::check(name, value)?,
-            OptionId::Ponder => self.settings.ponder = options::check(name, value)?,
-            OptionId::Hash => {
-                let mb = options::spin(name, value, 0, 32768)?;
-                // 0 lets the engine choose (UCCI): 64 MiB.
-                options.hash_mb = if mb == 0 { 64 } else { mb as usize };
-            }
-            OptionId::Threads => {
-                let n = options::spin(name, value, 0, 256)?;
-                options.threads = if n == 0 {
-                    thread::available_parallelism().map_or(1, |n| n.get())
-                } else {
-                    n as usize
-                };
-            }
-            OptionId::Idle => options.idle = options::level(name, value)?,
-            OptionId::Pruning => options.pruning = options::level(name, value)?,
-            OptionId::Knowledge => options.knowledge = options::level(name, value)?,
-            OptionId::Randomness => options.randomness = options::level(name, value)?,
-            OptionId::Style => options.style = options::style(name, value)?,
-            OptionId::MultiPv => options.multipv = options::spin(name, value, 1, 64)? as usize,
-            OptionId::MoveOverhead => {
-                self.settings.move_overhead =
-                    Duration::from_millis(options::spin(name, value, 0, 5000)? as u64);
-            }
-            OptionId::Variant => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("xiangqi") => self.settings.naming = SquareNaming::OneBased,
-                _ => {
-                    return Err(format!(
-                        "UCI_Variant: only xiangqi is supported{}",
-                        options::found(value)
-                    ));
-                }
-            },
-            OptionId::UseBook => self.engine.set_use_book(options::check(name, value)?),
-            OptionId::BookFiles => {
-                let paths = resources::parse_list(value.unwrap_or(""));
-                self.engine.set_books(
-                    resources::load_books(&paths)
-                        .map_err(|e| format!("bookfiles: {e} (the previous books are kept)"))?,
-                );
-                let n = self.engine.books().books().len();
-                let entries = self.engine.book_entries();
-                self.say(&format!(
-                    "info string {} loaded, {}",
-                    count(n, "book file", "book files"),
-                    count(entries, "entry", "entries")
-                ));
-            }
-            OptionId::UseEgtb => self.engine.set_use_egtb(options::check(name, value)?),
-            OptionId::EgtbPaths => {
-                let paths = resources::parse_list(value.unwrap_or(""));
-                let (tables, errors) = resources::load_tables(&paths);
-                for e in &errors {
-                    self.error(&format!("egtbpaths: {e}"));
-                }
-                let found = tables.len();
-                self.engine.set_tables(tables);
-                self.say(&format!(
-                    "info string {} found",
-                    count(found, "endgame table", "endgame tables")
-                ));
-            }
-            OptionId::UseNnue => {
-                self.settings.use_nnue = options::check(name, value)?;
-                self.apply_network();
-            }
-            OptionId::EvalFile => {
-                self.settings.net_file = match resources::parse_path(value.unwrap_or("")) {
-                    None => None,
-                    Some(path) => {
-                        let net = resources::load_network_file(&path).map_err(|e| {
-                            format!("evalfile: {e} (the previous evaluation is kept)")
-                        })?;
-                        Some((path, net))
+    /// Sets an option on the engine and reports what it says, or why it was not set.
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.engine.set_option(name, value) {
+            Ok(notices) => {
+                for notice in notices {
+                    match notice {
+                        Notice::Note(text) => self.say(&format!("info string {text}")),
+                        Notice::Warning(text) => self.error(&text),
                     }
-                };
-                self.apply_network();
+                }
             }
-            OptionId::NewGame => self.new_game(),
-            OptionId::ClearHash => self.engine.clear_hash(),
+            // UCCI: options the engine did not list are not an error ("并不会出错"); say so once.
+            Err(OptionError::Unknown(_)) if self.proto != Some(Proto::Uci) => self.say(&format!(
+                "info string option {name:?} is not supported and was ignored"
+            )),
+            Err(e) => self.error(&e.to_string()),
         }
-        self.engine.set_options(options);
-        Ok(())
     }
 
     /// Parses a move text in the session's square naming against `pos`.
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        let m = match self.settings.naming {
+        let m = match self.naming() {
             SquareNaming::ZeroBased => {
                 chariot_rules::notation::parse_iccs(text).map_err(|e| format!("{text:?}: {e}"))?
             }
@@ -565,7 +417,7 @@ impl Session {
         let mut line = String::from("pophash");
         if let Some(p) = self.engine.hash_probe(pos) {
             if let Some(m) = p.best {
-                line += &format!(" bestmove {}", self.settings.naming.format(m));
+                line += &format!(" bestmove {}", self.naming().format(m));
             }
             if let Some((s, d)) = p.lower {
                 line += &format!(" lowerbound {} depth {d}", centipawns(s));
@@ -596,8 +448,8 @@ impl Session {
             increment,
             movestogo: go.movestogo,
             opptime,
-            move_overhead: self.settings.move_overhead,
-            ponder: self.settings.ponder,
+            move_overhead: self.engine.settings().move_overhead,
+            ponder: self.engine.settings().ponder,
         });
         Ok(Limits {
             depth: go.depth,
@@ -676,9 +528,4 @@ fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
         None => message.into(),
         Some((cut, _)) => format!("{}... ({} bytes in all)", &message[..cut], message.len()).into(),
     }
-}
-
-/// `"1 book file"`, `"2 book files"`.
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -22,9 +22,9 @@ use std::sync::{Arc, Mutex};
 use chariot_engine::search::{Control, Limits, Options, Score, Searcher};
 use chariot_eval::nnue::Network;
 use chariot_formats::book::{self, BookSet};
-use chariot_formats::training_data::{DataError, DataFile, Outcome, Record};
+use chariot_formats::training_data::{DataError, DataFile, Record};
 use chariot_rules::random::Rng;
-use chariot_rules::{GameState, JudgeConfig, Position, judge};
+use chariot_rules::{Color, DecidedResult, GameState, JudgeConfig, Position, judge};
 
 /// How data is generated.
 #[derive(Clone, Debug)]
@@ -158,10 +158,10 @@ pub fn run(
                         let Ok(mut s) = summary.lock() else { return };
                         s.records_written += records.len() as u64;
                         s.games += 1;
-                        match outcome {
-                            Outcome::RedWins => s.red_wins += 1,
-                            Outcome::Draw => s.draws += 1,
-                            Outcome::BlackWins => s.black_wins += 1,
+                        match outcome.winner() {
+                            Some(Color::Red) => s.red_wins += 1,
+                            None => s.draws += 1,
+                            Some(Color::Black) => s.black_wins += 1,
                         }
                         s.games
                     };
@@ -205,7 +205,7 @@ impl<'s> Player<'s> {
         book: Option<&BookSet>,
         rng: &mut Rng,
         stop: &AtomicBool,
-    ) -> Option<(Vec<Record>, Outcome)> {
+    ) -> Option<(Vec<Record>, DecidedResult)> {
         let config = JudgeConfig::default();
         let mut pos = opening(book, rng, self.settings);
         if judge(&pos, &config).is_over() {
@@ -225,13 +225,13 @@ impl<'s> Player<'s> {
             }
             match judge(&pos, &config) {
                 GameState::Ongoing => {}
-                GameState::RedWins(_) => break Outcome::RedWins,
-                GameState::BlackWins(_) => break Outcome::BlackWins,
-                GameState::Draw(_) => break Outcome::Draw,
+                GameState::RedWins(_) => break DecidedResult::RED_WINS,
+                GameState::BlackWins(_) => break DecidedResult::BLACK_WINS,
+                GameState::Draw(_) => break DecidedResult::DRAW,
             }
             let ply = pos.history().len();
             if ply >= self.settings.max_plies {
-                break Outcome::Draw;
+                break DecidedResult::DRAW;
             }
             let result = self
                 .searcher
@@ -248,14 +248,14 @@ impl<'s> Player<'s> {
             let mover = pos.turn();
             let red_view = |v: i32| if mover.is_red() { v } else { -v };
             match result.score {
-                Score::Mate(p) if p > 0 => break Outcome::win(mover),
-                Score::Mate(_) => break Outcome::win(mover.opponent()),
+                Score::Mate(p) if p > 0 => break DecidedResult::win(mover),
+                Score::Mate(_) => break DecidedResult::win(mover.opponent()),
                 Score::Cp(cp) => {
                     if !pos.in_check() && !pos.is_capture(best) {
                         records.push(Record {
                             setup: pos.to_setup(),
                             score: cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
-                            outcome: Outcome::Draw,
+                            outcome: DecidedResult::DRAW,
                             ply: ply.min(255) as u8,
                         });
                     }
@@ -271,9 +271,9 @@ impl<'s> Player<'s> {
                     };
                     if streak.0 != 0 && streak.1 >= self.settings.adjudication_plies {
                         break if streak.0 > 0 {
-                            Outcome::RedWins
+                            DecidedResult::RED_WINS
                         } else {
-                            Outcome::BlackWins
+                            DecidedResult::BLACK_WINS
                         };
                     }
                 }

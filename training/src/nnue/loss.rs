@@ -137,10 +137,10 @@ impl Loss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot_formats::training_data::Outcome;
+    use chariot_rules::DecidedResult;
     use chariot_rules::Position;
 
-    fn record(score: i16, outcome: Outcome, turn_black: bool) -> Record {
+    fn record(score: i16, outcome: DecidedResult, turn_black: bool) -> Record {
         let fen = if turn_black {
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b"
         } else {
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn the_targets_are_from_the_side_to_move() {
-        let red_win = Targets::of(&record(0, Outcome::RedWins, false));
+        let red_win = Targets::of(&record(0, DecidedResult::RED_WINS, false));
         assert_eq!(
             red_win,
             Targets {
@@ -164,7 +164,7 @@ mod tests {
                 result: 1.0
             }
         );
-        let seen_by_black = Targets::of(&record(400, Outcome::RedWins, true));
+        let seen_by_black = Targets::of(&record(400, DecidedResult::RED_WINS, true));
         assert_eq!(seen_by_black.result, 0.0);
         assert!((seen_by_black.score - sigmoid(1.0)).abs() < 1e-6);
         assert!((seen_by_black.blend(0.75) - 0.75 * sigmoid(1.0)).abs() < 1e-6);
@@ -175,7 +175,7 @@ mod tests {
         let mut loss = Loss::new(0.5);
         assert_eq!(loss.loss(), 0.0);
         // A score of 0 (probability ½) and a won game, evaluated at 0 and at 400 centipawns.
-        let t = Targets::of(&record(0, Outcome::RedWins, false));
+        let t = Targets::of(&record(0, DecidedResult::RED_WINS, false));
         loss.add(&t, 0);
         loss.add(&t, 400);
         let p = f64::from(sigmoid(1.0));

@@ -488,7 +488,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot_formats::training_data::Outcome;
+    use chariot_rules::DecidedResult;
     use chariot_rules::testing::{ROOTS, random_games};
 
     /// Records whose score is a simple function of material, so a network can learn it.
@@ -507,7 +507,7 @@ mod tests {
             out.push(Record {
                 setup: pos.to_setup(),
                 score: score as i16,
-                outcome: Outcome::Draw,
+                outcome: DecidedResult::DRAW,
                 ply: 0,
             });
         });

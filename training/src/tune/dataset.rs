@@ -163,7 +163,8 @@ pub fn load_all(path: &Path, max: usize) -> Result<Dataset, PositionsError> {
 mod tests {
     use super::*;
     use chariot_eval::trace::default_weights;
-    use chariot_formats::positions::{FileWriter, Outcome};
+    use chariot_formats::positions::FileWriter;
+    use chariot_rules::DecidedResult;
     use chariot_rules::{Position, START_FEN};
 
     #[test]
@@ -182,7 +183,7 @@ mod tests {
         let path = dir.path().join("p.txt");
         let mut w = FileWriter::create(&path, &[]).unwrap();
         for p in &positions {
-            w.write(p, Outcome::Draw).unwrap();
+            w.write(p, DecidedResult::DRAW).unwrap();
         }
         w.finish().unwrap();
 
