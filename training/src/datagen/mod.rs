@@ -130,7 +130,8 @@ pub fn run(
 /// Generates one shard: a new file at `out` (replacing one there) of the games that
 /// `settings.seed` and the other settings give, played on one thread whatever
 /// `settings.threads` says, until it holds at least `settings.target_records` records. The same
-/// settings, book and network give the same bytes on every run and machine.
+/// settings, book and network give the same bytes on every run of the same build, whatever the
+/// machine (the network's vector kernels agree bit for bit with the portable ones).
 ///
 /// The games go to `out` with `.part` added to its name, which is renamed to `out` once the
 /// target is reached; when `stop` is set first, or an error occurs, the partial file is removed
