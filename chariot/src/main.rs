@@ -5,6 +5,8 @@ use std::process::ExitCode;
 mod bench;
 mod cli;
 mod datagen;
+mod datagen_plan;
+mod datagen_verify;
 mod eval;
 mod loss;
 mod perft;
