@@ -458,7 +458,8 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chariot_formats::training_data::{DataFile, Outcome};
+    use chariot_formats::training_data::DataFile;
+    use chariot_rules::DecidedResult;
     use chariot_rules::Position;
 
     fn shard(file: &str, positions: u64) -> Shard {
@@ -494,7 +495,7 @@ mod tests {
         let record = Record {
             setup: Position::start().to_setup(),
             score: 3,
-            outcome: Outcome::Draw,
+            outcome: DecidedResult::DRAW,
             ply: 0,
         };
         let mut f = DataFile::create(path).unwrap();
