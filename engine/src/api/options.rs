@@ -209,7 +209,8 @@ pub struct Settings {
     pub use_millisec: bool,
     /// UCCI `batch`: commands are not read while thinking.
     pub batch: bool,
-    /// `debug` (UCI `debug on`): the GUI asked for extra `info` lines.
+    /// `debug` (UCI `debug on`): the protocol session echoes each command it reads as `info
+    /// string debug: <line>`.
     pub debug: bool,
     /// `ponder` / `Ponder`: time is planned assuming the GUI lets the engine ponder.
     pub ponder: bool,

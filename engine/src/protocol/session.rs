@@ -130,8 +130,13 @@ impl Session {
         self.join();
     }
 
-    /// Handles one input line.
+    /// Handles one input line. With the `debug` option on (UCCI `setoption debug true`, UCI
+    /// `debug on`), the line is first echoed as `info string debug: <line>` (ElephantEye's `debug`
+    /// option is the model), so that a GUI's engine window shows what the engine was sent.
     pub fn handle(&mut self, line: &str) -> Flow {
+        if self.engine.settings().debug {
+            self.say(&format!("info string debug: {}", shorten(line)));
+        }
         let parsed = match self.proto {
             Some(Proto::Uci) => uci::parse(line),
             _ => match line.split_whitespace().next() {
