@@ -50,6 +50,9 @@ pub enum Flow {
     Continue,
     /// `quit` was handled: stop reading.
     Quit,
+    /// `xboard` was read before a protocol was chosen: the caller hands the engine
+    /// ([`Session::into_engine`]) to XBoard's protocol, CECP (`super::cecp`).
+    Xboard,
 }
 
 /// The engine's state between commands.
@@ -74,6 +77,12 @@ impl Session {
             engine: Engine::new(),
             rejected: None,
         }
+    }
+
+    /// The engine, for another protocol's front end (after [`Flow::Xboard`]).
+    #[must_use]
+    pub fn into_engine(self) -> Engine {
+        self.engine
     }
 
     /// Where the session writes.
@@ -141,6 +150,13 @@ impl Session {
             Some(Proto::Uci) => uci::parse(line),
             _ => match line.split_whitespace().next() {
                 Some("uci") if self.proto.is_none() => Ok(Command::Uci),
+                Some("xboard") if self.proto.is_none() => {
+                    // A search started by a person before `xboard` ends here; CECP starts
+                    // with an idle engine.
+                    self.engine.stop();
+                    self.join();
+                    return Flow::Xboard;
+                }
                 _ => ucci::parse(line, self.engine.settings().use_millisec),
             },
         };
@@ -528,7 +544,7 @@ impl Session {
 const MESSAGE_LIMIT: usize = 200;
 
 /// `message`, or its first [`MESSAGE_LIMIT`] characters and how long it was.
-fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
     match message.char_indices().nth(MESSAGE_LIMIT) {
         None => message.into(),
         Some((cut, _)) => format!("{}... ({} bytes in all)", &message[..cut], message.len()).into(),
