@@ -1,4 +1,4 @@
-//! The `chariot` binary: the UCCI/UCI engine and its command-line tools.
+//! The `chariot` binary: the UCCI/UCI/CECP (XBoard) engine and its command-line tools.
 
 use std::process::ExitCode;
 
