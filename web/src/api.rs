@@ -36,6 +36,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}/moves", post(play_move))
         .route("/api/play/{id}/draw", post(offer_draw))
         .route("/api/play/{id}/hint", post(hint))
+        .route("/api/play/{id}/takeback", post(take_back))
         .route("/api/play/{id}/pgn", get(pgn))
         .route("/api/play/{id}/{action}", post(game_action))
         .route("/api/levels", get(levels))
@@ -375,6 +376,9 @@ struct PlayMove {
     /// The move in ICCS, WXF or Chinese.
     #[serde(rename = "move")]
     mv: String,
+    /// The number of moves of the game the move was made after, when the requester says: a
+    /// game that has another number (it moved on in another tab) refuses the move (409).
+    at: Option<usize>,
 }
 
 async fn play_move(
@@ -384,6 +388,7 @@ async fn play_move(
 ) -> Result<Json<GameView>, ApiError> {
     let Json(req) = body?;
     with_game(state, id, move |g, cap| {
+        g.expect_moves(req.at)?;
         g.play_human(&req.mv)?;
         g.engine_reply(cap);
         Ok(())
@@ -391,13 +396,36 @@ async fn play_move(
     .await
 }
 
-/// `POST /api/play/{id}/takeback` and `POST /api/play/{id}/resign`.
+/// `POST /api/play/{id}/takeback`: no body, `{}`, or `{"at": N}` (as for a move).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakeBack {
+    at: Option<usize>,
+}
+
+async fn take_back(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<GameView>, ApiError> {
+    let req: TakeBack = if body.iter().all(u8::is_ascii_whitespace) {
+        TakeBack::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(e.to_string()))?
+    };
+    with_game(state, id, move |g, _| {
+        g.expect_moves(req.at)?;
+        g.take_back()
+    })
+    .await
+}
+
+/// `POST /api/play/{id}/resign`.
 async fn game_action(
     State(state): State<Arc<AppState>>,
     Path((id, action)): Path<(String, String)>,
 ) -> Result<Json<GameView>, ApiError> {
     match action.as_str() {
-        "takeback" => with_game(state, id, |g, _| g.take_back()).await,
         "resign" => with_game(state, id, |g, _| g.resign()).await,
         other => Err(ApiError::not_found(format!(
             "no action {other:?} on a game (moves, takeback, resign, draw, hint)"

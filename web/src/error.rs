@@ -14,6 +14,9 @@
 //! | conflict | 409 | the request is right but not now: not the player's turn |
 //! | busy | 503 | the server's limit of jobs or games is reached |
 //! | internal | 500 | the server failed (a database or file error) |
+//!
+//! Beside the message, every answer carries a stable `code` naming the mistake, which pages
+//! translate (`docs/web-api.md`, "Errors").
 
 use axum::Json;
 use axum::extract::Query;
@@ -46,17 +49,50 @@ pub enum ErrorKind {
     Internal,
 }
 
-/// An error answer: a kind and `{"error": message}`.
+/// An error answer: a kind, and `{"error": message, "code": code}`: the message says what is
+/// wrong in English, the code is a stable name of the mistake for programs and for pages to
+/// say it in their own language (by default the kind's: `bad-request`, `unprocessable`, ...).
 #[derive(Debug)]
 pub struct ApiError {
     kind: ErrorKind,
+    code: &'static str,
     message: String,
+}
+
+impl ErrorKind {
+    /// The code of an error of this kind that has none of its own.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::BadRequest => "bad-request",
+            ErrorKind::Unprocessable => "unprocessable",
+            ErrorKind::NotFound => "not-found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::TooLarge => "too-large",
+            ErrorKind::UnsupportedMediaType => "unsupported-media-type",
+            ErrorKind::Busy => "busy",
+            ErrorKind::Internal => "internal",
+        }
+    }
 }
 
 impl ApiError {
     /// What is wrong.
     pub(crate) fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The stable name of the mistake (`moved-on`, `invalid-fen`, or the kind's).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The same error under a code of its own.
+    #[must_use]
+    pub(crate) fn with_code(mut self, code: &'static str) -> ApiError {
+        self.code = code;
+        self
     }
 
     /// The kind of error.
@@ -83,6 +119,7 @@ impl ApiError {
     fn of(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             kind,
+            code: kind.code(),
             message: message.into(),
         }
     }
@@ -122,6 +159,7 @@ impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         match e {
             GameError::NotYourTurn(_) => ApiError::conflict(e.to_string()),
+            GameError::MovedOn { .. } => ApiError::conflict(e.to_string()).with_code("moved-on"),
             // A level is a number of the API, outside its range like any other parameter.
             GameError::BadLevel(_) => ApiError::bad_request(e.to_string()),
             _ => ApiError::unprocessable(e.to_string()),
@@ -148,11 +186,13 @@ impl IntoResponse for ApiError {
         #[derive(Serialize)]
         struct Body {
             error: String,
+            code: &'static str,
         }
         (
             self.status(),
             Json(Body {
                 error: self.message,
+                code: self.code,
             }),
         )
             .into_response()

@@ -49,6 +49,15 @@ pub enum GameError {
     /// A move of the game's history (before the person takes over) is not legal.
     #[error("the moves played before: {0}")]
     BadHistory(String),
+    /// The request was made on the game as it stood after `at` moves, but it has `now`: it
+    /// moved on meanwhile (in another tab, say), and what was asked may no longer fit.
+    #[error("the game moved on: it has {now} moves, the request was made after {at}")]
+    MovedOn {
+        /// The moves the requester had seen.
+        at: usize,
+        /// The moves the game has.
+        now: usize,
+    },
 }
 
 /// What the engine said about its last move.
@@ -184,6 +193,21 @@ impl Game {
     #[must_use]
     pub fn level(&self) -> u8 {
         self.level
+    }
+
+    /// Checks that a request made on the game as it stood after `at` moves (when the requester
+    /// says) is made on the game as it stands.
+    ///
+    /// # Errors
+    /// [`GameError::MovedOn`] when the game has another number of moves.
+    pub fn expect_moves(&self, at: Option<usize>) -> Result<(), GameError> {
+        match at {
+            Some(at) if at != self.moves.len() => Err(GameError::MovedOn {
+                at,
+                now: self.moves.len(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// What the engine said about its last move.

@@ -696,3 +696,39 @@ async fn finished_games_are_kept_in_the_game_database() {
         (1, 1, 1, 1)
     );
 }
+
+/// A game open in two tabs (issue 47, fault 9): a move or a take-back made on the game as it
+/// stood before the other tab's move is refused with the code `moved-on`, and changes nothing.
+#[tokio::test]
+async fn a_request_made_on_a_game_that_moved_on_is_refused() {
+    let app = app();
+    let (_, game) = new_game(&app, r#"{"side":"red","level":1}"#).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (status, game) = play(&app, &id, r#"{"move":"h2e2","at":0}"#).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    // The other tab saw no move yet.
+    let (status, e) = play(&app, &id, r#"{"move":"h0g2","at":0}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["code"], "moved-on");
+    assert!(e["error"].as_str().unwrap().contains("moved on"), "{e}");
+    let takeback = format!("/api/play/{id}/takeback");
+    let (status, e) = call(&app, "POST", &takeback, Some(r#"{"at":0}"#)).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::CONFLICT, Some("moved-on"))
+    );
+    let (_, game) = get(&app, &format!("/api/play/{id}")).await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    // Made on the game as it stands, both go through; every error has a code.
+    let (status, _) = play(&app, &id, r#"{"move":"h0g2","at":2}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, game) = call(&app, "POST", &takeback, Some(r#"{"at":4}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    let (status, e) = call(&app, "POST", &takeback, Some(r#"{"at":"x"}"#)).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-request"))
+    );
+}

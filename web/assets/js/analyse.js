@@ -1,13 +1,14 @@
 // The analysis view: any position (from a FEN, set up on the board, reached by moves, or read
 // from a game file), its book moves and table value, and the engine's lines streamed live.
 
+import * as address from './address.js';
 import * as api from './api.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
 import { Explorer } from './explorer.js';
 
 const $ = (id) => document.getElementById(id);
-const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+const START = address.START;
 const ROLES = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
 
 /** The share of the bar that is Red's, from a score for the side to move. */
@@ -117,11 +118,37 @@ export class Analyse {
     return this.position();
   }
 
-  /** Shows `fen` with `moves` played from it, at the last move. */
-  async load(fen, moves) {
+  /** The address of the position shown, with its line (address.js). */
+  address() {
+    return address.analyse(this.base, this.line, this.index + 1);
+  }
+
+  /**
+   * Takes the position an address names (`address.parse`): a step along the line shown, or
+   * another position, which the view loads when it is shown (`activate`).
+   */
+  goToAddress({ fen, moves, ply }) {
+    const index = (ply ?? moves.length) - 1;
+    if (this.here && fen === this.base && moves.join() === this.line.join()) {
+      if (index !== this.index) this.goTo(index);
+      return;
+    }
     this.base = fen;
     this.line = moves;
-    this.index = moves.length - 1;
+    this.index = index;
+    this.here = null;
+    $('loaded').hidden = true;
+  }
+
+  /**
+   * Shows `fen` with `moves` played from it, at move `index` (by default the last): another
+   * position, so a new entry in the history.
+   */
+  async load(fen, moves, index = moves.length - 1) {
+    this.base = fen;
+    this.line = moves;
+    this.index = Math.min(index, moves.length - 1);
+    this.app.remember(true);
     await this.refreshLine();
     await this.refresh();
   }
@@ -148,15 +175,23 @@ export class Analyse {
     }
   }
 
+  /**
+   * Fetches the line's moves in the three notations. A line that does not play (an address
+   * edited by hand) is dropped, and a FEN that is no position (the same) gives way to the usual
+   * start; the address follows.
+   */
   async refreshLine() {
     try {
       const view = await api.position(this.base, this.line);
       this.texts = view.line;
     } catch (e) {
       this.app.toast(e.message, true);
+      const fenOk = await api.position(this.base).then(() => true, () => false);
+      if (!fenOk) this.base = START;
       this.line = [];
       this.texts = [];
       this.index = -1;
+      this.app.remember();
     }
   }
 
@@ -185,6 +220,7 @@ export class Analyse {
   render() {
     if (this.app.view !== 'analyse' || !this.here || this.editing) return;
     const h = this.here;
+    $('share').disabled = false;
     this.app.board.show({
       fen: h.fen,
       lastMove: this.index >= 0 ? this.line[this.index] : null,
@@ -257,6 +293,7 @@ export class Analyse {
     }
     this.line = [...this.line.slice(0, this.index + 1), iccs];
     this.index += 1;
+    this.app.remember();
     await this.refreshLine();
     await this.refresh();
   }
@@ -266,6 +303,7 @@ export class Analyse {
     if (!moves.length) return;
     this.line = [...this.line.slice(0, this.index + 1), ...moves];
     this.index = this.line.length - 1;
+    this.app.remember();
     await this.refreshLine();
     await this.refresh();
   }
@@ -284,8 +322,10 @@ export class Analyse {
     this.goTo(-1);
   }
 
+  /** Shows the position after move `index` of the line (-1: its start). */
   goTo(index) {
     this.index = index;
+    this.app.remember();
     this.refresh();
   }
 
@@ -440,7 +480,7 @@ export class Analyse {
   /** Called when the view is shown. */
   activate() {
     if (this.here) this.render();
-    else this.load(this.base, this.line);
+    else this.load(this.base, this.line, this.index);
   }
 
   /** Called when the view is hidden. */

@@ -13,11 +13,15 @@ async function call(method, path, body, raw = false) {
   const response = await fetch(path, init);
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
+    let code = null;
     try {
-      message = (await response.json()).error || message;
+      const body = await response.json();
+      message = body.error || message;
+      code = body.code || null;
     } catch { /* not JSON */ }
     const error = new Error(message);
     error.status = response.status;
+    error.code = code;
     throw error;
   }
   if (raw || response.status === 204) return response;
@@ -27,8 +31,10 @@ async function call(method, path, body, raw = false) {
 export const levels = () => call('GET', '/api/levels');
 export const newGame = (setup) => call('POST', '/api/play', setup);
 export const showGame = (id) => call('GET', `/api/play/${id}`);
-export const playMove = (id, move) => call('POST', `/api/play/${id}/moves`, { move });
-export const takeBack = (id) => call('POST', `/api/play/${id}/takeback`, {});
+/** A move in game `id`, made on the game as it was after `at` moves (the server refuses it when
+ * the game has moved on since, in another tab). */
+export const playMove = (id, move, at) => call('POST', `/api/play/${id}/moves`, { move, at });
+export const takeBack = (id, at) => call('POST', `/api/play/${id}/takeback`, { at });
 export const resign = (id) => call('POST', `/api/play/${id}/resign`, {});
 export const offerDraw = (id) => call('POST', `/api/play/${id}/draw`, {});
 export const hint = (id) => call('POST', `/api/play/${id}/hint`, {});

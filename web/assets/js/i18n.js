@@ -24,7 +24,11 @@ const WORDS = {
     'tables.longest': 'Longest mates (click one to analyse it)', 'tables.nomate': 'No position is decided by mate.',
     'tables.open': 'Analyse this position with the endgame tables',
     'tables.bytes': '{n} bytes', 'tables.kib': '{n} KiB', 'tables.mib': '{n} MiB',
-    'notation.chinese': 'Chinese', flip: 'Flip board',
+    'notation.chinese': 'Chinese', flip: 'Flip board', share: 'Share', 'share.link': 'Link to this position',
+    'share.copied': 'Link copied: it opens this position (with its moves) in the analysis board.',
+    'share.shown': 'Copy the link shown under the board: it opens this position in the analysis board.',
+    'moved.on': 'This game moved on in another tab; here it is as it stands now.',
+    'game.gone': 'That game is no longer on the server (closed, or idle too long).',
     'new.title': 'New game', 'new.side': 'You play', 'new.level': 'Level',
     'new.start': 'Start from', 'new.start.initial': 'the usual position', 'new.start.fen': 'a FEN',
     'new.start.setup': 'a position set up on the board', 'new.start.analysis': 'the analysis board',
@@ -104,7 +108,11 @@ const WORDS = {
     'tables.longest': '最长杀棋（点击分析）', 'tables.nomate': '没有由杀棋决定的局面。',
     'tables.open': '用残局库分析此局面',
     'tables.bytes': '{n} 字节', 'tables.kib': '{n} KiB', 'tables.mib': '{n} MiB',
-    'notation.chinese': '中文', flip: '翻转棋盘',
+    'notation.chinese': '中文', flip: '翻转棋盘', share: '分享', 'share.link': '此局面的链接',
+    'share.copied': '链接已复制：在分析棋盘中打开此局面（连同着法）。',
+    'share.shown': '请复制棋盘下方的链接：它在分析棋盘中打开此局面。',
+    'moved.on': '这局棋已在另一个标签页中继续；这里显示的是当前局面。',
+    'game.gone': '服务器上已没有这局棋（已关闭，或闲置太久）。',
     'new.title': '新对局', 'new.side': '执子', 'new.level': '难度',
     'new.start': '开局', 'new.start.initial': '标准开局', 'new.start.fen': 'FEN 局面',
     'new.start.setup': '在棋盘上摆的局面', 'new.start.analysis': '分析棋盘的局面',
@@ -202,6 +210,9 @@ export function translatePage() {
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll('[data-i18n-placeholder]')) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+  for (const el of document.querySelectorAll('[data-i18n-aria]')) {
+    el.setAttribute('aria-label', t(el.dataset.i18nAria));
   }
 }
 

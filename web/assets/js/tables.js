@@ -96,13 +96,15 @@ export class Tables {
     this.app = app;
     this.list = null; // GET /api/tablebases
     this.page = null; // the material shown, GET /api/tablebases/{material}
-    const wanted = /^#tables\/(\w+)$/.exec(window.location.hash);
-    this.current = wanted ? wanted[1].toUpperCase() : null;
+    this.current = null; // the material chosen (the address's, `#tables/KRKAABB`), or none
   }
 
-  /** Called when the view is shown: the list, and the material chosen last. */
+  /** Called when the view is shown: the list, and the material chosen (or none). */
   async activate() {
-    if (this.current) history.replaceState(null, '', `#tables/${this.current}`);
+    if (!this.current) {
+      this.page = null;
+      $('table-page').hidden = true;
+    }
     if (!this.list) {
       try {
         this.list = await api.tablebases();
@@ -154,7 +156,7 @@ export class Tables {
   /** Shows a material's page (computed by the server on the first request). */
   async open(material) {
     this.current = material;
-    history.replaceState(null, '', `#tables/${material}`);
+    this.app.remember(true);
     for (const b of document.querySelectorAll('#tables-groups button')) {
       b.classList.toggle('active', b.dataset.material === material);
     }

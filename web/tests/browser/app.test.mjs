@@ -911,3 +911,168 @@ test('the phone: no sideways scroll, the board across the screen, the game under
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// Issue 47, fault 9: the address. Back left the app, an edited address did nothing until a
+// reload, a reload lost the analysis board, nothing could be shared by link, and two tabs of one
+// game went their own ways.
+
+/** The view shown (`play`, `analyse`, `tables`), by what is visible. */
+const shownView = (page) => page.evaluate(() => ['play', 'analyse', 'tables']
+  .filter((v) => !document.getElementById(`view-${v}`).hidden));
+
+const hash = (page) => page.evaluate(() => window.location.hash);
+
+test('Back and Forward move between views and tables; an address edited by hand is followed', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await page.waitForFunction(() => window.location.hash === '#play');
+  await page.click('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  assert.equal(await hash(page), '#analyse');
+  await page.click('#tab-tables');
+  await page.click('#tables-groups button[data-material="KRKN"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  assert.equal(await hash(page), '#tables/KRKN');
+  // Back: the list of tables, the analysis board, the game form; Forward: the analysis board.
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('table-page').hidden);
+  assert.deepEqual([await hash(page), await shownView(page)], ['#tables', ['tables']]);
+  await page.goBack();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#analyse', ['analyse']]);
+  await page.goBack();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#play', ['play']]);
+  await page.goForward();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#analyse', ['analyse']]);
+  // An address typed in: a table's page, then a position with a move played from it.
+  await page.evaluate(() => { window.location.hash = '#tables/krkaabb'; });
+  await page.waitForFunction(() => /KRKAABB/.test(document.getElementById('table-title').textContent));
+  assert.deepEqual(await shownView(page), ['tables']);
+  await page.evaluate(() => { window.location.hash = '#analyse/3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1/e1d1'; });
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  assert.deepEqual(await shownView(page), ['analyse']);
+  assert.match(await page.textContent('#position-status'), /Red wins: checkmate/);
+  // Back from there: the table's page again.
+  await page.goBack();
+  await page.waitForFunction(() => !document.getElementById('view-tables').hidden);
+  assert.equal(await hash(page), '#tables/KRKAABB');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a reload keeps the analysis board: its position, its line and the move looked at', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  for (const [i, m] of ['h2e2', 'h9g7', 'h0g2'].entries()) {
+    await clickSquare(page, m.slice(0, 2));
+    await clickSquare(page, m.slice(2));
+    await page.waitForFunction((n) => window.chariot.analyse.here?.line.length === n, i + 1);
+  }
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
+  assert.equal(await hash(page), '#analyse/start/h2e2,h9g7,h0g2/2');
+  const fen = await page.evaluate(() => window.chariot.analyse.here.fen);
+  await page.reload();
+  await page.waitForFunction(() => window.chariot.analyse?.here);
+  assert.deepEqual(await page.evaluate(() => [window.chariot.analyse.line, window.chariot.analyse.index]),
+    [['h2e2', 'h9g7', 'h0g2'], 1]);
+  assert.equal(await page.evaluate(() => window.chariot.analyse.here.fen), fen);
+  assert.equal(await page.locator('#moves-analyse .mv.current').getAttribute('data-index'), '1');
+  // A line that does not play is dropped and said to be wrong; the position stays.
+  await page.evaluate(() => { window.location.hash = '#analyse/start/h2e2,h2e2'; });
+  await page.waitForSelector('#toast.error:not([hidden])');
+  await page.waitForFunction(() => window.location.hash === '#analyse');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Share copies a link that opens the same position, or the same finished game', async () => {
+  const context = await browser.newContext({ ...DESKTOP, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e));
+  await page.goto(`${base}#analyse`);
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  await page.fill('#fen', '4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1');
+  await page.click('#set-fen');
+  await page.waitForFunction(() => window.chariot.analyse.here.fen.startsWith('4k4/'));
+  await clickSquare(page, 'h0');
+  await clickSquare(page, 'h9');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  const shared = async () => {
+    await page.click('#share');
+    await page.waitForSelector('#toast:not([hidden])');
+    assert.match(await page.textContent('#toast'), /Link copied/);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('#share-link'));
+    return copied;
+  };
+  const opened = async (link, device = DESKTOP, locale = 'en-US') => {
+    const other = await (await browser.newContext({ ...device, locale })).newPage();
+    await other.goto(link);
+    await other.waitForFunction(() => window.chariot?.analyse.here);
+    return other;
+  };
+  const link = await shared();
+  assert.equal(link, `${base}#analyse/4k4/9/9/9/9/9/9/9/4A4/3AK2R1_w_-_-_0_1/h0h9`);
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'share.png') });
+  // Opened on a phone, in Chinese.
+  const other = await opened(link, PHONE, 'zh-CN');
+  await other.waitForFunction(() => document.querySelectorAll('#moves-analyse .mv[data-index]').length === 1);
+  await settled(other);
+  await other.screenshot({ path: path.join(shots, 'share-phone-zh.png') });
+  assert.deepEqual(await other.evaluate(() => [window.chariot.analyse.here.fen, window.chariot.analyse.line]),
+    await page.evaluate(() => [window.chariot.analyse.here.fen, window.chariot.analyse.line]));
+  await other.context().close();
+  // A game resigned after two moves: the link opens the whole game, at its end.
+  await page.click('#tab-play');
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const game = await page.evaluate(() => window.chariot.play.game);
+  const finished = await opened(await shared());
+  assert.deepEqual(await finished.evaluate(() => [window.chariot.analyse.line, window.chariot.analyse.here.fen]),
+    [game.moves.map((m) => m.iccs), game.fen]);
+  await finished.waitForFunction((n) => document.querySelectorAll('#moves-analyse .mv[data-index]').length === n, game.moves.length);
+  await finished.context().close();
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('a game open in two tabs stays one game: the other tab follows, a stale move is refused', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  const id = await page.evaluate(() => window.chariot.play.game.id);
+  assert.equal(await hash(page), `#play/${id}`);
+  // The same address in a second tab of this browser, and in another browser (no tab of its
+  // own tells it anything).
+  const second = await page.context().newPage();
+  await second.goto(`${base}#play/${id}`);
+  await second.waitForSelector('#game:not([hidden])');
+  const elsewhere = await (await browser.newContext(DESKTOP)).newPage();
+  await elsewhere.goto(`${base}#play/${id}`);
+  await elsewhere.waitForSelector('#game:not([hidden])');
+  // A move in the first tab: the second shows it and says the game moved on.
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await waitMoves(second, 2);
+  assert.match(await second.textContent('#toast'), /moved on in another tab/);
+  // The other browser still shows the start; its move there is refused, and it then shows the
+  // game as it stands.
+  assert.equal(await moveCount(elsewhere), 0);
+  await elsewhere.fill('#move-text', 'h0g2');
+  await elsewhere.click('#type-move button');
+  await waitMoves(elsewhere, 2);
+  assert.match(await elsewhere.textContent('#toast'), /moved on in another tab/);
+  const server = await api(page, `/api/play/${id}`);
+  assert.deepEqual(server.moves.map((m) => m.iccs), await page.evaluate(() => window.chariot.play.game.moves.map((m) => m.iccs)));
+  assert.equal(server.moves.length, 2);
+  assert.deepEqual([...page.errors, ...(second.errors || [])], []);
+  await elsewhere.context().close();
+  await page.context().close();
+});
