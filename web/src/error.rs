@@ -1,7 +1,6 @@
 //! Error answers: one type, [`ApiError`], whose kind decides the status in one place
 //! ([`ApiError::status`]), so that the same mistake gets the same status at every endpoint; the
-//! body is `{"error": "what is wrong"}`. Also the request parts that produce them (query
-//! strings, FENs).
+//! body is `{"error": "what is wrong"}`. Also the query strings that produce them.
 //!
 //! The kinds, and what each is for (`docs/web-api.md`, "Errors"):
 //!
@@ -23,10 +22,7 @@ use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chariot_rules::Position;
 use serde::Serialize;
-
-use crate::game::GameError;
 
 /// What kind of mistake or failure an error answer reports; the kind decides the status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,13 +45,18 @@ pub enum ErrorKind {
     Internal,
 }
 
-/// An error answer: a kind, and `{"error": message, "code": code}`: the message says what is
-/// wrong in English, the code is a stable name of the mistake for programs and for pages to
-/// say it in their own language (by default the kind's: `bad-request`, `unprocessable`, ...).
+/// An error answer: a kind, and `{"error": message, "code": code, "params": {...}}`: the
+/// message says what is wrong in English, the code is a stable name of the mistake for programs
+/// and for pages to say it in their own language (by default the kind's: `bad-request`,
+/// `unprocessable`, ...), and the parameters are the parts of the message a page puts into its
+/// own sentence (the move, the square, the limit; absent when there are none). The codes are
+/// listed in `docs/web-api.md`, "Errors"; `crate::error_codes` derives them from the rules'
+/// errors.
 #[derive(Debug)]
 pub struct ApiError {
     kind: ErrorKind,
     code: &'static str,
+    params: serde_json::Map<String, serde_json::Value>,
     message: String,
 }
 
@@ -95,6 +96,28 @@ impl ApiError {
         self
     }
 
+    /// The same error with the parameter `name` (a part of the message a page shows).
+    #[must_use]
+    pub(crate) fn with(mut self, name: &str, value: impl Into<serde_json::Value>) -> ApiError {
+        self.params.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// The same error with the parameters of `params` (an object; anything else adds none).
+    #[must_use]
+    pub(crate) fn with_all(mut self, params: serde_json::Value) -> ApiError {
+        if let serde_json::Value::Object(map) = params {
+            self.params.extend(map);
+        }
+        self
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &serde_json::Map<String, serde_json::Value> {
+        &self.params
+    }
+
     /// The kind of error.
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
@@ -120,6 +143,7 @@ impl ApiError {
         ApiError {
             kind,
             code: kind.code(),
+            params: serde_json::Map::new(),
             message: message.into(),
         }
     }
@@ -155,18 +179,6 @@ impl ApiError {
     }
 }
 
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
-        match e {
-            GameError::NotYourTurn(_) => ApiError::conflict(e.to_string()),
-            GameError::MovedOn { .. } => ApiError::conflict(e.to_string()).with_code("moved-on"),
-            // A level is a number of the API, outside its range like any other parameter.
-            GameError::BadLevel(_) => ApiError::bad_request(e.to_string()),
-            _ => ApiError::unprocessable(e.to_string()),
-        }
-    }
-}
-
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
         // axum's JSON extractor says 400 for unreadable JSON and 422 for JSON of the wrong
@@ -187,12 +199,15 @@ impl IntoResponse for ApiError {
         struct Body {
             error: String,
             code: &'static str,
+            #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+            params: serde_json::Map<String, serde_json::Value>,
         }
         (
             self.status(),
             Json(Body {
                 error: self.message,
                 code: self.code,
+                params: self.params,
             }),
         )
             .into_response()
@@ -205,16 +220,12 @@ pub(crate) fn too_many_jobs() -> ApiError {
         "{} imports and compilations are under way, the server's limit; try again when one has ended",
         crate::jobs::MAX_RUNNING
     ))
+    .with_code("too-many-jobs")
+    .with("max", crate::jobs::MAX_RUNNING)
 }
 
 /// The query string, or a 400 saying what is wrong with it.
 pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(t)| t)
         .map_err(|e| ApiError::bad_request(e.body_text()))
-}
-
-/// The position of a FEN, or a 422 saying what is wrong with it.
-pub(crate) fn fen_position(fen: &str) -> Result<Position, ApiError> {
-    Position::from_fen(fen)
-        .map_err(|e| ApiError::unprocessable(format!("invalid FEN {fen:?}: {e}")))
 }

@@ -3,6 +3,7 @@
 
 import * as address from './address.js';
 import * as api from './api.js';
+import { errorText, stopText } from './errors.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
 import { Explorer } from './explorer.js';
@@ -171,7 +172,7 @@ export class Analyse {
       $('loaded').hidden = true;
       await this.load(fen, []);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
     }
   }
 
@@ -185,7 +186,7 @@ export class Analyse {
       const view = await api.position(this.base, this.line);
       this.texts = view.line;
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
       const fenOk = await api.position(this.base).then(() => true, () => false);
       if (!fenOk) this.base = START;
       this.line = [];
@@ -207,7 +208,7 @@ export class Analyse {
     try {
       here = await api.position(this.base, this.line.slice(0, this.index + 1));
     } catch (e) {
-      if (serial === this.refreshes) this.app.toast(e.message, true);
+      if (serial === this.refreshes) this.app.toast(errorText(e), true);
       return;
     }
     if (serial !== this.refreshes) return;
@@ -340,13 +341,7 @@ export class Analyse {
     const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
     try {
       const response = await fetch(url, { signal: controller.signal });
-      if (!response.ok) {
-        let message = t('analysis.busy');
-        try {
-          message = (await response.json()).error;
-        } catch { /* not JSON */ }
-        throw new Error(message);
-      }
+      if (!response.ok) throw await api.failure(response);
       await readEvents(response, (event, data) => {
         if (this.stream !== controller) return;
         if (event === 'info') {
@@ -357,7 +352,7 @@ export class Analyse {
         }
       });
     } catch (e) {
-      if (e.name !== 'AbortError') this.app.toast(e.message, true);
+      if (e.name !== 'AbortError') this.app.toast(errorText(e), true);
     } finally {
       if (this.stream === controller) {
         this.stream = null;
@@ -428,7 +423,7 @@ export class Analyse {
     try {
       await api.position(fen);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
       return;
     }
     this.endEdit();
@@ -463,7 +458,7 @@ export class Analyse {
       this.app.toast(t('file.read', { n: view.total, format: view.format }));
       if (view.games.length) await this.pickGame(0);
     } catch (e) {
-      this.app.toast(`${file.name}: ${e.message}`, true);
+      this.app.toast(`${file.name}: ${errorText(e)}`, true);
     } finally {
       $('load-file').value = '';
     }
@@ -473,7 +468,7 @@ export class Analyse {
     const g = this.games[i];
     if (!g) return;
     const tags = g.tags.map(([k, v]) => `${k}: ${v}`).join(' · ');
-    $('loaded-tags').textContent = g.error ? `${tags} · ${t('loaded.error', { error: g.error })}` : tags;
+    $('loaded-tags').textContent = g.error ? `${tags} · ${t('loaded.error', { error: stopText(g.error, g.stop) })}` : tags;
     await this.load(g.fen, g.moves.map((m) => m.iccs));
   }
 

@@ -3,7 +3,8 @@
 
 import * as address from './address.js';
 import * as api from './api.js';
-import { t, resultText } from './i18n.js';
+import { errorText } from './errors.js';
+import { current, t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
 
 const $ = (id) => document.getElementById(id);
@@ -97,7 +98,7 @@ export class Play {
       this.app.board.orient(game.side);
       this.show(game);
     } catch (e) {
-      this.app.toast(e.status === 404 ? t('game.gone') : e.message, true);
+      this.app.toast(e.status === 404 ? t('game.gone') : errorText(e), true);
     }
   }
 
@@ -159,7 +160,7 @@ export class Play {
     try {
       this.levels = await api.levels();
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
       return;
     }
     const select = $('new-level');
@@ -234,11 +235,13 @@ export class Play {
   async start(setup) {
     this.busy = true;
     try {
-      const game = await api.newGame(this.game ? { ...setup, replaces: this.game.id } : setup);
+      // The game's PGN is written in the page's language.
+      const asked = { ...setup, lang: current() };
+      const game = await api.newGame(this.game ? { ...asked, replaces: this.game.id } : asked);
       this.app.board.orient(game.side);
       this.show(game);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
     } finally {
       this.busy = false;
       this.render();
@@ -297,9 +300,9 @@ export class Play {
   /** Why a move was refused, in the page's language. */
   refusal(e) {
     if (e.code === 'moved-on') return t('moved.on');
-    if (e.message.includes('is forbidden')) return t('forbidden');
-    if (e.status === 422) return `${t('illegal')} (${e.message})`;
-    return e.message;
+    if (e.code === 'forbidden-move') return t('forbidden');
+    if (e.code === 'illegal-move') return t('illegal.because', { why: errorText(e) });
+    return errorText(e);
   }
 
   /**
@@ -400,7 +403,7 @@ export class Play {
     $('hint').disabled = this.busy || over || g.turn !== g.side;
     $('draw').disabled = this.busy || over;
     $('resign').disabled = this.busy || over;
-    $('save-pgn').href = api.pgnUrl(g.id, notation);
+    $('save-pgn').href = api.pgnUrl(g.id, notation, current());
     $('share').disabled = false;
     this.renderClocks();
   }

@@ -4,7 +4,9 @@
 // on one opens it in the analysis view with its tables pane.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { errorText } from './errors.js';
+import { current, t } from './i18n.js';
+import { materialName, sideName } from './material.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -109,7 +111,7 @@ export class Tables {
       try {
         this.list = await api.tablebases();
       } catch (e) {
-        $('tables-count').textContent = e.message;
+        $('tables-count').textContent = errorText(e);
         return;
       }
     }
@@ -138,13 +140,13 @@ export class Tables {
         const button = document.createElement('button');
         button.type = 'button';
         button.dataset.material = table.material;
-        button.textContent = table.material;
+        button.textContent = this.name(table.material);
         button.classList.toggle('active', table.material === this.current);
-        button.title = t('tables.tip', {
+        button.title = `${table.material} · ${t('tables.tip', {
           positions: number(table.positions),
           size: size(table.bytes),
           plies: table.longest_plies,
-        });
+        })}`;
         button.addEventListener('click', () => this.open(table.material));
         row.append(button);
       }
@@ -161,7 +163,7 @@ export class Tables {
       b.classList.toggle('active', b.dataset.material === material);
     }
     $('table-page').hidden = false;
-    $('table-title').textContent = material;
+    $('table-title').textContent = this.name(material);
     $('table-facts').textContent = t('tables.loading');
     for (const id of ['table-wdl', 'table-histogram', 'table-longest']) $(id).replaceChildren();
     try {
@@ -170,17 +172,23 @@ export class Tables {
       this.page = page;
       this.drawPage(page);
     } catch (e) {
-      if (this.current === material) $('table-facts').textContent = e.message;
+      if (this.current === material) $('table-facts').textContent = errorText(e);
     }
   }
 
-  /** A side to move in words: `KR to move (strong side, Red)`. */
+  /** A material as the page's language names it: `KRKN`, or in Chinese `单车对单马`. */
+  name(material) {
+    return current() === 'zh' ? materialName(material) ?? material : material;
+  }
+
+  /** A side to move in words: `KR to move (strong side, Red)`, `单车走（强方，红方）`. */
   sideName(side) {
-    return t('tables.tomove', { material: side.material, side: t(`tables.${side.to_move}`) });
+    const material = current() === 'zh' ? sideName(side.material.replace(/^K/i, '')) : side.material;
+    return t('tables.tomove', { material, side: t(`tables.${side.to_move}`) });
   }
 
   drawPage(page) {
-    $('table-title').textContent = t('tables.page', { material: page.material, n: page.pieces });
+    $('table-title').textContent = t('tables.page', { material: this.name(page.material), n: page.pieces });
     const f = page.format;
     $('table-facts').textContent = [
       t('tables.file', { file: page.file, size: size(page.bytes), bytes: number(page.bytes) }),

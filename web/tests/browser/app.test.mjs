@@ -1076,3 +1076,62 @@ test('a game open in two tabs stays one game: the other tab follows, a stale mov
   await elsewhere.context().close();
   await page.context().close();
 });
+
+// Issue 47, fault 8: in the Chinese page the server's messages, the book's name, the PGN's
+// result comment and the tables' names stayed English or Latin.
+
+test('the Chinese page says the server\'s mistakes, the book, the PGN and the tables in Chinese', async () => {
+  const page = await open('zh-CN', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  // A FEN with a short rank, then one whose generals face each other.
+  for (const [fen, said] of [
+    ['rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1', 'FEN 无效：第 0 行占 8 列，应为 9 列。'],
+    ['3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1', 'FEN 无效：双方将帅在同一条线上照面。'],
+  ]) {
+    await page.fill('#fen', fen);
+    await page.click('#set-fen');
+    await page.waitForFunction((s) => document.querySelector('#toast').textContent === s, said);
+  }
+  // The built-in book's name.
+  await page.waitForSelector('#books h4');
+  assert.equal(await page.locator('#books h4').first().textContent(), '内置开局库');
+  // The tables as players name them.
+  await page.click('#tab-tables');
+  await page.waitForSelector('#tables-groups button[data-material="KRKN"]');
+  const names = await page.evaluate(() => Object.fromEntries(['KRKN', 'KRKAABB', 'KCKABB', 'KPK', 'KAABBK', 'KRBKB', 'KCAAKA']
+    .map((m) => [m, document.querySelector(`#tables-groups button[data-material="${m}"]`).textContent])));
+  assert.deepEqual(names, {
+    KRKN: '单车对单马', KRKAABB: '单车对士象全', KCKABB: '单炮对单缺士', KPK: '单兵对光将',
+    KAABBK: '士象全对光将', KRBKB: '车象对单象', KCAAKA: '炮双士对单士',
+  });
+  const more = await page.evaluate(async () => {
+    const { materialName } = await import('/assets/js/material.js');
+    return ['KRNKRAB', 'KNNPPKAAB', 'KRRKCCPPP'].map(materialName);
+  });
+  assert.deepEqual(more, ['车马对车士象', '双马双兵对单缺象', '双车对双炮三兵']);
+  await page.click('#tables-groups button[data-material="KRKN"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  assert.equal(await page.textContent('#table-title'), '单车对单马（4 子）');
+  assert.match(await page.textContent('#table-wdl'), /单车走（强方，红方）[\s\S]*单马走（弱方，黑方）/);
+  await page.evaluate(() => { document.getElementById('toast').hidden = true; });
+  await page.screenshot({ path: path.join(shots, 'tables-zh.png') });
+  await page.setViewportSize(PHONE.viewport);
+  await page.screenshot({ path: path.join(shots, 'tables-phone-zh.png') });
+  await page.setViewportSize(DESKTOP.viewport);
+  // A game: a move that is not legal, then resigned: the PGN's words are Chinese.
+  await page.click('#tab-play');
+  await newGame(page);
+  await page.fill('#move-text', 'h2h8');
+  await page.click('#type-move button');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.equal(await page.textContent('#toast'), '这不是合法的着法：着法“h2h8”不合规则。');
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const pgn = await page.evaluate(async () => (await fetch(document.querySelector('#save-pgn').href)).text());
+  assert.match(pgn, /\[Event "Chariot 网页对局"\]/);
+  assert.match(pgn, /\[Red "棋手"\]\n\[Black "Chariot（第 1 级）"\]/);
+  assert.match(pgn, /\{黑方胜：红方认输\} 0-1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
