@@ -18,7 +18,10 @@ class App {
     this.routing = false; // an address is being followed: the history is not added to
     this.routed = null; // the address followed or written last
     this.notation = localStorage.getItem('chariot.notation') || 'chinese';
-    this.board = new Board($('board'), (iccs) => this.onMove(iccs));
+    this.board = new Board($('board'), (iccs) => this.onMove(iccs), {
+      top: $('coords-top'), bottom: $('coords-bottom'), left: $('coords-left'), right: $('coords-right'),
+    });
+    this.board.setNotation(this.notation);
     this.play = new Play(this);
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
@@ -26,6 +29,7 @@ class App {
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
       localStorage.setItem('chariot.notation', this.notation);
+      this.board.setNotation(this.notation);
       this.redraw();
     });
     $('language').addEventListener('click', () => {

@@ -879,6 +879,8 @@ test('the phone: no sideways scroll, the board across the screen, the game under
     assert.ok(b.y >= under && b.y + b.height <= 844, `${id} is on the first screen under the board: ${JSON.stringify(b)}`);
   }
   assert.ok((await box('#new-game')).y > (await box('#resign')).y, 'the new game form is under the game');
+  // The page as it opens (a click of the test scrolled it to reach Start).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'play-phone.png') });
   // Analysis: the score bar takes no width from the board, and taps still land.
@@ -893,6 +895,7 @@ test('the phone: no sideways scroll, the board across the screen, the game under
   await tapSquare(page, 'c2');
   await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
   await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'analyse-phone.png') });
   await databaseReady();
@@ -1134,4 +1137,54 @@ test('the Chinese page says the server\'s mistakes, the book, the PGN and the ta
   assert.match(pgn, /\{黑方胜：红方认输\} 0-1/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// Issue 47: coordinates along the board.
+
+test('coordinates in the frame: each side\'s files in the notation chosen, turning with the board', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  const labels = async (id) => (await page.locator(`#${id} span`).allTextContents()).join('');
+  const edges = async () => [await labels('coords-top'), await labels('coords-bottom'), await labels('coords-left')];
+  // Chinese notation: Red's files 九…一 along Red's edge, Black's 1…9 along Black's.
+  assert.deepEqual(await edges(), ['123456789', '九八七六五四三二一', '']);
+  // Each label stands under its file, in the frame outside the points where pieces stand.
+  const board = await page.locator('#board cg-board').boundingBox();
+  for (const file of ['a', 'e', 'h']) {
+    const label = await page.locator(`#coords-bottom span[data-file="${file}"]`).boundingBox();
+    const point = await squarePoint(page, `${file}0`);
+    assert.ok(Math.abs(label.x + label.width / 2 - point.x) < 2, `the label of file ${file} is under it`);
+    assert.ok(label.y >= board.y + board.height - 1 && label.height >= 10, `the label of file ${file} is outside the board`);
+  }
+  // Turned: Black's numbers at the bottom, Red's at the top.
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['一二三四五六七八九', '987654321', '']);
+  await page.selectOption('#notation', 'wxf');
+  assert.deepEqual(await edges(), ['123456789', '987654321', '']);
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['123456789', '987654321', '']);
+  // ICCS: letters along the bottom, ranks up the left, each beside its rank.
+  await page.selectOption('#notation', 'iccs');
+  assert.deepEqual(await edges(), ['', 'abcdefghi', '9876543210']);
+  const rank = await page.locator('#coords-left span[data-rank="2"]').boundingBox();
+  assert.ok(Math.abs(rank.y + rank.height / 2 - (await squarePoint(page, 'a2')).y) < 2, 'rank 2 beside its rank');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'coordinates-iccs.png') });
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['', 'ihgfedcba', '0123456789']);
+  // A game as Black turns the board and its coordinates.
+  await page.click('#flip');
+  await page.selectOption('#notation', 'chinese');
+  await newGame(page, { side: 'black' });
+  assert.deepEqual(await edges(), ['一二三四五六七八九', '987654321', '']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // On a phone, in Chinese.
+  const phone = await open('zh-CN', '', PHONE);
+  await newGame(phone, { side: 'black' });
+  assert.equal((await phone.locator('#coords-bottom span').allTextContents()).join(''), '987654321');
+  await waitMoves(phone, 1);
+  await phone.evaluate(() => window.scrollTo(0, 0));
+  await settled(phone);
+  await phone.screenshot({ path: path.join(shots, 'coordinates-phone-zh.png') });
+  await phone.context().close();
 });
