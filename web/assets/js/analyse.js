@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { errorText, stopText } from './errors.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { soundOf } from './sounds.js';
 import { Explorer } from './explorer.js';
 
 const $ = (id) => document.getElementById(id);
@@ -292,11 +293,14 @@ export class Analyse {
       this.render();
       return;
     }
+    const before = this.here.fen;
     this.line = [...this.line.slice(0, this.index + 1), iccs];
     this.index += 1;
     this.app.remember();
     await this.refreshLine();
     await this.refresh();
+    const h = this.here;
+    if (h && h.fen !== before) this.app.sounds.play(soundOf(before, h.fen, { check: h.check, over: Boolean(h.result) }));
   }
 
   /** Plays `moves` on from the position shown (the tables' best line). */
@@ -385,7 +389,7 @@ export class Analyse {
       button.type = 'button';
       button.dataset.piece = tool.img;
       const img = document.createElement('img');
-      img.src = `/assets/pieces/${tool.img}.svg`;
+      img.src = this.app.pieceImage(tool.img);
       img.alt = tool.img;
       button.append(img);
       button.addEventListener('click', () => {

@@ -5,6 +5,7 @@
 
 import * as address from './address.js';
 import { Board } from './board.js';
+import { Sounds } from './sounds.js';
 import { current, setLanguage, t, translatePage } from './i18n.js';
 import { Play } from './play.js';
 import { Analyse } from './analyse.js';
@@ -22,6 +23,7 @@ class App {
       top: $('coords-top'), bottom: $('coords-bottom'), left: $('coords-left'), right: $('coords-right'),
     });
     this.board.setNotation(this.notation);
+    this.sounds = new Sounds();
     this.play = new Play(this);
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
@@ -47,6 +49,7 @@ class App {
     // Back, Forward, and an address edited by hand (Chrome tells of the last with both events).
     window.addEventListener('popstate', () => this.route());
     window.addEventListener('hashchange', () => this.route());
+    this.settings();
     this.translate();
     this.route();
   }
@@ -78,6 +81,43 @@ class App {
       this.routing = false;
     }
     this.remember();
+  }
+
+  /**
+   * The settings under ⚙: the piece set (the characters, or WXF's letters for those who do not
+   * read them) and the sounds, each remembered by the browser.
+   */
+  settings() {
+    const panel = $('settings-panel');
+    $('settings-button').addEventListener('click', (e) => {
+      e.stopPropagation();
+      panel.hidden = !panel.hidden;
+    });
+    // A click elsewhere closes it.
+    document.addEventListener('click', (e) => {
+      if (!panel.hidden && !panel.contains(e.target)) panel.hidden = true;
+    });
+    const pieces = localStorage.getItem('chariot.pieces') === 'letters' ? 'letters' : 'characters';
+    $('pieces').value = pieces;
+    this.setPieces(pieces);
+    $('pieces').addEventListener('change', () => {
+      localStorage.setItem('chariot.pieces', $('pieces').value);
+      this.setPieces($('pieces').value);
+    });
+    $('sounds').checked = this.sounds.on;
+    $('sounds').addEventListener('change', () => this.sounds.setOn($('sounds').checked));
+  }
+
+  /** Shows the pieces of a set (`characters`, `letters`), on the board and in the palette. */
+  setPieces(set) {
+    document.documentElement.dataset.pieces = set;
+    for (const img of document.querySelectorAll('#setup-palette img')) img.src = this.pieceImage(img.alt);
+  }
+
+  /** The picture of a piece (`rk`, `bp`) in the piece set shown. */
+  pieceImage(name) {
+    const letters = document.documentElement.dataset.pieces === 'letters';
+    return `/assets/pieces/${letters ? 'letters/' : ''}${name}.svg`;
   }
 
   /** The address of what is shown now. */
@@ -135,8 +175,9 @@ class App {
     else this.analyse.render();
   }
 
+  /** A move made on the board. */
   onMove(iccs) {
-    if (this.view === 'play') this.play.move(iccs);
+    if (this.view === 'play') this.play.move(iccs, true);
     else this.analyse.play(iccs);
   }
 

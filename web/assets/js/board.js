@@ -236,6 +236,11 @@ export class Board {
     document.documentElement.dataset.coordinates = iccs ? 'ranks' : 'files';
   }
 
+  /** The number of pieces on the board now. */
+  pieceCount() {
+    return this.cg.state.boardState.pieces.size;
+  }
+
   /** The board part of the FEN shown. */
   boardFen() {
     return this.cg.getFen();

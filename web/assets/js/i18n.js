@@ -24,6 +24,8 @@ const WORDS = {
     'tables.longest': 'Longest mates (click one to analyse it)', 'tables.nomate': 'No position is decided by mate.',
     'tables.open': 'Analyse this position with the endgame tables',
     'tables.bytes': '{n} bytes', 'tables.kib': '{n} KiB', 'tables.mib': '{n} MiB',
+    settings: 'Settings', 'set.pieces': 'Pieces', 'set.pieces.characters': 'Chinese characters (帥 將)',
+    'set.pieces.letters': 'Letters (K A E H R C P)', 'set.sounds': 'Sounds (move, capture, check, end)',
     'notation.chinese': 'Chinese', flip: 'Flip board', share: 'Share', 'share.link': 'Link to this position',
     'share.copied': 'Link copied: it opens this position (with its moves) in the analysis board.',
     'share.shown': 'Copy the link shown under the board: it opens this position in the analysis board.',
@@ -109,6 +111,8 @@ const WORDS = {
     'tables.longest': '最长杀棋（点击分析）', 'tables.nomate': '没有由杀棋决定的局面。',
     'tables.open': '用残局库分析此局面',
     'tables.bytes': '{n} 字节', 'tables.kib': '{n} KiB', 'tables.mib': '{n} MiB',
+    settings: '设置', 'set.pieces': '棋子', 'set.pieces.characters': '汉字（帥 將）',
+    'set.pieces.letters': '字母（K A E H R C P）', 'set.sounds': '声音（走子、吃子、将军、终局）',
     'notation.chinese': '中文', flip: '翻转棋盘', share: '分享', 'share.link': '此局面的链接',
     'share.copied': '链接已复制：在分析棋盘中打开此局面（连同着法）。',
     'share.shown': '请复制棋盘下方的链接：它在分析棋盘中打开此局面。',
@@ -216,6 +220,7 @@ export function translatePage() {
   for (const el of document.querySelectorAll('[data-i18n-aria]')) {
     el.setAttribute('aria-label', t(el.dataset.i18nAria));
   }
+  for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
 }
 
 /** A game's result and reason from the API's `result`, in words. */

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { errorText } from './errors.js';
 import { current, t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { soundOf } from './sounds.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,6 +37,7 @@ export class Play {
     this.browse = null; // the move index looked at, or null for the game's current position
     this.busy = false;
     this.clockAt = 0;
+    this.sounded = 0; // the plies of the game whose sounds were played
     this.levels = [];
     this.loadLevels();
     this.loadBooks();
@@ -136,6 +138,25 @@ export class Play {
     } catch {
       /* the game is gone: the next action says so */
     }
+  }
+
+  /**
+   * The sound of what changed from `before` to `game` (one game): the end, or the last move
+   * unless it was heard already (the person's, made on the board).
+   */
+  listen(before, game) {
+    if (!before || before.id !== game.id) {
+      this.sounded = game.moves.length;
+      return;
+    }
+    const n = game.moves.length;
+    if (game.result && !before.result) {
+      this.app.sounds.play('end');
+    } else if (n > before.moves.length && n > (this.sounded ?? 0)) {
+      const previous = n > 1 ? game.moves[n - 2].fen : game.start_fen;
+      this.app.sounds.play(soundOf(previous, game.moves[n - 1].fen, { check: game.check }));
+    }
+    this.sounded = n;
   }
 
   /** What identifies the state of the game shown: its moves and its result. */
@@ -254,6 +275,7 @@ export class Play {
    */
   show(game, tell = true) {
     const before = this.stamp();
+    this.listen(this.game, game);
     this.game = game;
     sessionStorage.setItem('chariot.game', game.id);
     this.browse = null;
@@ -263,8 +285,11 @@ export class Play {
     if (tell && this.channel && this.stamp() !== before) this.channel.postMessage({ id: game.id, stamp: this.stamp() });
   }
 
-  /** The person's move (ICCS from the board, or typed in any notation). */
-  async move(text) {
+  /**
+   * The person's move (ICCS from the board, `fromBoard`, or typed in any notation). A move made
+   * on the board is heard at once; the answer's moves when they come.
+   */
+  async move(text, fromBoard = false) {
     if (!this.game || this.busy) return;
     if (this.browse !== null) {
       this.render();
@@ -276,6 +301,12 @@ export class Play {
       return;
     }
     this.busy = true;
+    if (fromBoard && this.game.playable.includes(text)) {
+      // chessground has moved the piece: fewer pieces on the board is a capture.
+      const taken = this.app.board.pieceCount() < this.game.fen.split(' ')[0].replace(/[^a-zA-Z]/g, '').length;
+      this.app.sounds.play(taken ? 'capture' : 'move');
+      this.sounded = this.game.moves.length + 1;
+    }
     // The board keeps the person's move while the engine thinks.
     this.pending = true;
     this.thinkingSince = performance.now();

@@ -1059,7 +1059,9 @@ test('a game open in two tabs stays one game: the other tab follows, a stale mov
   const elsewhere = await (await browser.newContext(DESKTOP)).newPage();
   await elsewhere.goto(`${base}#play/${id}`);
   await elsewhere.waitForSelector('#game:not([hidden])');
-  // A move in the first tab: the second shows it and says the game moved on.
+  // A move in the first tab (the person back on it): the second shows it and says the game
+  // moved on.
+  await page.bringToFront();
   await clickSquare(page, 'h2');
   await clickSquare(page, 'e2');
   await waitMoves(page, 2);
@@ -1068,6 +1070,7 @@ test('a game open in two tabs stays one game: the other tab follows, a stale mov
   // The other browser still shows the start; its move there is refused, and it then shows the
   // game as it stands.
   assert.equal(await moveCount(elsewhere), 0);
+  await elsewhere.bringToFront();
   await elsewhere.fill('#move-text', 'h0g2');
   await elsewhere.click('#type-move button');
   await waitMoves(elsewhere, 2);
@@ -1186,5 +1189,92 @@ test('coordinates in the frame: each side\'s files in the notation chosen, turni
   await phone.evaluate(() => window.scrollTo(0, 0));
   await settled(phone);
   await phone.screenshot({ path: path.join(shots, 'coordinates-phone-zh.png') });
+  await phone.context().close();
+});
+
+// Issue 47: a second piece set, and sounds.
+
+test('the settings: a piece set of letters and the sounds, each remembered', async () => {
+  const context = await browser.newContext({ ...DESKTOP, locale: 'en-US' });
+  // Every tone the page starts, by its frequency.
+  await context.addInitScript(() => {
+    window.tones = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function started(...when) {
+      window.tones.push(this.frequency.value);
+      return start.apply(this, when);
+    };
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e));
+  await page.goto(`${base}#analyse/3k5/9/9/9/4p4/9/9/9/4R4/3A1K3_w_-_-_0_1`);
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  const sound = await page.evaluate(async () => {
+    const { SOUNDS } = await import('/assets/js/sounds.js');
+    return Object.fromEntries(Object.entries(SOUNDS).map(([k, tones]) => [k, tones[0][0]]));
+  });
+  // Each move on the board is heard: its first tone says which sound it is.
+  const heard = async (move, n) => {
+    const before = await page.evaluate(() => window.tones.length);
+    await clickSquare(page, move.slice(0, 2));
+    await clickSquare(page, move.slice(2));
+    await page.waitForFunction((k) => window.chariot.analyse.here.line.length === k, n);
+    await page.waitForFunction((b) => window.tones.length > b, before, { timeout: 3000 }).catch(() => {});
+    return page.evaluate((b) => window.tones[b] ?? null, before);
+  };
+  assert.equal(await heard('e1e5', 1), sound.capture);
+  assert.equal(await heard('d9d8', 2), sound.move);
+  assert.equal(await heard('e5d5', 3), sound.check);
+  // The end of a game: a mate.
+  await page.evaluate(() => { window.location.hash = '#analyse/3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1'; });
+  await page.waitForFunction(() => window.chariot.analyse.here?.fen.startsWith('3k5/'));
+  assert.equal(await heard('e1d1', 1), sound.end);
+  // Sounds off: a move is silent.
+  await page.click('#settings-button');
+  await page.uncheck('#sounds');
+  await page.click('#settings-button');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 0);
+  const silent = await page.evaluate(() => window.tones.length);
+  await clickSquare(page, 'e1');
+  await clickSquare(page, 'e2');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.tones.length), silent);
+  // Letters instead of characters, on the board and in the set-up palette.
+  const pictures = () => page.evaluate(() => [
+    getComputedStyle(document.querySelector('#board piece.r-piece.white')).backgroundImage,
+    document.querySelector('#setup-palette img').getAttribute('src'),
+  ]);
+  assert.match((await pictures())[0], /\/pieces\/rr\.svg/);
+  await page.click('#settings-button');
+  await page.selectOption('#pieces', 'letters');
+  assert.match((await pictures())[0], /\/pieces\/letters\/rr\.svg/);
+  assert.equal((await pictures())[1], '/assets/pieces/letters/rk.svg');
+  // Both remembered after a reload.
+  await page.reload();
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  assert.match((await pictures())[0], /\/pieces\/letters\/rr\.svg/);
+  assert.equal(await page.isChecked('#sounds'), false);
+  assert.equal(await page.inputValue('#pieces'), 'letters');
+  // A game with letters, in English on a desktop and in Chinese on a phone.
+  await page.click('#tab-play');
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await page.click('#settings-button');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'pieces-letters.png') });
+  assert.deepEqual(page.errors, []);
+  await context.close();
+  const phone = await open('zh-CN', '', PHONE);
+  await phone.evaluate(() => localStorage.setItem('chariot.pieces', 'letters'));
+  await phone.reload();
+  await phone.waitForSelector('#board cg-board piece');
+  await phone.tap('#settings-button');
+  await settled(phone);
+  await phone.screenshot({ path: path.join(shots, 'pieces-letters-phone-zh.png') });
   await phone.context().close();
 });
