@@ -36,9 +36,7 @@ pub(crate) struct At {
 
 /// The position of a query, or a 400 naming what is wrong.
 fn position_of(at: &At) -> Result<Position, ApiError> {
-    reached(&at.fen, &at.moves)
-        .map(|(_, pos, _)| pos)
-        .map_err(|e| ApiError::unprocessable(e.message()))
+    reached(&at.fen, &at.moves).map(|(_, pos, _)| pos)
 }
 
 /// One book's answer.
@@ -49,6 +47,8 @@ struct BookView {
     name: String,
     /// `configured` (`--book`, or the built-in book) or `compiled` (in the browser).
     kind: &'static str,
+    /// `true` for the book built into the binary (`built-in book`).
+    builtin: bool,
     moves: Vec<BookMoveView>,
 }
 
@@ -75,6 +75,7 @@ pub(crate) async fn book(
         .map(|b| BookView {
             name: crate::compiled_books::configured_name(b),
             kind: "configured",
+            builtin: crate::compiled_books::is_builtin(b),
             moves: book_moves(b, &pos),
         })
         .collect();
@@ -84,6 +85,7 @@ pub(crate) async fn book(
             books.push(BookView {
                 name: name.clone(),
                 kind: "compiled",
+                builtin: false,
                 moves: book_moves(b, &pos),
             });
         }
@@ -146,11 +148,13 @@ pub(crate) async fn tablebase(
     let failed =
         |e: chariot_formats::egtb::ProbeError| ApiError::internal(format!("the tables: {e}"));
     let Some(value) = tables.probe(&pos).map_err(failed)? else {
+        let material = chariot_formats::egtb::Signature::of(&pos).0;
         return Err(ApiError::not_found(format!(
-            "no table covers {} (material {})",
+            "no table covers {} (material {material})",
             pos.fen(),
-            chariot_formats::egtb::Signature::of(&pos).0
-        )));
+        ))
+        .with_code("no-table")
+        .with("material", material.to_string()));
     };
     let mut moves = tables
         .move_values(&pos)
@@ -208,7 +212,9 @@ pub(crate) struct FilterParams {
 /// A 400 naming the first parameter of `rest` (those no field took), if any.
 pub(crate) fn no_unknown<V>(rest: &std::collections::BTreeMap<String, V>) -> Result<(), ApiError> {
     match rest.keys().next() {
-        Some(name) => Err(ApiError::bad_request(format!("unknown parameter {name:?}"))),
+        Some(name) => Err(ApiError::bad_request(format!("unknown parameter {name:?}"))
+            .with_code("unknown-parameter")
+            .with("name", name.as_str())),
         None => Ok(()),
     }
 }
@@ -258,8 +264,11 @@ pub const MAX_PAGE: u64 = 100;
 impl FilterParams {
     /// The filter asked for, or a 400 naming the parameter that is wrong.
     pub(crate) fn filter(&self) -> Result<Filter, ApiError> {
-        let bad =
-            |name: &str, e: &dyn std::fmt::Display| ApiError::bad_request(format!("{name}: {e}"));
+        let bad = |name: &str, e: &dyn std::fmt::Display| {
+            ApiError::bad_request(format!("{name}: {e}"))
+                .with_code("bad-filter")
+                .with("name", name)
+        };
         let date = |name: &str, v: &Option<String>| -> Result<Option<DateBound>, ApiError> {
             v.as_deref()
                 .filter(|s| !s.is_empty())
@@ -345,11 +354,9 @@ struct GameRowView {
 
 /// The explorer's database, or a 503 (being built) or 404 (none).
 pub(crate) fn games_db(state: &AppState) -> Result<Arc<GamesDb>, ApiError> {
-    state
-        .games_db
-        .as_ref()
-        .map(Arc::clone)
-        .ok_or_else(|| ApiError::not_found("this server has no game database"))
+    state.games_db.as_ref().map(Arc::clone).ok_or_else(|| {
+        ApiError::not_found("this server has no game database").with_code("no-game-database")
+    })
 }
 
 /// `GET /api/games?fen=FEN&...`.
@@ -464,9 +471,11 @@ pub(crate) async fn game(
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;
     let Some(g) = found else {
-        return Err(ApiError::not_found(format!(
-            "no game {number} in the game database"
-        )));
+        return Err(
+            ApiError::not_found(format!("no game {number} in the game database"))
+                .with_code("no-stored-game")
+                .with("id", number),
+        );
     };
     if pgn {
         let text = crate::explorer_db::pgn(&g);
