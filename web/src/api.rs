@@ -41,6 +41,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}/pgn", get(pgn))
         .route("/api/play/{id}/{action}", post(game_action))
         .route("/api/levels", get(levels))
+        .route("/api/played", get(crate::past_games::list))
+        .route("/api/played/{id}", get(crate::past_games::game))
         .route("/api/book", get(crate::explorer::book))
         .route("/api/tablebase", get(crate::explorer::tablebase))
         .route("/api/tablebases", get(crate::explorer::tablebases))
@@ -144,6 +146,27 @@ struct NewGame {
     replaces: Option<String>,
     /// The language of the game's PGN: `en` (default) or `zh`.
     lang: Option<String>,
+    /// The person's name for the PGN (at most [`MAX_NAME`] characters; none or blank: "You").
+    name: Option<String>,
+}
+
+/// The longest name a person may give (characters).
+pub const MAX_NAME: usize = 40;
+
+/// A person's name as given: trimmed, `None` when blank; a 400 (`bad-name`) when it is too long
+/// or holds a control character.
+fn person_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "name {name:?}: expected at most {MAX_NAME} characters, none of them a control character"
+        ))
+        .with_code("bad-name")
+        .with("max", MAX_NAME));
+    }
+    Ok(Some(name.to_owned()))
 }
 
 /// A clock as a new game asks for it.
@@ -344,6 +367,7 @@ async fn new_game(
             .map(lang)
             .transpose()?
             .unwrap_or_default(),
+        name: person_name(req.name.as_deref())?,
     };
     let books = match req.book.as_deref().map(str::trim) {
         None | Some("") => Arc::clone(&state.books),

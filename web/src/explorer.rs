@@ -25,6 +25,7 @@ use crate::explorer_db::GamesDb;
 use crate::movetext::{describe, names};
 use crate::position::reached;
 use crate::state::AppState;
+use chariot_gamedb::db::FullGame;
 
 /// A position given in a query string.
 #[derive(Debug, Deserialize)]
@@ -452,34 +453,24 @@ struct StoredGameView {
     moves: Vec<crate::movetext::MoveText>,
 }
 
-/// `GET /api/games/{id}` (JSON) and `GET /api/games/{id}.pgn` (Xiangqi PGN, Chinese moves).
-pub(crate) async fn game(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+/// A stored game's id in an address, `NUMBER` or `NUMBER.pgn`: the number, and whether the PGN
+/// is asked for; a 400 for anything else.
+pub(crate) fn stored_game_id(id: &str) -> Result<(i64, bool), ApiError> {
     let (number, pgn) = match id.strip_suffix(".pgn") {
         Some(n) => (n, true),
-        None => (id.as_str(), false),
+        None => (id, false),
     };
-    let Ok(number) = number.parse::<i64>() else {
-        return Err(ApiError::bad_request(format!(
-            "game id {id:?}: expected a number (or NUMBER.pgn)"
-        )));
-    };
-    let db = games_db(&state)?;
-    let found = tokio::task::spawn_blocking(move || db.with(|d| d.game(number)))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))??;
-    let Some(g) = found else {
-        return Err(
-            ApiError::not_found(format!("no game {number} in the game database"))
-                .with_code("no-stored-game")
-                .with("id", number),
-        );
-    };
+    number.parse::<i64>().map(|n| (n, pgn)).map_err(|_| {
+        ApiError::bad_request(format!("game id {id:?}: expected a number (or NUMBER.pgn)"))
+    })
+}
+
+/// A stored game as `GET /api/games/{id}` answers: JSON, or with `pgn` its Xiangqi PGN
+/// (Chinese moves) as an attachment named `file`.
+pub(crate) fn stored_game_answer(g: FullGame, pgn: bool, file: &str) -> Response {
     if pgn {
         let text = crate::explorer_db::pgn(&g);
-        return Ok((
+        return (
             [
                 (
                     header::CONTENT_TYPE,
@@ -487,14 +478,14 @@ pub(crate) async fn game(
                 ),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"game-{number}.pgn\""),
+                    format!("attachment; filename=\"{file}\""),
                 ),
             ],
             text,
         )
-            .into_response());
+            .into_response();
     }
-    Ok(Json(StoredGameView {
+    Json(StoredGameView {
         id: g.id,
         result: g.result.map(chariot_games::GameResult::pgn),
         fen: g.start.fen(),
@@ -507,5 +498,25 @@ pub(crate) async fn game(
         black_elo: g.black_elo,
         tags: g.tags,
     })
-    .into_response())
+    .into_response()
+}
+
+/// `GET /api/games/{id}` (JSON) and `GET /api/games/{id}.pgn` (Xiangqi PGN, Chinese moves).
+pub(crate) async fn game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (number, pgn) = stored_game_id(&id)?;
+    let db = games_db(&state)?;
+    let found = tokio::task::spawn_blocking(move || db.with(|d| d.game(number)))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))??;
+    let Some(g) = found else {
+        return Err(
+            ApiError::not_found(format!("no game {number} in the game database"))
+                .with_code("no-stored-game")
+                .with("id", number),
+        );
+    };
+    Ok(stored_game_answer(g, pgn, &format!("game-{number}.pgn")))
 }

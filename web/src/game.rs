@@ -115,6 +115,9 @@ pub struct Setup {
     pub clock: Option<ClockSpec>,
     /// The language of the game's PGN.
     pub lang: Lang,
+    /// The person's name for the PGN (`Red` or `Black`); the language's word for "you" when
+    /// `None`.
+    pub name: Option<String>,
 }
 
 impl Default for Setup {
@@ -127,6 +130,7 @@ impl Default for Setup {
             level: 4,
             clock: None,
             lang: Lang::En,
+            name: None,
         }
     }
 }
@@ -149,6 +153,8 @@ pub struct Game {
     clock: Option<Clock>,
     /// The language of its PGN (unless an export asks for another).
     lang: Lang,
+    /// The person's name, if they gave one.
+    name: Option<String>,
     /// The finished game is in the game database.
     archived: bool,
 }
@@ -189,6 +195,7 @@ impl Game {
             ending: None,
             clock: setup.clock.map(Clock::start),
             lang: setup.lang,
+            name: setup.name.clone(),
             archived: false,
         })
     }
@@ -532,7 +539,10 @@ impl Game {
     pub fn pgn(&self, notation: Notation, date: &str, lang: Lang) -> String {
         use chariot_games::write::{PgnGame, WrittenMove, write_game};
         let engine = lang.engine(self.level);
-        let person = lang.person().to_owned();
+        let person = self
+            .name
+            .clone()
+            .unwrap_or_else(|| lang.person().to_owned());
         let (red, black) = if self.human == Color::Red {
             (person, engine)
         } else {

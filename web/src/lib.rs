@@ -9,7 +9,8 @@
 //! share and the server's [`Limits`], [`error`] the error answers (with
 //! [`error_codes`], the codes of the rules' mistakes), [`sides`] how sides are
 //! named, and [`assets`] serves the pages embedded in the binary (`web/assets/`,
-//! `docs/web-app.md`); [`played_games`] keeps finished games in a game database; [`explorer`]
+//! `docs/web-app.md`); [`played_games`] keeps finished games in a game database, which
+//! [`past_games`] lists; [`explorer`]
 //! answers the explorer's questions (books through [`book_moves`], tables, the games through a
 //! position) from [`explorer_db`], the explorer's game database, into which [`import`] brings
 //! uploaded game files; [`books`] compiles books from it into [`compiled_books`]; [`jobs`] runs
@@ -39,6 +40,7 @@ pub mod game_words;
 pub mod import;
 pub mod jobs;
 pub mod movetext;
+pub mod past_games;
 pub mod play_levels;
 pub mod played_games;
 pub mod position;

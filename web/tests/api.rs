@@ -820,3 +820,78 @@ async fn errors_have_codes_and_parameters_and_pgn_speaks_the_games_language() {
         "{en}"
     );
 }
+
+/// Issue 47: the person's name goes into the PGN, and the games played here are listed and
+/// reopened (`GET /api/played`, `GET /api/played/{id}`).
+#[tokio::test]
+async fn the_games_played_here_are_listed_with_the_players_name() {
+    // Without a place to keep them, the list says so.
+    let (status, list) = get(&app(), "/api/played").await;
+    assert_eq!(
+        (status, list["kept"].as_bool()),
+        (StatusCode::OK, Some(false))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    let state = AppState::new(
+        chariot_formats::book::builtin::book_set(),
+        Tablebases::open(&[tables]).unwrap(),
+        Limits::default(),
+    )
+    .with_archive(
+        chariot_web::played_games::Archive::open(&dir.path().join("played.sqlite")).unwrap(),
+    );
+    let app = router(Arc::new(state));
+    let (status, e) = new_game(&app, &json!({"name": "x".repeat(41)}).to_string()).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-name"))
+    );
+    let (_, e) = new_game(&app, r#"{"name":"a\tb"}"#).await;
+    assert_eq!(e["code"], "bad-name");
+    let mate = r#"{"level":1,"name":"  许银川 ","fen":"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1","clock":{"minutes":3,"increment":7}}"#;
+    let (_, game) = new_game(&app, mate).await;
+    let (_, game) = play(&app, game["id"].as_str().unwrap(), r#"{"move":"e1d1"}"#).await;
+    assert_eq!(game["result"]["why"], "checkmate");
+    let (_, list) = get(&app, "/api/played").await;
+    assert_eq!(
+        (list["kept"].as_bool(), list["total"].as_u64()),
+        (Some(true), Some(1))
+    );
+    let row = &list["games"][0];
+    assert_eq!(
+        (
+            row["red"].as_str(),
+            row["black"].as_str(),
+            row["result"].as_str(),
+            row["plies"].as_u64(),
+            row["time_control"].as_str()
+        ),
+        (
+            Some("许银川"),
+            Some("Chariot (level 1)"),
+            Some("1-0"),
+            Some(1),
+            Some("180+7")
+        )
+    );
+    let id = row["id"].as_i64().unwrap();
+    let (status, played) = get(&app, &format!("/api/played/{id}")).await;
+    assert_eq!(status, StatusCode::OK, "{played}");
+    assert_eq!(played["fen"], "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    assert_eq!(played["moves"][0]["iccs"], "e1d1");
+    let response = app
+        .clone()
+        .oneshot(bare(format!("/api/played/{id}.pgn")))
+        .await
+        .unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(String::from_utf8_lossy(&bytes).contains("[Red \"许银川\"]"));
+    let (status, e) = get(&app, "/api/played/999").await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no-played-game"))
+    );
+    let (status, _) = get(&app, "/api/played?limit=0").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

@@ -92,6 +92,13 @@ export const compileBook = (request) => call('POST', '/api/books', request);
 /** Every book of the server: the configured ones and those compiled in the browser. */
 export const books = () => call('GET', '/api/books');
 
+/** The games played on this server, newest first (`limit` of them from `offset`). */
+export const played = (offset, limit) => call('GET', `/api/played?offset=${offset}&limit=${limit}`);
+
+/** One game played on this server, and its PGN's address. */
+export const playedGame = (id) => call('GET', `/api/played/${id}`);
+export const playedGameUrl = (id) => `/api/played/${id}.pgn`;
+
 /** One stored game, and its PGN's address. */
 export const storedGame = (id) => call('GET', `/api/games/${id}`);
 export const storedGameUrl = (id) => `/api/games/${id}.pgn`;

@@ -10,6 +10,7 @@ import { current, setLanguage, t, translatePage } from './i18n.js';
 import { Play } from './play.js';
 import { Analyse } from './analyse.js';
 import { Tables } from './tables.js';
+import { PastGames } from './played.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +28,7 @@ class App {
     this.play = new Play(this);
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
+    this.past = new PastGames(this);
     $('notation').value = this.notation;
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
@@ -85,7 +87,8 @@ class App {
 
   /**
    * The settings under ⚙: the piece set (the characters, or WXF's letters for those who do not
-   * read them) and the sounds, each remembered by the browser.
+   * read them), the sounds and the player's name (in the games' PGN), each remembered by the
+   * browser.
    */
   settings() {
     const panel = $('settings-panel');
@@ -106,6 +109,10 @@ class App {
     });
     $('sounds').checked = this.sounds.on;
     $('sounds').addEventListener('change', () => this.sounds.setOn($('sounds').checked));
+    $('player-name').value = localStorage.getItem('chariot.name') || '';
+    $('player-name').addEventListener('change', () => {
+      localStorage.setItem('chariot.name', $('player-name').value.trim());
+    });
   }
 
   /** Shows the pieces of a set (`characters`, `letters`), on the board and in the palette. */
@@ -166,6 +173,7 @@ class App {
     translatePage();
     $('language').textContent = current() === 'zh' ? 'English' : '中文';
     this.play.translate();
+    this.past.render();
     this.redraw();
   }
 

@@ -66,6 +66,8 @@ const ZH = {
   'bad-clock-increment': (p) => `每步加 ${p.increment} 秒无效：应为 0 至 ${p.max} 秒。`,
   'bad-side': '执子方无效：应为红方或黑方。',
   'bad-lang': '语言无效：应为 en 或 zh。',
+  'bad-name': (p) => `名字无效：最多 ${p.max} 个字符，不能有控制字符。`,
+  'no-played-game': (p) => `没有在此下过的第 ${p.id} 局。`,
   'no-book': (p) => `没有名为“${p.name}”的开局库。`,
   'no-game': () => t('game.gone'),
   'too-many-games': (p) => `服务器已有 ${p.max} 局对局，达到上限；请稍后再试。`,

@@ -44,6 +44,10 @@ export class Play {
     $('new-start').addEventListener('change', () => {
       $('new-fen').hidden = $('new-start').value !== 'fen';
     });
+    this.restoreClock();
+    $('new-clock').addEventListener('change', () => {
+      $('custom-clock').hidden = $('new-clock').value !== 'custom';
+    });
     $('new-game').addEventListener('submit', (e) => {
       e.preventDefault();
       this.startFromForm();
@@ -152,6 +156,8 @@ export class Play {
     const n = game.moves.length;
     if (game.result && !before.result) {
       this.app.sounds.play('end');
+      // The server has kept it: the list of past games shows it.
+      this.app.past?.refresh();
     } else if (n > before.moves.length && n > (this.sounded ?? 0)) {
       const previous = n > 1 ? game.moves[n - 2].fen : game.start_fen;
       this.app.sounds.play(soundOf(previous, game.moves[n - 1].fen, { check: game.check }));
@@ -241,11 +247,33 @@ export class Play {
     if (start === 'fen') setup.fen = $('new-fen').value.trim();
     if (start === 'analysis') Object.assign(setup, this.app.analyse.here());
     const clock = $('new-clock').value;
-    if (clock) {
+    if (clock === 'custom') {
+      setup.clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+    } else if (clock) {
       const [minutes, increment] = clock.split('+').map(Number);
       setup.clock = { minutes, increment };
     }
+    localStorage.setItem('chariot.clock', clock === 'custom' ? `custom:${setup.clock.minutes}+${setup.clock.increment}` : clock);
+    const name = (localStorage.getItem('chariot.name') || '').trim();
+    if (name) setup.name = name;
     await this.start(setup);
+  }
+
+  /**
+   * The clock chosen last (a time control of the list, or the player's own minutes and
+   * increment), kept by the browser; the server enforces whatever is sent.
+   */
+  restoreClock() {
+    const saved = localStorage.getItem('chariot.clock');
+    if (saved === null) return;
+    const own = /^custom:([\d.]+)\+([\d.]+)$/.exec(saved);
+    if (own) {
+      $('new-clock').value = 'custom';
+      [$('clock-minutes').value, $('clock-increment').value] = [own[1], own[2]];
+    } else if ([...$('new-clock').options].some((o) => o.value === saved)) {
+      $('new-clock').value = saved;
+    }
+    $('custom-clock').hidden = $('new-clock').value !== 'custom';
   }
 
   /**

@@ -1278,3 +1278,61 @@ test('the settings: a piece set of letters and the sounds, each remembered', asy
   await phone.screenshot({ path: path.join(shots, 'pieces-letters-phone-zh.png') });
   await phone.context().close();
 });
+
+// Issue 47: the player's time control and name, and the games played on this machine.
+
+test('a time control of one\'s own, one\'s name in the PGN, and the past games reopened with a click', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await page.click('#settings-button');
+  await page.fill('#player-name', 'Ada Tester');
+  await page.press('#player-name', 'Enter');
+  await page.click('#settings-button');
+  // 3 minutes and 7 seconds a move, the server's clock.
+  await page.selectOption('#new-clock', 'custom');
+  await page.fill('#clock-minutes', '3');
+  await page.fill('#clock-increment', '7');
+  await page.selectOption('#new-level', '1');
+  await page.click('#start');
+  await page.waitForFunction(() => window.chariot.play.game && !window.chariot.play.busy);
+  const clock = await page.evaluate(() => window.chariot.play.game.clock);
+  assert.deepEqual([clock.initial_ms, clock.increment_ms], [180000, 7000]);
+  assert.match(await page.textContent('#clock-bottom'), /^(3:00|2:5\d)$/);
+  // A move: the server adds the increment to the mover's time.
+  await clickSquare(page, 'i0');
+  await clickSquare(page, 'i1');
+  await waitMoves(page, 2);
+  const red = await page.evaluate(() => window.chariot.play.game.clock.red_ms);
+  assert.ok(red > 180000 && red <= 187000, `Red's time after a move: ${red} ms`);
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const game = await page.evaluate(() => window.chariot.play.game);
+  const pgn = await page.evaluate(async () => (await fetch(document.querySelector('#save-pgn').href)).text());
+  assert.match(pgn, /\[Red "Ada Tester"\]/);
+  assert.match(pgn, /\[TimeControl "180\+7"\]/);
+  // The game is first in the list of past games; a click opens it on the analysis board.
+  const first = page.locator('#played-list tr').first();
+  await page.waitForFunction(() => /Ada Tester – Chariot \(level 1\)/.test(document.querySelector('#played-list tr')?.textContent));
+  assert.match(await first.textContent(), /0-1.*2 plies.*3\+7/);
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'past-games.png') });
+  await first.click();
+  await page.waitForFunction((n) => window.chariot.view === 'analyse' && window.chariot.analyse.line.length === n, game.moves.length);
+  assert.deepEqual(await page.evaluate(() => window.chariot.analyse.line), game.moves.map((m) => m.iccs));
+  assert.match(await page.textContent('#loaded-tags'), /Ada Tester – Chariot \(level 1\) · 0-1/);
+  // The choices are remembered for the next game.
+  await page.reload();
+  await page.waitForSelector('#new-level option', { state: 'attached' });
+  await page.click('#tab-play');
+  assert.deepEqual([await page.inputValue('#new-clock'), await page.inputValue('#clock-minutes'),
+    await page.inputValue('#clock-increment'), await page.inputValue('#player-name')], ['custom', '3', '7', 'Ada Tester']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // In Chinese on a phone: the form with the player's own clock, and the list.
+  const phone = await open('zh-CN', '', PHONE);
+  await phone.selectOption('#new-clock', 'custom');
+  await phone.locator('#played').scrollIntoViewIfNeeded();
+  await phone.waitForSelector('#played-list tr');
+  await phone.screenshot({ path: path.join(shots, 'past-games-phone-zh.png') });
+  await phone.context().close();
+});
