@@ -13,21 +13,17 @@ need=()
 dpkg -s chromium >/dev/null 2>&1 || need+=(chromium)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
-if ((${#need[@]})); then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  echo "browser-tests: installing ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+if ((${#need[@]})); then scripts/apt-install.sh browser-tests "${need[@]}"; fi
 
 (cd web/tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 (cd web && tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs \
   assets/js tests/browser/app.test.mjs tests/browser/eslint.config.mjs)
 # The test profile (optimised, as `cargo test` builds the binaries) so the engine answers quickly.
 cargo build --profile test -p chariot -p book-builder
-export CHARIOT_BIN="$root/target/debug/chariot"
-export BOOK_BUILDER_BIN="$root/target/debug/book-builder"
+target=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+export CHARIOT_BIN="$target/debug/chariot"
+export BOOK_BUILDER_BIN="$target/debug/book-builder"
 export SCREENSHOTS="$root/docs/screenshots"
 cd web/tests/browser
 node --test --test-concurrency=1 app.test.mjs

@@ -9,11 +9,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  echo "client-tests: installing python3-venv"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+  scripts/apt-install.sh client-tests python3-venv
 fi
 venv="$root/target/client-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
@@ -21,4 +17,6 @@ venv="$root/target/client-venv"
 
 # The test profile (optimised, as `cargo test` builds the binaries), as the browser tests use.
 cargo build --profile test -p chariot
-"$venv/bin/python" chariot/tests/clients/cchess_games.py "$root/target/debug/chariot"
+target=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+"$venv/bin/python" chariot/tests/clients/cchess_games.py "$target/debug/chariot"

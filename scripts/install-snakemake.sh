@@ -12,12 +12,7 @@ set -euo pipefail
 venv="${CHARIOT_SNAKEMAKE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/chariot/snakemake-venv}"
 if [ ! -x "$venv/bin/snakemake" ]; then
   if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo=sudo
-    echo "install-snakemake: installing python3-venv" >&2
-    $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-      python3-venv >&2
+    "$(dirname "$0")/apt-install.sh" install-snakemake python3-venv
   fi
   echo "install-snakemake: installing snakemake into $venv" >&2
   rm -rf "$venv"

@@ -15,13 +15,7 @@ need=()
 command -v xboard >/dev/null 2>&1 || need+=(xboard)
 command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb)
 if [ -n "${SCREENSHOT:-}" ] && ! command -v import >/dev/null 2>&1; then need+=(imagemagick); fi
-if ((${#need[@]})); then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  echo "xboard-tests: installing ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+if ((${#need[@]})); then scripts/apt-install.sh xboard-tests "${need[@]}"; fi
 
 # The test profile (optimised, as `cargo test` builds the binaries), as the other scripts use.
 cargo build --profile test -p chariot

@@ -114,6 +114,17 @@ struct Running {
     outcome: Arc<Mutex<Outcome>>,
 }
 
+impl Running {
+    /// The move the search wrote, if any, taken out.
+    fn take_played(&self) -> Option<Played> {
+        self.outcome
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .played
+            .take()
+    }
+}
+
 /// The game and the engine that plays it, for one CECP session.
 pub struct Game {
     engine: Engine,
@@ -555,12 +566,7 @@ impl Game {
             return;
         };
         self.join_engine();
-        let played = run
-            .outcome
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .played
-            .take();
+        let played = run.take_played();
         let (Task::Play, Some(p)) = (run.task, played) else {
             return;
         };
@@ -591,12 +597,7 @@ impl Game {
             .discard = true;
         self.engine.stop();
         self.join_engine();
-        let played = run
-            .outcome
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .played
-            .take();
+        let played = run.take_played();
         if let (Task::Play, Some(p)) = (run.task, played) {
             self.position.make_move(p.mv);
         }
