@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Draws the web app's board and pieces as SVG: web/assets/board.svg, web/assets/pieces/*.svg.
+"""Draws the web app's board and pieces as SVG: web/assets/board.svg, web/assets/pieces/*.svg,
+and the second piece set, web/assets/pieces/letters/*.svg: the same discs with WXF's letters
+(K A E H R C P) for players who do not read the characters.
 
-The Chinese characters are glyph outlines (paths) taken from Noto Serif CJK TC Bold (SIL Open
-Font License 1.1), so the pictures need no CJK font where they are shown. Reproduce with:
+The Chinese characters are glyph outlines (paths) taken from Noto Serif CJK TC Bold, the letters
+from Noto Sans CJK SC Bold (both SIL Open Font License 1.1), so the pictures need no font where
+they are shown. Reproduce with:
 
     apt-get install fonts-noto-cjk && pip install fonttools
     python3 scripts/make-board-art.py
@@ -19,6 +22,8 @@ from fontTools.ttLib import TTCollection
 
 FONT = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
 FACE = "Noto Serif CJK TC"
+LETTER_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"
+LETTER_FACE = "Noto Sans CJK SC"
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "web", "assets")
 
 # Chessground's roles for Xiangqi (the FEN letters) and the characters of each side.
@@ -31,15 +36,18 @@ PIECES = {
     "c": ("炮", "砲"),
     "p": ("兵", "卒"),
 }
+# The WXF letters of each role: King (the general), Advisor, Elephant, Horse, Rook (the
+# chariot), Cannon, Pawn (the soldier).
+LETTERS = {"k": "K", "a": "A", "b": "E", "n": "H", "r": "R", "c": "C", "p": "P"}
 RED = "#b3141b"
 BLACK = "#1b1b1b"
 
 
-def font():
-    for f in TTCollection(FONT).fonts:
-        if f["name"].getDebugName(1) == FACE:
+def font(path=FONT, face=FACE):
+    for f in TTCollection(path).fonts:
+        if f["name"].getDebugName(1) == face:
             return f
-    sys.exit(f"{FONT} has no face {FACE}")
+    sys.exit(f"{path} has no face {face}")
 
 
 def glyph_path(f, char, size, cx, cy):
@@ -61,16 +69,50 @@ def glyph_path(f, char, size, cx, cy):
     )
 
 
-def piece(f, char, colour):
+def letter_path(f, char, height, cx, cy):
+    """The outline of the letter `char` as an SVG path element, its ink `height` units high and
+    centred on cx, cy (letters have no em box to centre, as ideographs do)."""
+    from fontTools.pens.boundsPen import BoundsPen
+
+    glyphs = f.getGlyphSet()
+    name = f.getBestCmap()[ord(char)]
+    bounds = BoundsPen(glyphs)
+    glyphs[name].draw(bounds)
+    x_min, y_min, x_max, y_max = bounds.bounds
+    scale = height / (y_max - y_min)
+    pen = SVGPathPen(glyphs)
+    glyphs[name].draw(pen)
+    x0 = cx - (x_min + x_max) / 2 * scale
+    y0 = cy + (y_min + y_max) / 2 * scale
+    return (
+        f'<path transform="translate({x0:.2f} {y0:.2f}) scale({scale:.5f} {-scale:.5f})" '
+        f'd="{pen.getCommands()}"/>'
+    )
+
+
+def disc(colour, mark):
+    """A piece: the round disc with its ring in the side's colour, and `mark` drawn on it."""
     return f"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
 <defs><radialGradient id="w" cx="40%" cy="35%" r="70%">
 <stop offset="0" stop-color="#fbeccb"/><stop offset="1" stop-color="#e2c18a"/></radialGradient></defs>
 <circle cx="50" cy="52" r="46" fill="#000" opacity="0.25"/>
 <circle cx="50" cy="50" r="46" fill="url(#w)" stroke="#8a6a3a" stroke-width="2"/>
 <circle cx="50" cy="50" r="39" fill="none" stroke="{colour}" stroke-width="2.5"/>
-<g fill="{colour}">{glyph_path(f, char, 52, 50, 50)}</g>
+<g fill="{colour}">{mark}</g>
 </svg>
 """
+
+
+def letter_piece(f, char, colour, black):
+    """A piece of the letter set: Black's letter is underlined, so that the sides differ in
+    more than colour."""
+    bar = '<rect x="34" y="72" width="32" height="5" rx="2"/>' if black else ""
+    return disc(colour, letter_path(f, char, 38, 50, 48 if black else 50) + bar)
+
+
+def piece(f, char, colour):
+    """A piece of the traditional set: its character."""
+    return disc(colour, glyph_path(f, char, 52, 50, 50))
 
 
 def board(f):
@@ -137,6 +179,10 @@ def main():
         write(os.path.join(OUT, "pieces", f"r{role}.svg"), piece(f, red, RED))
         write(os.path.join(OUT, "pieces", f"b{role}.svg"), piece(f, black, BLACK))
     write(os.path.join(OUT, "board.svg"), board(f))
+    latin = font(LETTER_FONT, LETTER_FACE)
+    for role, char in LETTERS.items():
+        write(os.path.join(OUT, "pieces", "letters", f"r{role}.svg"), letter_piece(latin, char, RED, False))
+        write(os.path.join(OUT, "pieces", "letters", f"b{role}.svg"), letter_piece(latin, char, BLACK, True))
 
 
 if __name__ == "__main__":

@@ -6,10 +6,10 @@ use chariot_cli::Exit;
 
 use clap::{Parser, Subcommand};
 
-/// Chariot: a Xiangqi engine for UCCI and UCI GUIs, with tools for its rules.
+/// Chariot: a Xiangqi engine for UCCI, UCI and XBoard (CECP) GUIs, with tools for its rules.
 ///
-/// Without a subcommand, chariot is the engine: it reads UCCI or UCI commands on standard input
-/// (the first command, `ucci` or `uci`, decides) and answers on standard output. At a terminal,
+/// Without a subcommand, chariot is the engine: it reads UCCI, UCI or CECP commands on standard
+/// input (the first command, `ucci`, `uci` or `xboard`, decides) and answers on standard output. At a terminal,
 /// type `ucci`, `position startpos`, `go depth 10`, `d` to see the board, `quit` to leave.
 #[derive(Parser, Debug)]
 #[command(name = "chariot", version, about, long_about)]
@@ -35,8 +35,25 @@ enum Command {
     /// then the built-in network's (the engine's default evaluation).
     Eval(crate::eval::Args),
     /// Generate training data by self-play: positions with their search scores and game results
-    /// (`docs/formats/training-data.md`); appends to FILE and resumes where it stopped.
+    /// (`docs/formats/training-data.md`); appends to FILE and resumes where it stopped, or with
+    /// --shard writes one shard of a plan (`datagen-plan`) whole.
     Datagen(crate::datagen::Args),
+    /// Plan a large data set as shards: a manifest (DIR/manifest.json: each shard's file, seed,
+    /// settings and command) and a workflow file whose jobs are the shards.
+    ///
+    /// Each shard is one `chariot datagen --shard` job on one thread, so the same seed and
+    /// settings give the same bytes and a lost shard is generated again. With --format make,
+    /// `make -C DIR -j N` generates them on one machine; with --format snakemake, `snakemake -d
+    /// DIR --cores N`, or a Snakemake cluster executor (SLURM, Kubernetes) on many
+    /// (docs/tuning.md). The workflow's last job is `datagen-verify --record DIR`.
+    DatagenPlan(crate::datagen_plan::Args),
+    /// Check the shards of a plan against its manifest: say which are missing, truncated,
+    /// damaged or different from the size and SHA-256 recorded, with the command that generates
+    /// each again.
+    ///
+    /// Exits 1 when any shard must be generated again. --record writes the size and SHA-256 of
+    /// each whole shard not yet recorded into the manifest.
+    DatagenVerify(crate::datagen_verify::Args),
     /// Train a neural evaluation on `datagen` data and write it as a `.nnue` file (checkpoints
     /// after every epoch beside it).
     Train(crate::train::Args),
@@ -72,25 +89,28 @@ enum Command {
 /// Runs the command line and returns the process exit code (the table is in `chariot_cli`).
 pub fn run() -> ExitCode {
     match chariot_cli::parse::<Cli>() {
-        Ok(cli) => chariot_cli::run("chariot", || execute(cli).map(|()| Exit::Success)),
+        Ok(cli) => chariot_cli::run("chariot", || execute(cli)),
         Err(code) => code,
     }
 }
 
-fn execute(cli: Cli) -> anyhow::Result<()> {
+fn execute(cli: Cli) -> anyhow::Result<Exit> {
     let Some(command) = cli.command else {
         chariot_engine::protocol::run_stdio();
-        return Ok(());
+        return Ok(Exit::Success);
     };
     match command {
         Command::Perft(args) => crate::perft::run(args),
         Command::Bench(args) => crate::bench::run(args),
         Command::Eval(args) => crate::eval::run(args),
         Command::Datagen(args) => crate::datagen::run(args),
+        Command::DatagenPlan(args) => crate::datagen_plan::run(args),
+        Command::DatagenVerify(args) => return crate::datagen_verify::run(args),
         Command::Train(args) => crate::train::run(args),
         Command::Loss(args) => crate::loss::run(args),
         Command::Tactics(args) => crate::tactics::run(args),
         Command::Serve(args) => crate::serve::run(args),
         Command::Tune(args) => crate::tune::run(args),
     }
+    .map(|()| Exit::Success)
 }

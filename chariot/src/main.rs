@@ -1,10 +1,12 @@
-//! The `chariot` binary: the UCCI/UCI engine and its command-line tools.
+//! The `chariot` binary: the UCCI/UCI/CECP (XBoard) engine and its command-line tools.
 
 use std::process::ExitCode;
 
 mod bench;
 mod cli;
 mod datagen;
+mod datagen_plan;
+mod datagen_verify;
 mod eval;
 mod loss;
 mod perft;

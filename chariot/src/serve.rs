@@ -23,7 +23,8 @@ pub struct Settings {
     pub egtb: Vec<PathBuf>,
     /// Games open at once.
     pub max_games: usize,
-    /// The game database finished games go into, if any.
+    /// The game database finished games go into and the explorer explores; without it, the
+    /// default game database and `played.sqlite` in the user's data directory.
     pub games: Option<PathBuf>,
     /// Open the app in the default browser.
     pub open: bool,
@@ -64,12 +65,27 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
                 .with_archive(archive)
                 .with_games_db(Arc::new(explored));
         }
-        None => match GamesDb::default_or_build() {
-            Some(db) => state = state.with_games_db(db),
-            None => eprintln!(
-                "chariot serve: warning: no game collections found to build the explorer's game database; use --games DB"
-            ),
-        },
+        None => {
+            match GamesDb::default_or_build() {
+                Some(db) => state = state.with_games_db(db),
+                None => eprintln!(
+                    "chariot serve: warning: no game collections found to build the explorer's game database; use --games DB"
+                ),
+            }
+            // The games played here are kept apart from the explorer's collections.
+            let path = Archive::default_path();
+            if let Some(dir) = path.parent() {
+                // The data directory may not be there yet on a first start.
+                let _ = std::fs::create_dir_all(dir);
+            }
+            match Archive::open(&path) {
+                Ok(archive) => state = state.with_archive(archive),
+                Err(e) => eprintln!(
+                    "chariot serve: warning: played games are not kept ({}: {e})",
+                    path.display()
+                ),
+            }
+        }
     }
     let (library, warnings) = Library::open(&Library::default_dir());
     for w in &warnings {
@@ -114,7 +130,8 @@ pub struct Args {
     max_games: u64,
     /// The game database to explore, where every finished game is kept too (SQLite, as
     /// `book-builder import` writes; created when missing) [default: one built from the
-    /// shipped collections on first start, in the cache directory; games are not kept].
+    /// shipped collections on first start, in the user's data directory, and finished games
+    /// kept in played.sqlite beside it].
     #[arg(long, value_name = "DB")]
     games: Option<std::path::PathBuf>,
     /// Open the app in the default web browser once the server listens.

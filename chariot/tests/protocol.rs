@@ -1364,3 +1364,56 @@ fn a_win_by_the_opponents_forbidden_perpetual_is_no_mate_score() {
     );
     e.quit();
 }
+
+#[test]
+fn debug_echoes_each_command_read_until_it_is_turned_off() {
+    let echoes = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string debug: "))
+            .cloned()
+            .collect()
+    };
+    // UCCI: `setoption debug true`.
+    let mut e = Engine::ucci();
+    e.send("isready");
+    assert!(echoes(&e.lines_until("readyok")).is_empty());
+    e.send("setoption debug true");
+    e.send("isready");
+    assert_eq!(
+        echoes(&e.lines_until("readyok")),
+        ["info string debug: isready"]
+    );
+    // Each line is echoed before it runs, also a bad one, which then gets its error.
+    e.send("frobnicate now");
+    let lines = e.lines_until("info string error");
+    assert_eq!(lines[0], "info string debug: frobnicate now", "{lines:?}");
+    e.send("setoption debug false");
+    e.send("isready");
+    let lines = e.lines_until("readyok");
+    assert_eq!(
+        echoes(&lines),
+        ["info string debug: setoption debug false"],
+        "the line that turns it off is the last echoed"
+    );
+    e.quit();
+    // UCI: `debug on` / `debug off`.
+    let mut e = Engine::uci();
+    e.send("debug on");
+    e.send("position startpos moves h2e2");
+    e.send("isready");
+    assert_eq!(
+        echoes(&e.lines_until("readyok")),
+        [
+            "info string debug: position startpos moves h2e2",
+            "info string debug: isready"
+        ]
+    );
+    e.send("debug off");
+    e.send("isready");
+    assert_eq!(
+        echoes(&e.lines_until("readyok")),
+        ["info string debug: debug off"]
+    );
+    e.quit();
+}

@@ -206,6 +206,42 @@ impl DataFile {
         })
     }
 
+    /// Creates `path` anew (an existing file is emptied) with the header and no records: the
+    /// start of a file that must hold exactly what one run writes, such as a shard of a plan.
+    ///
+    /// # Errors
+    ///
+    /// [`DataError::Io`] when the file cannot be created or written.
+    pub fn create(path: &Path) -> Result<DataFile, DataError> {
+        let io = |source| DataError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::create(path).map_err(io)?;
+        file.write_all(&header()).map_err(io)?;
+        Ok(DataFile {
+            path: path.to_path_buf(),
+            out: BufWriter::new(file),
+            records: 0,
+        })
+    }
+
+    /// Flushes the file and waits until its bytes are on the disk, so that a rename that
+    /// follows never publishes a file the system may still lose.
+    ///
+    /// # Errors
+    ///
+    /// [`DataError::Io`] when flushing or syncing fails.
+    pub fn finish(self) -> Result<(), DataError> {
+        let path = self.path;
+        let io = |source| DataError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    }
+
     /// Records in the file, those written through this handle included.
     #[must_use]
     pub fn records(&self) -> u64 {
@@ -237,7 +273,9 @@ impl DataFile {
     }
 }
 
-fn header() -> [u8; HEADER_SIZE] {
+/// The header every file of this format and version starts with.
+#[must_use]
+pub fn header() -> [u8; HEADER_SIZE] {
     let mut h = [0u8; HEADER_SIZE];
     h[..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -425,6 +463,12 @@ mod tests {
         let all = read_all(&path).unwrap();
         assert_eq!(all.len(), 3);
         assert_eq!(all[2], record);
+        // Created anew, the file starts empty again.
+        let mut f = DataFile::create(&path).unwrap();
+        assert_eq!(f.records(), 0);
+        f.append(std::slice::from_ref(&record)).unwrap();
+        f.finish().unwrap();
+        assert_eq!(read_all(&path).unwrap(), std::slice::from_ref(&record));
         std::fs::write(&path, b"not a data file at all").unwrap();
         assert!(matches!(
             DataFile::open_for_append(&path),

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::ClockSpec;
 use crate::error::{ApiError, query};
 use crate::game::{EngineMove, Game, GameError, Setup};
+use crate::game_words::Lang;
 use crate::movetext::{MoveText, describe, names};
 use crate::sides::side_name;
 use crate::state::AppState;
@@ -36,9 +37,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}/moves", post(play_move))
         .route("/api/play/{id}/draw", post(offer_draw))
         .route("/api/play/{id}/hint", post(hint))
+        .route("/api/play/{id}/takeback", post(take_back))
         .route("/api/play/{id}/pgn", get(pgn))
         .route("/api/play/{id}/{action}", post(game_action))
         .route("/api/levels", get(levels))
+        .route("/api/played", get(crate::past_games::list))
+        .route("/api/played/{id}", get(crate::past_games::game))
         .route("/api/book", get(crate::explorer::book))
         .route("/api/tablebase", get(crate::explorer::tablebase))
         .route("/api/tablebases", get(crate::explorer::tablebases))
@@ -87,6 +91,7 @@ async fn job(
 ) -> Result<Json<crate::jobs::JobView>, ApiError> {
     state.jobs.get(&id).map(|j| Json(j.view())).ok_or_else(|| {
         ApiError::not_found(format!("no job {id:?} (never started, or long forgotten)"))
+            .with_code("no-job")
     })
 }
 
@@ -139,6 +144,29 @@ struct NewGame {
     /// made, never before, so that a new game refused (a mistake in its FEN, say) loses
     /// nothing. No matter when it is no longer there.
     replaces: Option<String>,
+    /// The language of the game's PGN: `en` (default) or `zh`.
+    lang: Option<String>,
+    /// The person's name for the PGN (at most [`MAX_NAME`] characters; none or blank: "You").
+    name: Option<String>,
+}
+
+/// The longest name a person may give (characters).
+pub const MAX_NAME: usize = 40;
+
+/// A person's name as given: trimmed, `None` when blank; a 400 (`bad-name`) when it is too long
+/// or holds a control character.
+fn person_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "name {name:?}: expected at most {MAX_NAME} characters, none of them a control character"
+        ))
+        .with_code("bad-name")
+        .with("max", MAX_NAME));
+    }
+    Ok(Some(name.to_owned()))
 }
 
 /// A clock as a new game asks for it.
@@ -158,13 +186,19 @@ impl ClockRequest {
             return Err(ApiError::bad_request(format!(
                 "clock minutes {}: expected more than 0 and at most 180",
                 self.minutes
-            )));
+            ))
+            .with_code("bad-clock-minutes")
+            .with("minutes", self.minutes)
+            .with("max", 180));
         }
         if !(0.0..=60.0).contains(&self.increment) {
             return Err(ApiError::bad_request(format!(
                 "clock increment {}: expected 0 to 60 seconds",
                 self.increment
-            )));
+            ))
+            .with_code("bad-clock-increment")
+            .with("increment", self.increment)
+            .with("max", 60));
         }
         Ok(ClockSpec {
             initial: Duration::from_secs_f64(self.minutes * 60.0),
@@ -279,7 +313,7 @@ async fn on_game<T: Send + 'static>(
             && g.needs_archiving()
         {
             let date = chariot_games::write::pgn_date(std::time::SystemTime::now());
-            match archive.keep(&id, &g.pgn(Notation::Chinese, &date)) {
+            match archive.keep(&id, &g.pgn(Notation::Chinese, &date, g.lang())) {
                 Ok(_) => g.mark_archived(),
                 Err(e) => eprintln!("chariot serve: game {id} not kept in the database: {e}"),
             }
@@ -314,9 +348,11 @@ async fn new_game(
         "red" => Color::Red,
         "black" => Color::Black,
         other => {
-            return Err(ApiError::bad_request(format!(
-                "side {other:?}: expected red or black"
-            )));
+            return Err(
+                ApiError::bad_request(format!("side {other:?}: expected red or black"))
+                    .with_code("bad-side")
+                    .with("side", other),
+            );
         }
     };
     let setup = Setup {
@@ -325,6 +361,13 @@ async fn new_game(
         human,
         level: req.level,
         clock: req.clock.as_ref().map(ClockRequest::spec).transpose()?,
+        lang: req
+            .lang
+            .as_deref()
+            .map(lang)
+            .transpose()?
+            .unwrap_or_default(),
+        name: person_name(req.name.as_deref())?,
     };
     let books = match req.book.as_deref().map(str::trim) {
         None | Some("") => Arc::clone(&state.books),
@@ -332,6 +375,8 @@ async fn new_game(
             ApiError::unprocessable(format!(
                 "book {name:?}: no compiled book of that name (GET /api/books)"
             ))
+            .with_code("no-book")
+            .with("name", name)
         })?,
     };
     let game = Game::new(
@@ -364,7 +409,9 @@ async fn close_game(
     let mut games = state.games.lock().unwrap_or_else(|e| e.into_inner());
     match games.remove(&id) {
         Some(_) => Ok(StatusCode::NO_CONTENT),
-        None => Err(ApiError::not_found(format!("no game {id:?}"))),
+        None => Err(ApiError::not_found(format!("no game {id:?}"))
+            .with_code("no-game")
+            .with("id", id)),
     }
 }
 
@@ -375,6 +422,9 @@ struct PlayMove {
     /// The move in ICCS, WXF or Chinese.
     #[serde(rename = "move")]
     mv: String,
+    /// The number of moves of the game the move was made after, when the requester says: a
+    /// game that has another number (it moved on in another tab) refuses the move (409).
+    at: Option<usize>,
 }
 
 async fn play_move(
@@ -384,6 +434,7 @@ async fn play_move(
 ) -> Result<Json<GameView>, ApiError> {
     let Json(req) = body?;
     with_game(state, id, move |g, cap| {
+        g.expect_moves(req.at)?;
         g.play_human(&req.mv)?;
         g.engine_reply(cap);
         Ok(())
@@ -391,13 +442,36 @@ async fn play_move(
     .await
 }
 
-/// `POST /api/play/{id}/takeback` and `POST /api/play/{id}/resign`.
+/// `POST /api/play/{id}/takeback`: no body, `{}`, or `{"at": N}` (as for a move).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakeBack {
+    at: Option<usize>,
+}
+
+async fn take_back(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<GameView>, ApiError> {
+    let req: TakeBack = if body.iter().all(u8::is_ascii_whitespace) {
+        TakeBack::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(e.to_string()))?
+    };
+    with_game(state, id, move |g, _| {
+        g.expect_moves(req.at)?;
+        g.take_back()
+    })
+    .await
+}
+
+/// `POST /api/play/{id}/resign`.
 async fn game_action(
     State(state): State<Arc<AppState>>,
     Path((id, action)): Path<(String, String)>,
 ) -> Result<Json<GameView>, ApiError> {
     match action.as_str() {
-        "takeback" => with_game(state, id, |g, _| g.take_back()).await,
         "resign" => with_game(state, id, |g, _| g.resign()).await,
         other => Err(ApiError::not_found(format!(
             "no action {other:?} on a game (moves, takeback, resign, draw, hint)"
@@ -452,6 +526,8 @@ async fn analyse(
                 "{} analyses are running, the server's limit; try again later",
                 state.limits.max_analyses
             ))
+            .with_code("too-many-analyses")
+            .with("max", state.limits.max_analyses)
         })?;
     let options = Options {
         hash_mb: 16,
@@ -522,11 +598,22 @@ async fn hint(
     Ok(Json(hint))
 }
 
-/// `GET /api/play/{id}/pgn?notation=chinese`.
+/// `GET /api/play/{id}/pgn?notation=chinese&lang=zh`.
 #[derive(Debug, Deserialize)]
 struct PgnQuery {
     #[serde(default = "chinese")]
     notation: String,
+    /// The language of the words (`en` or `zh`); by default the game's.
+    lang: Option<String>,
+}
+
+/// A language of the API, or a 400 (`bad-lang`).
+fn lang(text: &str) -> Result<Lang, ApiError> {
+    Lang::parse(text).ok_or_else(|| {
+        ApiError::bad_request(format!("lang {text:?}: expected en or zh"))
+            .with_code("bad-lang")
+            .with("lang", text)
+    })
 }
 
 fn chinese() -> String {
@@ -549,12 +636,13 @@ async fn pgn(
             )));
         }
     };
+    let asked = q.lang.as_deref().map(lang).transpose()?;
     let game = state.game(&id)?;
     let date = chariot_games::write::pgn_date(std::time::SystemTime::now());
-    let text = game
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .pgn(notation, &date);
+    let text = {
+        let g = game.lock().unwrap_or_else(|e| e.into_inner());
+        g.pgn(notation, &date, asked.unwrap_or(g.lang()))
+    };
     Ok((
         [
             (

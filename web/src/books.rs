@@ -40,7 +40,9 @@ fn valid_name(name: &str) -> Result<String, ApiError> {
     } else {
         Err(ApiError::bad_request(format!(
             "name: {name:?}: expected 1 to 60 letters, digits, spaces, '-', '_' or '.' (not first)"
-        )))
+        ))
+        .with_code("bad-book-name")
+        .with("name", name))
     }
 }
 
@@ -114,7 +116,9 @@ pub(crate) async fn compile_book(
         return Err(ApiError::bad_request("min_games: 0: expected at least 1"));
     }
     let Some(dir) = state.library.dir().map(std::path::Path::to_owned) else {
-        return Err(ApiError::not_found("this server keeps no compiled books"));
+        return Err(
+            ApiError::not_found("this server keeps no compiled books").with_code("no-library")
+        );
     };
     let db = crate::explorer::games_db(&state)?;
     db.with(|_| Ok(()))?;
@@ -180,6 +184,8 @@ struct BookListed {
     name: String,
     /// `configured` (`--book`, or the built-in book) or `compiled`.
     kind: &'static str,
+    /// `true` for the book built into the binary.
+    builtin: bool,
     bytes: u64,
     entries: u64,
     /// Games its statistics come from.
@@ -195,6 +201,7 @@ fn listed(name: String, kind: &'static str, book: &Book) -> BookListed {
         url: (kind == "compiled").then(|| format!("/api/books/{name}")),
         name,
         kind,
+        builtin: crate::compiled_books::is_builtin(book),
         bytes: book.file_size() as u64,
         entries: book.len() as u64,
         games: book.info().games,
@@ -229,10 +236,11 @@ pub(crate) async fn download(
     State(state): State<Arc<AppState>>,
     UrlPath(name): UrlPath<String>,
 ) -> Result<Response, ApiError> {
-    let set = state
-        .library
-        .get(&name)
-        .ok_or_else(|| ApiError::not_found(format!("no compiled book {name:?}")))?;
+    let set = state.library.get(&name).ok_or_else(|| {
+        ApiError::not_found(format!("no compiled book {name:?}"))
+            .with_code("no-book")
+            .with("name", name.as_str())
+    })?;
     let path = set
         .books()
         .first()

@@ -102,6 +102,12 @@ impl Library {
     }
 }
 
+/// Whether `book` is the one built into the binary (whose name, `built-in book`, a page says in
+/// its own language).
+pub(crate) fn is_builtin(book: &Book) -> bool {
+    book.path() == Path::new(chariot_formats::book::builtin::NAME)
+}
+
 /// The name the explorer gives a configured book: its file's name.
 pub(crate) fn configured_name(book: &Book) -> String {
     book.path().file_name().map_or_else(

@@ -1,7 +1,6 @@
 //! Error answers: one type, [`ApiError`], whose kind decides the status in one place
 //! ([`ApiError::status`]), so that the same mistake gets the same status at every endpoint; the
-//! body is `{"error": "what is wrong"}`. Also the request parts that produce them (query
-//! strings, FENs).
+//! body is `{"error": "what is wrong"}`. Also the query strings that produce them.
 //!
 //! The kinds, and what each is for (`docs/web-api.md`, "Errors"):
 //!
@@ -14,16 +13,16 @@
 //! | conflict | 409 | the request is right but not now: not the player's turn |
 //! | busy | 503 | the server's limit of jobs or games is reached |
 //! | internal | 500 | the server failed (a database or file error) |
+//!
+//! Beside the message, every answer carries a stable `code` naming the mistake, which pages
+//! translate (`docs/web-api.md`, "Errors").
 
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chariot_rules::Position;
 use serde::Serialize;
-
-use crate::game::GameError;
 
 /// What kind of mistake or failure an error answer reports; the kind decides the status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,17 +45,77 @@ pub enum ErrorKind {
     Internal,
 }
 
-/// An error answer: a kind and `{"error": message}`.
+/// An error answer: a kind, and `{"error": message, "code": code, "params": {...}}`: the
+/// message says what is wrong in English, the code is a stable name of the mistake for programs
+/// and for pages to say it in their own language (by default the kind's: `bad-request`,
+/// `unprocessable`, ...), and the parameters are the parts of the message a page puts into its
+/// own sentence (the move, the square, the limit; absent when there are none). The codes are
+/// listed in `docs/web-api.md`, "Errors"; `crate::error_codes` derives them from the rules'
+/// errors.
 #[derive(Debug)]
 pub struct ApiError {
     kind: ErrorKind,
+    code: &'static str,
+    params: serde_json::Map<String, serde_json::Value>,
     message: String,
+}
+
+impl ErrorKind {
+    /// The code of an error of this kind that has none of its own.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::BadRequest => "bad-request",
+            ErrorKind::Unprocessable => "unprocessable",
+            ErrorKind::NotFound => "not-found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::TooLarge => "too-large",
+            ErrorKind::UnsupportedMediaType => "unsupported-media-type",
+            ErrorKind::Busy => "busy",
+            ErrorKind::Internal => "internal",
+        }
+    }
 }
 
 impl ApiError {
     /// What is wrong.
     pub(crate) fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The stable name of the mistake (`moved-on`, `invalid-fen`, or the kind's).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The same error under a code of its own.
+    #[must_use]
+    pub(crate) fn with_code(mut self, code: &'static str) -> ApiError {
+        self.code = code;
+        self
+    }
+
+    /// The same error with the parameter `name` (a part of the message a page shows).
+    #[must_use]
+    pub(crate) fn with(mut self, name: &str, value: impl Into<serde_json::Value>) -> ApiError {
+        self.params.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// The same error with the parameters of `params` (an object; anything else adds none).
+    #[must_use]
+    pub(crate) fn with_all(mut self, params: serde_json::Value) -> ApiError {
+        if let serde_json::Value::Object(map) = params {
+            self.params.extend(map);
+        }
+        self
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &serde_json::Map<String, serde_json::Value> {
+        &self.params
     }
 
     /// The kind of error.
@@ -83,6 +142,8 @@ impl ApiError {
     fn of(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             kind,
+            code: kind.code(),
+            params: serde_json::Map::new(),
             message: message.into(),
         }
     }
@@ -118,17 +179,6 @@ impl ApiError {
     }
 }
 
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
-        match e {
-            GameError::NotYourTurn(_) => ApiError::conflict(e.to_string()),
-            // A level is a number of the API, outside its range like any other parameter.
-            GameError::BadLevel(_) => ApiError::bad_request(e.to_string()),
-            _ => ApiError::unprocessable(e.to_string()),
-        }
-    }
-}
-
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
         // axum's JSON extractor says 400 for unreadable JSON and 422 for JSON of the wrong
@@ -148,11 +198,16 @@ impl IntoResponse for ApiError {
         #[derive(Serialize)]
         struct Body {
             error: String,
+            code: &'static str,
+            #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+            params: serde_json::Map<String, serde_json::Value>,
         }
         (
             self.status(),
             Json(Body {
                 error: self.message,
+                code: self.code,
+                params: self.params,
             }),
         )
             .into_response()
@@ -165,16 +220,12 @@ pub(crate) fn too_many_jobs() -> ApiError {
         "{} imports and compilations are under way, the server's limit; try again when one has ended",
         crate::jobs::MAX_RUNNING
     ))
+    .with_code("too-many-jobs")
+    .with("max", crate::jobs::MAX_RUNNING)
 }
 
 /// The query string, or a 400 saying what is wrong with it.
 pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(t)| t)
         .map_err(|e| ApiError::bad_request(e.body_text()))
-}
-
-/// The position of a FEN, or a 422 saying what is wrong with it.
-pub(crate) fn fen_position(fen: &str) -> Result<Position, ApiError> {
-    Position::from_fen(fen)
-        .map_err(|e| ApiError::unprocessable(format!("invalid FEN {fen:?}: {e}")))
 }

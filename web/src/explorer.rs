@@ -25,6 +25,7 @@ use crate::explorer_db::GamesDb;
 use crate::movetext::{describe, names};
 use crate::position::reached;
 use crate::state::AppState;
+use chariot_gamedb::db::FullGame;
 
 /// A position given in a query string.
 #[derive(Debug, Deserialize)]
@@ -36,9 +37,7 @@ pub(crate) struct At {
 
 /// The position of a query, or a 400 naming what is wrong.
 fn position_of(at: &At) -> Result<Position, ApiError> {
-    reached(&at.fen, &at.moves)
-        .map(|(_, pos, _)| pos)
-        .map_err(|e| ApiError::unprocessable(e.message()))
+    reached(&at.fen, &at.moves).map(|(_, pos, _)| pos)
 }
 
 /// One book's answer.
@@ -49,6 +48,8 @@ struct BookView {
     name: String,
     /// `configured` (`--book`, or the built-in book) or `compiled` (in the browser).
     kind: &'static str,
+    /// `true` for the book built into the binary (`built-in book`).
+    builtin: bool,
     moves: Vec<BookMoveView>,
 }
 
@@ -75,6 +76,7 @@ pub(crate) async fn book(
         .map(|b| BookView {
             name: crate::compiled_books::configured_name(b),
             kind: "configured",
+            builtin: crate::compiled_books::is_builtin(b),
             moves: book_moves(b, &pos),
         })
         .collect();
@@ -84,6 +86,7 @@ pub(crate) async fn book(
             books.push(BookView {
                 name: name.clone(),
                 kind: "compiled",
+                builtin: false,
                 moves: book_moves(b, &pos),
             });
         }
@@ -146,11 +149,13 @@ pub(crate) async fn tablebase(
     let failed =
         |e: chariot_formats::egtb::ProbeError| ApiError::internal(format!("the tables: {e}"));
     let Some(value) = tables.probe(&pos).map_err(failed)? else {
+        let material = chariot_formats::egtb::Signature::of(&pos).0;
         return Err(ApiError::not_found(format!(
-            "no table covers {} (material {})",
+            "no table covers {} (material {material})",
             pos.fen(),
-            chariot_formats::egtb::Signature::of(&pos).0
-        )));
+        ))
+        .with_code("no-table")
+        .with("material", material.to_string()));
     };
     let mut moves = tables
         .move_values(&pos)
@@ -208,7 +213,9 @@ pub(crate) struct FilterParams {
 /// A 400 naming the first parameter of `rest` (those no field took), if any.
 pub(crate) fn no_unknown<V>(rest: &std::collections::BTreeMap<String, V>) -> Result<(), ApiError> {
     match rest.keys().next() {
-        Some(name) => Err(ApiError::bad_request(format!("unknown parameter {name:?}"))),
+        Some(name) => Err(ApiError::bad_request(format!("unknown parameter {name:?}"))
+            .with_code("unknown-parameter")
+            .with("name", name.as_str())),
         None => Ok(()),
     }
 }
@@ -258,8 +265,11 @@ pub const MAX_PAGE: u64 = 100;
 impl FilterParams {
     /// The filter asked for, or a 400 naming the parameter that is wrong.
     pub(crate) fn filter(&self) -> Result<Filter, ApiError> {
-        let bad =
-            |name: &str, e: &dyn std::fmt::Display| ApiError::bad_request(format!("{name}: {e}"));
+        let bad = |name: &str, e: &dyn std::fmt::Display| {
+            ApiError::bad_request(format!("{name}: {e}"))
+                .with_code("bad-filter")
+                .with("name", name)
+        };
         let date = |name: &str, v: &Option<String>| -> Result<Option<DateBound>, ApiError> {
             v.as_deref()
                 .filter(|s| !s.is_empty())
@@ -345,11 +355,9 @@ struct GameRowView {
 
 /// The explorer's database, or a 503 (being built) or 404 (none).
 pub(crate) fn games_db(state: &AppState) -> Result<Arc<GamesDb>, ApiError> {
-    state
-        .games_db
-        .as_ref()
-        .map(Arc::clone)
-        .ok_or_else(|| ApiError::not_found("this server has no game database"))
+    state.games_db.as_ref().map(Arc::clone).ok_or_else(|| {
+        ApiError::not_found("this server has no game database").with_code("no-game-database")
+    })
 }
 
 /// `GET /api/games?fen=FEN&...`.
@@ -445,32 +453,24 @@ struct StoredGameView {
     moves: Vec<crate::movetext::MoveText>,
 }
 
-/// `GET /api/games/{id}` (JSON) and `GET /api/games/{id}.pgn` (Xiangqi PGN, Chinese moves).
-pub(crate) async fn game(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+/// A stored game's id in an address, `NUMBER` or `NUMBER.pgn`: the number, and whether the PGN
+/// is asked for; a 400 for anything else.
+pub(crate) fn stored_game_id(id: &str) -> Result<(i64, bool), ApiError> {
     let (number, pgn) = match id.strip_suffix(".pgn") {
         Some(n) => (n, true),
-        None => (id.as_str(), false),
+        None => (id, false),
     };
-    let Ok(number) = number.parse::<i64>() else {
-        return Err(ApiError::bad_request(format!(
-            "game id {id:?}: expected a number (or NUMBER.pgn)"
-        )));
-    };
-    let db = games_db(&state)?;
-    let found = tokio::task::spawn_blocking(move || db.with(|d| d.game(number)))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))??;
-    let Some(g) = found else {
-        return Err(ApiError::not_found(format!(
-            "no game {number} in the game database"
-        )));
-    };
+    number.parse::<i64>().map(|n| (n, pgn)).map_err(|_| {
+        ApiError::bad_request(format!("game id {id:?}: expected a number (or NUMBER.pgn)"))
+    })
+}
+
+/// A stored game as `GET /api/games/{id}` answers: JSON, or with `pgn` its Xiangqi PGN
+/// (Chinese moves) as an attachment named `file`.
+pub(crate) fn stored_game_answer(g: FullGame, pgn: bool, file: &str) -> Response {
     if pgn {
         let text = crate::explorer_db::pgn(&g);
-        return Ok((
+        return (
             [
                 (
                     header::CONTENT_TYPE,
@@ -478,14 +478,14 @@ pub(crate) async fn game(
                 ),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"game-{number}.pgn\""),
+                    format!("attachment; filename=\"{file}\""),
                 ),
             ],
             text,
         )
-            .into_response());
+            .into_response();
     }
-    Ok(Json(StoredGameView {
+    Json(StoredGameView {
         id: g.id,
         result: g.result.map(chariot_games::GameResult::pgn),
         fen: g.start.fen(),
@@ -498,5 +498,25 @@ pub(crate) async fn game(
         black_elo: g.black_elo,
         tags: g.tags,
     })
-    .into_response())
+    .into_response()
+}
+
+/// `GET /api/games/{id}` (JSON) and `GET /api/games/{id}.pgn` (Xiangqi PGN, Chinese moves).
+pub(crate) async fn game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (number, pgn) = stored_game_id(&id)?;
+    let db = games_db(&state)?;
+    let found = tokio::task::spawn_blocking(move || db.with(|d| d.game(number)))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))??;
+    let Some(g) = found else {
+        return Err(
+            ApiError::not_found(format!("no game {number} in the game database"))
+                .with_code("no-stored-game")
+                .with("id", number),
+        );
+    };
+    Ok(stored_game_answer(g, pgn, &format!("game-{number}.pgn")))
 }

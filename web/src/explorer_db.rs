@@ -185,7 +185,11 @@ impl GamesDb {
             Slot::Building { read, files, done } => Err(ApiError::busy(format!(
                 "the game database is being built from the shipped collections (file {} of {files}, {read} games read); try again shortly",
                 done + 1
-            ))),
+            ))
+            .with_code("database-building")
+            .with("file", done + 1)
+            .with("files", *files)
+            .with("read", *read)),
             Slot::Failed(e) => Err(ApiError::internal(format!(
                 "the game database could not be built: {e}"
             ))),

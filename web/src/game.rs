@@ -12,43 +12,74 @@ use chariot_engine::api::{Engine, Event, GoRequest, Source};
 use chariot_engine::search::{Options, Score};
 use chariot_formats::book::BookSet;
 use chariot_formats::egtb::Tablebases;
-use chariot_rules::notation::{Notation, parse_move};
+use chariot_rules::notation::{MoveTextError, Notation, parse_move};
 use chariot_rules::{
-    Color, EndReason, Ending, GameState, JudgeConfig, Move, Position, forbidden_moves, judge,
+    Color, EndReason, Ending, GameState, JudgeConfig, Move, Position, PositionError,
+    forbidden_moves, judge,
 };
 
 use crate::clock::{Clock, ClockSpec};
+use crate::game_words::Lang;
 use crate::play_levels::LevelSpec;
 
 /// Why a request about a game cannot be done; the message says what is wrong.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum GameError {
     /// The start position is not a legal position.
-    #[error("invalid FEN {fen:?}: {reason}")]
+    #[error("invalid FEN {fen:?}: {error}")]
     BadFen {
         /// The FEN given.
         fen: String,
         /// Why.
-        reason: String,
+        error: PositionError,
     },
     /// No such level.
     #[error("level {0} does not exist (1 to {max})", max = crate::play_levels::LEVELS)]
     BadLevel(u8),
     /// The move text is not a legal move here.
     #[error("{0}")]
-    BadMove(String),
+    BadMove(MoveTextError),
     /// The move would repeat a position by a perpetual check or chase of the mover's own.
     #[error("{0} is forbidden: it repeats a position by a perpetual check or chase (Asian rules)")]
     Forbidden(String),
     /// It is the engine's turn, or the game is over.
     #[error("{0}")]
-    NotYourTurn(String),
+    NotYourTurn(NotNow),
     /// Nothing to take back.
     #[error("no move of yours to take back")]
     NothingToTakeBack,
     /// A move of the game's history (before the person takes over) is not legal.
     #[error("the moves played before: {0}")]
-    BadHistory(String),
+    BadHistory(crate::movetext::LineError),
+    /// The request was made on the game as it stood after `at` moves, but it has `now`: it
+    /// moved on meanwhile (in another tab, say), and what was asked may no longer fit.
+    #[error("the game moved on: it has {now} moves, the request was made after {at}")]
+    MovedOn {
+        /// The moves the requester had seen.
+        at: usize,
+        /// The moves the game has.
+        now: usize,
+    },
+}
+
+/// Why the person cannot do that now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotNow {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The engine is to move.
+    #[error("it is the engine's turn")]
+    EnginesTurn,
+    /// The person's time ran out before their move arrived.
+    #[error("your time ran out before the move arrived")]
+    TimeRanOut,
+    /// A hint was asked for when it is not the person's turn, or the game is over.
+    #[error("a hint is for your turn in a game that goes on")]
+    NoHintNow,
+    /// A take-back after a game ended off the board.
+    #[error("the game ended by resignation, agreement or time")]
+    EndedOffBoard,
 }
 
 /// What the engine said about its last move.
@@ -82,6 +113,11 @@ pub struct Setup {
     pub level: u8,
     /// A clock, or none.
     pub clock: Option<ClockSpec>,
+    /// The language of the game's PGN.
+    pub lang: Lang,
+    /// The person's name for the PGN (`Red` or `Black`); the language's word for "you" when
+    /// `None`.
+    pub name: Option<String>,
 }
 
 impl Default for Setup {
@@ -93,6 +129,8 @@ impl Default for Setup {
             human: Color::Red,
             level: 4,
             clock: None,
+            lang: Lang::En,
+            name: None,
         }
     }
 }
@@ -113,6 +151,10 @@ pub struct Game {
     /// is judged from the position.
     ending: Option<Ending>,
     clock: Option<Clock>,
+    /// The language of its PGN (unless an export asks for another).
+    lang: Lang,
+    /// The person's name, if they gave one.
+    name: Option<String>,
     /// The finished game is in the game database.
     archived: bool,
 }
@@ -132,9 +174,9 @@ impl Game {
         let spec = LevelSpec::of(setup.level).ok_or(GameError::BadLevel(setup.level))?;
         let start = match &setup.fen {
             None => Position::start(),
-            Some(f) => Position::from_fen(f).map_err(|e| GameError::BadFen {
+            Some(f) => Position::from_fen(f).map_err(|error| GameError::BadFen {
                 fen: f.clone(),
-                reason: e.to_string(),
+                error,
             })?,
         };
         let (position, moves) = crate::movetext::play_out(start.clone(), &setup.moves)
@@ -152,6 +194,8 @@ impl Game {
             last_engine: None,
             ending: None,
             clock: setup.clock.map(Clock::start),
+            lang: setup.lang,
+            name: setup.name.clone(),
             archived: false,
         })
     }
@@ -184,6 +228,21 @@ impl Game {
     #[must_use]
     pub fn level(&self) -> u8 {
         self.level
+    }
+
+    /// Checks that a request made on the game as it stood after `at` moves (when the requester
+    /// says) is made on the game as it stands.
+    ///
+    /// # Errors
+    /// [`GameError::MovedOn`] when the game has another number of moves.
+    pub fn expect_moves(&self, at: Option<usize>) -> Result<(), GameError> {
+        match at {
+            Some(at) if at != self.moves.len() => Err(GameError::MovedOn {
+                at,
+                now: self.moves.len(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// What the engine said about its last move.
@@ -250,7 +309,7 @@ impl Game {
     /// [`GameError::NotYourTurn`] when the game is already over.
     pub fn resign(&mut self) -> Result<(), GameError> {
         if !self.is_on() {
-            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+            return Err(GameError::NotYourTurn(NotNow::GameOver));
         }
         self.ending = Some(Ending::win(self.human.opponent(), EndReason::Resignation));
         self.settle();
@@ -267,7 +326,7 @@ impl Game {
     pub fn offer_draw(&mut self, cap: Duration) -> Result<bool, GameError> {
         use crate::draw::{JUDGE_NODES, Known, accepts};
         if !self.is_on() {
-            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+            return Err(GameError::NotYourTurn(NotNow::GameOver));
         }
         let engine = self.human.opponent();
         let known = Known::of(&self.position, &self.tables, engine);
@@ -303,9 +362,7 @@ impl Game {
     /// [`GameError::NotYourTurn`] when it is not the person's turn or the game is over.
     pub fn hint(&mut self, cap: Duration) -> Result<Option<Move>, GameError> {
         if !self.is_on() || self.position.turn() != self.human {
-            return Err(GameError::NotYourTurn(
-                "a hint is for your turn in a game that goes on".to_owned(),
-            ));
+            return Err(GameError::NotYourTurn(NotNow::NoHintNow));
         }
         let strongest = LevelSpec::of(crate::play_levels::LEVELS).unwrap_or(self.spec);
         Ok(self
@@ -342,20 +399,18 @@ impl Game {
     /// forbidden repetition.
     pub fn play_human(&mut self, text: &str) -> Result<Move, GameError> {
         if !self.is_on() {
-            return Err(GameError::NotYourTurn("the game is over".to_owned()));
+            return Err(GameError::NotYourTurn(NotNow::GameOver));
         }
         if self.position.turn() != self.human {
-            return Err(GameError::NotYourTurn("it is the engine's turn".to_owned()));
+            return Err(GameError::NotYourTurn(NotNow::EnginesTurn));
         }
-        let m = parse_move(&self.position, text).map_err(|e| GameError::BadMove(e.to_string()))?;
+        let m = parse_move(&self.position, text).map_err(GameError::BadMove)?;
         let mut pos = self.position.clone();
         if forbidden_moves(&mut pos).contains(&m) {
             return Err(GameError::Forbidden(m.to_string()));
         }
         if !self.play(m) {
-            return Err(GameError::NotYourTurn(
-                "your time ran out before the move arrived".to_owned(),
-            ));
+            return Err(GameError::NotYourTurn(NotNow::TimeRanOut));
         }
         Ok(m)
     }
@@ -443,9 +498,7 @@ impl Game {
     /// [`GameError::NothingToTakeBack`] when the person has made no move.
     pub fn take_back(&mut self) -> Result<(), GameError> {
         if self.ending.is_some() {
-            return Err(GameError::NotYourTurn(
-                "the game ended by resignation, agreement or time".to_owned(),
-            ));
+            return Err(GameError::NotYourTurn(NotNow::EndedOffBoard));
         }
         // Plies to undo: back to the last position where the person was to move, before their
         // move.
@@ -474,19 +527,30 @@ impl Game {
         Ok(())
     }
 
-    /// The game as Xiangqi PGN with its moves in `notation` (written by `chariot_games`).
+    /// The language of the game's PGN.
     #[must_use]
-    pub fn pgn(&self, notation: Notation, date: &str) -> String {
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// The game as Xiangqi PGN with its moves in `notation` (written by `chariot_games`), its
+    /// event, players and ending said in `lang`.
+    #[must_use]
+    pub fn pgn(&self, notation: Notation, date: &str, lang: Lang) -> String {
         use chariot_games::write::{PgnGame, WrittenMove, write_game};
-        let engine = format!("Chariot (level {})", self.level);
+        let engine = lang.engine(self.level);
+        let person = self
+            .name
+            .clone()
+            .unwrap_or_else(|| lang.person().to_owned());
         let (red, black) = if self.human == Color::Red {
-            ("You".to_owned(), engine)
+            (person, engine)
         } else {
-            (engine, "You".to_owned())
+            (engine, person)
         };
         let outcome = self.outcome();
         let mut tags: Vec<(String, String)> = vec![
-            ("Event".into(), "Chariot web game".into()),
+            ("Event".into(), lang.event().into()),
             ("Site".into(), "chariot serve".into()),
             ("Date".into(), date.to_owned()),
             ("Red".into(), red),
@@ -508,7 +572,7 @@ impl Game {
                 .map(|&mv| WrittenMove { mv, comment: None })
                 .collect(),
             result: outcome.as_ref().map(|o| o.outcome),
-            final_comment: outcome.map(|o| o.to_string()),
+            final_comment: outcome.map(|o| lang.ending(&o)),
         };
         write_game(&game, notation)
     }

@@ -135,7 +135,9 @@ pub(crate) async fn import(
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let name = file_name(&query(q)?.name)?;
     if body.is_empty() {
-        return Err(ApiError::bad_request(format!("{name}: the file is empty")));
+        return Err(
+            ApiError::bad_request(format!("{name}: the file is empty")).with_code("empty-file")
+        );
     }
     let db = crate::explorer::games_db(&state)?;
     // A 503 now rather than a failed job while the default database is being built.

@@ -2,13 +2,15 @@
 //! in the browser, over a JSON API that scripts can use too (`docs/web-api.md`).
 //!
 //! [`game`] is one game between a person and the engine under the rules core's judgement, with
-//! its [`clock`] and its rule for [`draw`] offers; [`play_levels`] the playing levels, each a
+//! its [`clock`], its rule for [`draw`] offers and the [`game_words`] of its PGN; [`play_levels`] the playing levels, each a
 //! real limit on the engine; [`analysis`] streams the engine's lines as server-sent events;
 //! [`position`] answers position queries and reads uploaded game files; [`movetext`] names moves
 //! in the three notations. [`api`] holds the routes and the game handlers, [`state`] what they
-//! share and the server's [`Limits`], [`error`] the error answers, [`sides`] how sides are
+//! share and the server's [`Limits`], [`error`] the error answers (with
+//! [`error_codes`], the codes of the rules' mistakes), [`sides`] how sides are
 //! named, and [`assets`] serves the pages embedded in the binary (`web/assets/`,
-//! `docs/web-app.md`); [`played_games`] keeps finished games in a game database; [`explorer`]
+//! `docs/web-app.md`); [`played_games`] keeps finished games in a game database, which
+//! [`past_games`] lists; [`explorer`]
 //! answers the explorer's questions (books through [`book_moves`], tables, the games through a
 //! position) from [`explorer_db`], the explorer's game database, into which [`import`] brings
 //! uploaded game files; [`books`] compiles books from it into [`compiled_books`]; [`jobs`] runs
@@ -30,12 +32,15 @@ pub mod clock;
 pub mod compiled_books;
 pub mod draw;
 pub mod error;
+pub mod error_codes;
 pub mod explorer;
 pub mod explorer_db;
 pub mod game;
+pub mod game_words;
 pub mod import;
 pub mod jobs;
 pub mod movetext;
+pub mod past_games;
 pub mod play_levels;
 pub mod played_games;
 pub mod position;

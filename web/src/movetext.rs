@@ -1,7 +1,7 @@
 //! Moves as the pages show them: each in ICCS, WXF and Chinese notation, with the position
 //! after it, and lines of moves given as text played out on a position.
 
-use chariot_rules::notation::{Notation, format_move, parse_move};
+use chariot_rules::notation::{MoveTextError, Notation, format_move, parse_move};
 use chariot_rules::{GameState, JudgeConfig, Move, Position, judge};
 use serde::Serialize;
 
@@ -60,16 +60,39 @@ pub fn names(start: &Position, line: &[Move], notation: Notation) -> Vec<String>
     out
 }
 
+/// Why a line of moves given as text stops: which move, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ({text:?}): {fault}")]
+pub struct LineError {
+    /// The move's number in the line, from 1.
+    pub number: usize,
+    /// Its text.
+    pub text: String,
+    /// Why it does not play.
+    pub fault: LineFault,
+}
+
+/// Why a move of a line does not play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineFault {
+    /// The game was over by the rules before it.
+    #[error("the game was already over")]
+    GameOver,
+    /// The text is no legal move in the position.
+    #[error(transparent)]
+    Move(#[from] MoveTextError),
+}
+
 /// Plays the moves of `texts` (ICCS, WXF or Chinese) from `start`, the history kept in the
 /// position (so repetitions are judged). A move after the game is over by the rules, or one that
 /// is not legal, is an error saying which and why.
 ///
 /// # Errors
-/// `move N ("TEXT"): why`.
+/// [`LineError`]: `move N ("TEXT"): why`.
 pub fn play_out<S: AsRef<str>>(
     start: Position,
     texts: &[S],
-) -> Result<(Position, Vec<Move>), String> {
+) -> Result<(Position, Vec<Move>), LineError> {
     match play_prefix(start, texts) {
         (pos, moves, None) => Ok((pos, moves)),
         (_, _, Some(e)) => Err(e),
@@ -81,21 +104,27 @@ pub fn play_out<S: AsRef<str>>(
 pub fn play_prefix<S: AsRef<str>>(
     start: Position,
     texts: &[S],
-) -> (Position, Vec<Move>, Option<String>) {
+) -> (Position, Vec<Move>, Option<LineError>) {
     let mut pos = start;
     let mut moves = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         let text = text.as_ref();
-        let bad = |why: String| Some(format!("move {} ({text:?}): {why}", i + 1));
+        let bad = |fault: LineFault| {
+            Some(LineError {
+                number: i + 1,
+                text: text.to_owned(),
+                fault,
+            })
+        };
         if judge(&pos, &JudgeConfig::default()) != GameState::Ongoing {
-            return (pos, moves, bad("the game was already over".to_owned()));
+            return (pos, moves, bad(LineFault::GameOver));
         }
         match parse_move(&pos, text) {
             Ok(m) => {
                 pos.make_move(m);
                 moves.push(m);
             }
-            Err(e) => return (pos, moves, bad(e.to_string())),
+            Err(e) => return (pos, moves, bad(LineFault::Move(e))),
         }
     }
     (pos, moves, None)
@@ -118,6 +147,7 @@ mod tests {
             ["炮二平五", "马８进７"]
         );
         let e = play_out(Position::start(), &["h2e2", "h2e2"]).unwrap_err();
-        assert!(e.starts_with("move 2 (\"h2e2\")"), "{e}");
+        assert!(e.to_string().starts_with("move 2 (\"h2e2\")"), "{e}");
+        assert!(matches!(e.fault, LineFault::Move(_)), "{e:?}");
     }
 }

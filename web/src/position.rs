@@ -12,7 +12,8 @@ use axum::extract::{Query, State};
 use chariot_rules::{JudgeConfig, Position, forbidden_moves, judge};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, fen_position, query};
+use crate::error::{ApiError, query};
+use crate::error_codes::fen_position;
 use crate::movetext::{MoveText, describe, play_out, play_prefix};
 use crate::sides::side_name;
 use crate::state::AppState;
@@ -47,8 +48,7 @@ pub(crate) fn reached(
     moves: &str,
 ) -> Result<(Position, Position, Vec<chariot_rules::Move>), ApiError> {
     let start = fen_position(fen)?;
-    let (pos, played) =
-        play_out(start.clone(), &move_list(moves)).map_err(ApiError::unprocessable)?;
+    let (pos, played) = play_out(start.clone(), &move_list(moves)).map_err(ApiError::from)?;
     Ok((start, pos, played))
 }
 
@@ -147,12 +147,16 @@ struct GameFileView {
     result: Option<&'static str>,
     /// Why the game stops early, `null` when every move was read.
     error: Option<String>,
+    /// The same as parameters for a page's own words: `{"reason": ...}` for a start position
+    /// that is none (as an `invalid-fen` error's), else the move that does not play (as an
+    /// `illegal-line` error's: `n`, `move`, `reason`); `null` with `error`.
+    stop: Option<serde_json::Value>,
 }
 
 /// `POST /api/read`: the body is the file's bytes.
 pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
     if body.is_empty() {
-        return Err(ApiError::bad_request("the file is empty"));
+        return Err(ApiError::bad_request("the file is empty").with_code("empty-file"));
     }
     let (summary, records) = chariot_games::read::read_all(&body);
     if summary.failed() || summary.format.is_none() {
@@ -162,7 +166,8 @@ pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
             .map_or_else(|| "not a game file".to_owned(), ToString::to_string);
         return Err(ApiError::unprocessable(format!(
             "cannot read the file as PGN, DhtmlXQ or XQF: {why}"
-        )));
+        ))
+        .with_code("unreadable-file"));
     }
     let games = records
         .iter()
@@ -181,6 +186,7 @@ pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
                     moves: Vec::new(),
                     result,
                     error: Some(format!("invalid FEN: {e}")),
+                    stop: Some(crate::error_codes::position_error(&e)),
                 },
                 Ok(start) => {
                     let texts: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
@@ -192,7 +198,8 @@ pub(crate) async fn read(body: Bytes) -> Result<Json<FileView>, ApiError> {
                         fen: start.fen(),
                         moves: describe(&start, &played),
                         result,
-                        error,
+                        stop: error.as_ref().map(crate::error_codes::line_error),
+                        error: error.map(|e| e.to_string()),
                     }
                 }
             }

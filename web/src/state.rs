@@ -158,7 +158,9 @@ impl AppState {
                     return Err(ApiError::busy(format!(
                         "the server has {} games open, its limit; try again later",
                         games.len()
-                    )));
+                    ))
+                    .with_code("too-many-games")
+                    .with("max", games.len()));
                 }
             }
         }
@@ -177,6 +179,8 @@ impl AppState {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let slot = games.get_mut(id).ok_or_else(|| {
             ApiError::not_found(format!("no game {id:?} (closed, or never made)"))
+                .with_code("no-game")
+                .with("id", id)
         })?;
         slot.used = Instant::now();
         Ok(Arc::clone(&slot.game))

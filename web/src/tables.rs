@@ -271,12 +271,18 @@ pub(crate) async fn page(
 ) -> Result<Arc<Page>, ApiError> {
     let sig: Signature = material
         .parse()
-        .map_err(|e: chariot_formats::egtb::SignatureError| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e: chariot_formats::egtb::SignatureError| {
+            ApiError::bad_request(e.to_string())
+                .with_code("bad-material")
+                .with("material", material)
+        })?;
     if tables.file(sig).is_none() {
         return Err(ApiError::not_found(format!(
             "no table of {sig} is loaded ({} tables are: GET /api/tablebases)",
             tables.len()
-        )));
+        ))
+        .with_code("no-table")
+        .with("material", sig.to_string()));
     }
     let cell = pages.cell(sig);
     let page = cell

@@ -696,3 +696,202 @@ async fn finished_games_are_kept_in_the_game_database() {
         (1, 1, 1, 1)
     );
 }
+
+/// A game open in two tabs (issue 47, fault 9): a move or a take-back made on the game as it
+/// stood before the other tab's move is refused with the code `moved-on`, and changes nothing.
+#[tokio::test]
+async fn a_request_made_on_a_game_that_moved_on_is_refused() {
+    let app = app();
+    let (_, game) = new_game(&app, r#"{"side":"red","level":1}"#).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (status, game) = play(&app, &id, r#"{"move":"h2e2","at":0}"#).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    // The other tab saw no move yet.
+    let (status, e) = play(&app, &id, r#"{"move":"h0g2","at":0}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["code"], "moved-on");
+    assert!(e["error"].as_str().unwrap().contains("moved on"), "{e}");
+    let takeback = format!("/api/play/{id}/takeback");
+    let (status, e) = call(&app, "POST", &takeback, Some(r#"{"at":0}"#)).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::CONFLICT, Some("moved-on"))
+    );
+    let (_, game) = get(&app, &format!("/api/play/{id}")).await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    // Made on the game as it stands, both go through; every error has a code.
+    let (status, _) = play(&app, &id, r#"{"move":"h0g2","at":2}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, game) = call(&app, "POST", &takeback, Some(r#"{"at":4}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 2);
+    let (status, e) = call(&app, "POST", &takeback, Some(r#"{"at":"x"}"#)).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-request"))
+    );
+}
+
+/// Issue 47, fault 8: every error carries a code and the parameters a page needs to say it in
+/// its own language; the built-in book is marked as such; a game's PGN is written in its
+/// language.
+#[tokio::test]
+async fn errors_have_codes_and_parameters_and_pgn_speaks_the_games_language() {
+    let app = app();
+    let short_rank = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1";
+    let (status, e) = new_game(&app, &json!({"fen": short_rank}).to_string()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(e["code"], "invalid-fen");
+    assert_eq!(
+        e["params"],
+        json!({"reason": "fen-rank-width", "rank": 0, "files": 8})
+    );
+    let (_, e) = get(&app, "/api/position?fen=4k4/9/9/9/9/9/9/9/9/4K4%20w&moves=").await;
+    assert_eq!(
+        (e["code"].as_str(), e["params"]["reason"].as_str()),
+        (Some("invalid-fen"), Some("generals-facing"))
+    );
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w";
+    let (_, e) = get(&app, &format!("/api/book?fen={start}&moves=h2e2,h2e2")).await;
+    assert_eq!(e["code"], "illegal-line");
+    assert_eq!(
+        e["params"],
+        json!({"n": 2, "move": "h2e2", "reason": "illegal"})
+    );
+    let (_, e) = new_game(&app, r#"{"clock":{"minutes":0}}"#).await;
+    assert_eq!(
+        (e["code"].as_str(), e["params"]["max"].as_u64()),
+        (Some("bad-clock-minutes"), Some(180))
+    );
+    let (_, e) = new_game(&app, r#"{"lang":"fr"}"#).await;
+    assert_eq!(e["code"], "bad-lang");
+    let (_, game) = new_game(&app, r#"{"level":1,"lang":"zh"}"#).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (status, e) = play(&app, &id, r#"{"move":"h2h8"}"#).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(e["code"], "illegal-move");
+    assert_eq!(e["params"], json!({"move": "h2h8", "reason": "illegal"}));
+    let (status, e) = call(&app, "POST", &format!("/api/play/{id}/takeback"), None).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("nothing-to-take-back")
+        )
+    );
+    let (_, e) = get(&app, "/api/play/nosuchgame").await;
+    assert_eq!(
+        (e["code"].as_str(), e["params"]["id"].as_str()),
+        (Some("no-game"), Some("nosuchgame"))
+    );
+    let (_, e) = get(&app, "/api/tablebase?fen=5k3/9/9/9/9/9/9/9/9/R3K3R%20w").await;
+    assert_eq!(
+        (e["code"].as_str(), e["params"]["material"].as_str()),
+        (Some("no-table"), Some("KRRK"))
+    );
+    // The built-in book, in both lists.
+    let (_, books) = get(&app, "/api/books").await;
+    assert_eq!(books["books"][0]["builtin"], true);
+    let (_, book) = get(&app, &format!("/api/book?fen={start}")).await;
+    assert_eq!(book["books"][0]["builtin"], true);
+    // The PGN: the game's language (Chinese), or the one asked for.
+    call(&app, "POST", &format!("/api/play/{id}/resign"), None).await;
+    let text = |lang: &'static str| {
+        let app = app.clone();
+        let id = id.clone();
+        async move {
+            let response = app
+                .oneshot(bare(format!("/api/play/{id}/pgn?notation=chinese{lang}")))
+                .await
+                .unwrap();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            String::from_utf8(bytes.to_vec()).unwrap()
+        }
+    };
+    let zh = text("").await;
+    assert!(
+        zh.contains("[Red \"棋手\"]") && zh.contains("{黑方胜：红方认输} 0-1"),
+        "{zh}"
+    );
+    let en = text("&lang=en").await;
+    assert!(
+        en.contains("[Red \"You\"]") && en.contains("{Red resigns} 0-1"),
+        "{en}"
+    );
+}
+
+/// Issue 47: the person's name goes into the PGN, and the games played here are listed and
+/// reopened (`GET /api/played`, `GET /api/played/{id}`).
+#[tokio::test]
+async fn the_games_played_here_are_listed_with_the_players_name() {
+    // Without a place to keep them, the list says so.
+    let (status, list) = get(&app(), "/api/played").await;
+    assert_eq!(
+        (status, list["kept"].as_bool()),
+        (StatusCode::OK, Some(false))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+    let state = AppState::new(
+        chariot_formats::book::builtin::book_set(),
+        Tablebases::open(&[tables]).unwrap(),
+        Limits::default(),
+    )
+    .with_archive(
+        chariot_web::played_games::Archive::open(&dir.path().join("played.sqlite")).unwrap(),
+    );
+    let app = router(Arc::new(state));
+    let (status, e) = new_game(&app, &json!({"name": "x".repeat(41)}).to_string()).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-name"))
+    );
+    let (_, e) = new_game(&app, r#"{"name":"a\tb"}"#).await;
+    assert_eq!(e["code"], "bad-name");
+    let mate = r#"{"level":1,"name":"  许银川 ","fen":"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1","clock":{"minutes":3,"increment":7}}"#;
+    let (_, game) = new_game(&app, mate).await;
+    let (_, game) = play(&app, game["id"].as_str().unwrap(), r#"{"move":"e1d1"}"#).await;
+    assert_eq!(game["result"]["why"], "checkmate");
+    let (_, list) = get(&app, "/api/played").await;
+    assert_eq!(
+        (list["kept"].as_bool(), list["total"].as_u64()),
+        (Some(true), Some(1))
+    );
+    let row = &list["games"][0];
+    assert_eq!(
+        (
+            row["red"].as_str(),
+            row["black"].as_str(),
+            row["result"].as_str(),
+            row["plies"].as_u64(),
+            row["time_control"].as_str()
+        ),
+        (
+            Some("许银川"),
+            Some("Chariot (level 1)"),
+            Some("1-0"),
+            Some(1),
+            Some("180+7")
+        )
+    );
+    let id = row["id"].as_i64().unwrap();
+    let (status, played) = get(&app, &format!("/api/played/{id}")).await;
+    assert_eq!(status, StatusCode::OK, "{played}");
+    assert_eq!(played["fen"], "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    assert_eq!(played["moves"][0]["iccs"], "e1d1");
+    let response = app
+        .clone()
+        .oneshot(bare(format!("/api/played/{id}.pgn")))
+        .await
+        .unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(String::from_utf8_lossy(&bytes).contains("[Red \"许银川\"]"));
+    let (status, e) = get(&app, "/api/played/999").await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no-played-game"))
+    );
+    let (status, _) = get(&app, "/api/played?limit=0").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

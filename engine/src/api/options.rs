@@ -1,10 +1,10 @@
 //! The engine's options: one registry of every option, each with its kind (check, spin, combo,
-//! string, button), its default, its range or choices, its UCCI and UCI names, and the action
-//! that a new value takes on the engine.
+//! string, button), its default, its range or choices, its UCCI, UCI and CECP (XBoard) names,
+//! and the action that a new value takes on the engine.
 //!
 //! Stockfish's `Engine` is the model: each option is registered once, with an on-change action
 //! (`Hash` resizes the table, `EvalFile` loads the network), and `uci.cpp` only turns words into
-//! `set` calls and prints the registry. Here [`Engine::set_option`] finds an option by either
+//! `set` calls and prints the registry. Here [`Engine::set_option`] finds an option by any
 //! protocol's name, reads the value by its kind and runs its action; the protocol front ends
 //! ([`crate::protocol`]) print [`OPTIONS`] in their words and report what comes back. Options
 //! that only change how the protocol reads and writes (`usemillisec`, `batch`, `UCI_Variant`)
@@ -29,21 +29,25 @@ pub struct EngineOption {
     pub ucci: Option<&'static str>,
     /// The UCI name (`None`: not offered in UCI).
     pub uci: Option<&'static str>,
+    /// The name in XBoard's protocol, CECP (`None`: not offered there, where a protocol command
+    /// sets it instead: `memory` the hash size, `cores` the threads, `hard`/`easy` pondering,
+    /// `new` a new game, `variant` the variant).
+    pub cecp: Option<&'static str>,
     /// The kind of value, with its default and range or choices, and the action it takes.
     pub kind: Kind,
 }
 
 impl EngineOption {
-    /// The option's name for messages: its UCI name, else its UCCI name.
+    /// The option's name for messages: its UCI name, else its UCCI name, else its CECP name.
     #[must_use]
     pub fn name(&self) -> &'static str {
-        self.uci.or(self.ucci).unwrap_or_default()
+        self.uci.or(self.ucci).or(self.cecp).unwrap_or_default()
     }
 
     /// Whether `name` is one of the option's names (ASCII case ignored).
     #[must_use]
     pub fn is_called(&self, name: &str) -> bool {
-        [self.ucci, self.uci]
+        [self.ucci, self.uci, self.cecp]
             .into_iter()
             .flatten()
             .any(|n| n.eq_ignore_ascii_case(name))
@@ -119,7 +123,7 @@ pub enum Notice {
 /// earlier, successful step said otherwise).
 #[derive(Debug, thiserror::Error)]
 pub enum OptionError {
-    /// No option has this name in either protocol.
+    /// No option has this name in any protocol.
     #[error("unknown option {0:?}")]
     Unknown(String),
     /// A check option's value is not `true` or `false`.
@@ -209,7 +213,8 @@ pub struct Settings {
     pub use_millisec: bool,
     /// UCCI `batch`: commands are not read while thinking.
     pub batch: bool,
-    /// `debug` (UCI `debug on`): the GUI asked for extra `info` lines.
+    /// `debug` (UCI `debug on`): the protocol session echoes each command it reads as `info
+    /// string debug: <line>`.
     pub debug: bool,
     /// `ponder` / `Ponder`: time is planned assuming the GUI lets the engine ponder.
     pub ponder: bool,
@@ -313,6 +318,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("usemillisec"),
         uci: None,
+        cecp: None,
         kind: Kind::Check {
             default: false,
             on_change: |e, on| setting(e, |s| s.use_millisec = on),
@@ -321,6 +327,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("batch"),
         uci: None,
+        cecp: None,
         kind: Kind::Check {
             default: false,
             on_change: |e, on| setting(e, |s| s.batch = on),
@@ -329,6 +336,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("debug"),
         uci: None,
+        cecp: None,
         kind: Kind::Check {
             default: false,
             on_change: |e, on| setting(e, |s| s.debug = on),
@@ -337,6 +345,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("ponder"),
         uci: Some("Ponder"),
+        cecp: None,
         kind: Kind::Check {
             default: false,
             on_change: |e, on| setting(e, |s| s.ponder = on),
@@ -345,6 +354,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("hashsize"),
         uci: Some("Hash"),
+        cecp: None,
         kind: Kind::Spin {
             min: 0,
             max: 32768,
@@ -356,6 +366,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("threads"),
         uci: Some("Threads"),
+        cecp: None,
         kind: Kind::Spin {
             min: 0,
             max: 256,
@@ -374,6 +385,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("idle"),
         uci: None,
+        cecp: Some("Idle"),
         kind: Kind::Combo {
             choices: LEVELS,
             default: "none",
@@ -383,6 +395,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("pruning"),
         uci: Some("Pruning"),
+        cecp: Some("Pruning"),
         kind: Kind::Combo {
             choices: LEVELS,
             default: "large",
@@ -392,6 +405,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("knowledge"),
         uci: Some("Knowledge"),
+        cecp: Some("Knowledge"),
         kind: Kind::Combo {
             choices: LEVELS,
             default: "large",
@@ -401,6 +415,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("randomness"),
         uci: Some("Randomness"),
+        cecp: Some("Randomness"),
         kind: Kind::Combo {
             choices: LEVELS,
             default: "none",
@@ -410,6 +425,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("style"),
         uci: Some("Style"),
+        cecp: Some("Style"),
         kind: Kind::Combo {
             choices: &["solid", "normal", "risky"],
             default: "normal",
@@ -422,6 +438,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("newgame"),
         uci: None,
+        cecp: None,
         kind: Kind::Button {
             on_change: |e| {
                 e.new_game();
@@ -432,6 +449,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: None,
         uci: Some("Clear Hash"),
+        cecp: Some("Clear Hash"),
         kind: Kind::Button {
             on_change: |e| {
                 e.clear_hash();
@@ -442,6 +460,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: None,
         uci: Some("MultiPV"),
+        cecp: Some("MultiPV"),
         kind: Kind::Spin {
             min: 1,
             max: 64,
@@ -452,6 +471,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: None,
         uci: Some("Move Overhead"),
+        cecp: Some("Move Overhead"),
         kind: Kind::Spin {
             min: 0,
             max: 5000,
@@ -462,6 +482,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: None,
         uci: Some("UCI_Variant"),
+        cecp: None,
         kind: Kind::Combo {
             choices: &["xiangqi"],
             default: "xiangqi",
@@ -474,6 +495,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("usebook"),
         uci: Some("OwnBook"),
+        cecp: Some("OwnBook"),
         kind: Kind::Check {
             default: true,
             on_change: |e, on| {
@@ -485,6 +507,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("bookfiles"),
         uci: Some("BookFile"),
+        cecp: Some("BookFile"),
         kind: Kind::String {
             on_change: |e, value| {
                 let paths = resources::parse_list(value);
@@ -501,6 +524,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("useegtb"),
         uci: Some("UseEGTB"),
+        cecp: Some("UseEGTB"),
         kind: Kind::Check {
             default: true,
             on_change: |e, on| {
@@ -512,6 +536,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("egtbpaths"),
         uci: Some("EGTBPath"),
+        cecp: Some("EGTBPath"),
         kind: Kind::String {
             on_change: |e, value| {
                 let paths = resources::parse_list(value);
@@ -532,6 +557,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("usennue"),
         uci: Some("Use NNUE"),
+        cecp: Some("Use NNUE"),
         kind: Kind::Check {
             default: true,
             on_change: |e, on| {
@@ -543,6 +569,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         ucci: Some("evalfile"),
         uci: Some("EvalFile"),
+        cecp: Some("EvalFile"),
         kind: Kind::String {
             on_change: |e, value| {
                 e.eval_file = match resources::parse_path(value) {
@@ -559,7 +586,7 @@ pub const OPTIONS: &[EngineOption] = &[
     },
 ];
 
-/// The option one of whose names is `name` (ASCII case ignored; both protocols' names).
+/// The option one of whose names is `name` (ASCII case ignored; every protocol's names).
 #[must_use]
 pub fn find(name: &str) -> Option<&'static EngineOption> {
     OPTIONS.iter().find(|o| o.is_called(name))
@@ -573,7 +600,7 @@ impl Engine {
         &self.settings
     }
 
-    /// Sets the option called `name` (either protocol's name, any case) to `value` (`None` for
+    /// Sets the option called `name` (any protocol's name, any case) to `value` (`None` for
     /// a button, or when no value was sent) and runs its action; returns what the action has
     /// to say (what was loaded, a table that could not be opened).
     ///
@@ -694,15 +721,16 @@ mod tests {
 
     #[test]
     fn every_name_finds_one_option_in_any_case() {
-        // An option may have one name in both protocols (`ponder`, `Ponder`): counted once.
+        // An option may have one name in several protocols (`ponder`, `Ponder`): counted once.
         let mut names: Vec<String> = OPTIONS
             .iter()
             .flat_map(|o| {
-                let mut own: Vec<String> = [o.ucci, o.uci]
+                let mut own: Vec<String> = [o.ucci, o.uci, o.cecp]
                     .into_iter()
                     .flatten()
                     .map(str::to_ascii_lowercase)
                     .collect();
+                own.sort();
                 own.dedup();
                 own
             })
@@ -712,6 +740,8 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), all, "two options share a name");
         assert!(OPTIONS.iter().all(|o| o.ucci.is_some() || o.uci.is_some()));
+        assert_eq!(find("idle").map(EngineOption::name), Some("idle"));
+        assert_eq!(find("Idle").map(EngineOption::name), Some("idle"));
         assert_eq!(find("HASHSIZE").map(EngineOption::name), Some("Hash"));
         assert_eq!(find("hash").map(EngineOption::name), Some("Hash"));
         assert_eq!(

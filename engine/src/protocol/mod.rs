@@ -1,11 +1,13 @@
-//! The UCCI 3.0 and UCI front ends: text over the engine API ([`crate::api`]).
+//! The UCCI 3.0, UCI and CECP (XBoard) front ends: text over the engine API ([`crate::api`]).
 //!
-//! [`command`] is the typed command set; [`ucci`] and [`uci`] turn lines into commands;
-//! [`options`] prints the engine's options ([`crate::api::options`]) in each protocol's words;
-//! [`session`] is the state machine that turns commands into engine calls; [`output`] writes
-//! the engine's reports and answers in each protocol's words; [`stdio`] runs a session on a
-//! byte stream. See `docs/protocol.md`.
+//! [`command`] is the typed command set of UCCI and UCI; [`ucci`] and [`uci`] turn lines into
+//! commands; [`options`] prints the engine's options ([`crate::api::options`]) in each
+//! protocol's words; [`session`] is the state machine that turns commands into engine calls;
+//! [`output`] writes the engine's reports and answers in each protocol's words. [`cecp`] is
+//! XBoard's protocol, which keeps the game itself and so has its own commands, state machine and
+//! words. [`stdio`] runs a session on a byte stream. See `docs/protocol.md`.
 
+pub mod cecp;
 pub mod command;
 pub mod options;
 pub mod output;

@@ -50,6 +50,9 @@ pub enum Flow {
     Continue,
     /// `quit` was handled: stop reading.
     Quit,
+    /// `xboard` was read before a protocol was chosen: the caller hands the engine
+    /// ([`Session::into_engine`]) to XBoard's protocol, CECP (`super::cecp`).
+    Xboard,
 }
 
 /// The engine's state between commands.
@@ -74,6 +77,12 @@ impl Session {
             engine: Engine::new(),
             rejected: None,
         }
+    }
+
+    /// The engine, for another protocol's front end (after [`Flow::Xboard`]).
+    #[must_use]
+    pub fn into_engine(self) -> Engine {
+        self.engine
     }
 
     /// Where the session writes.
@@ -130,12 +139,24 @@ impl Session {
         self.join();
     }
 
-    /// Handles one input line.
+    /// Handles one input line. With the `debug` option on (UCCI `setoption debug true`, UCI
+    /// `debug on`), the line is first echoed as `info string debug: <line>` (ElephantEye's `debug`
+    /// option is the model), so that a GUI's engine window shows what the engine was sent.
     pub fn handle(&mut self, line: &str) -> Flow {
+        if self.engine.settings().debug {
+            self.say(&format!("info string debug: {}", shorten(line)));
+        }
         let parsed = match self.proto {
             Some(Proto::Uci) => uci::parse(line),
             _ => match line.split_whitespace().next() {
                 Some("uci") if self.proto.is_none() => Ok(Command::Uci),
+                Some("xboard") if self.proto.is_none() => {
+                    // A search started by a person before `xboard` ends here; CECP starts
+                    // with an idle engine.
+                    self.engine.stop();
+                    self.join();
+                    return Flow::Xboard;
+                }
                 _ => ucci::parse(line, self.engine.settings().use_millisec),
             },
         };
@@ -523,7 +544,7 @@ impl Session {
 const MESSAGE_LIMIT: usize = 200;
 
 /// `message`, or its first [`MESSAGE_LIMIT`] characters and how long it was.
-fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
     match message.char_indices().nth(MESSAGE_LIMIT) {
         None => message.into(),
         Some((cut, _)) => format!("{}... ({} bytes in all)", &message[..cut], message.len()).into(),

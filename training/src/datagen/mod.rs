@@ -13,11 +13,20 @@
 //!
 //! Games run on `threads` threads, each with its own single-threaded searcher. Everything
 //! random is drawn from a generator seeded by the run's seed, the game's number and the number of
-//! records already in the file, so a resumed run plays new games, and a run is repeatable.
+//! records already in the file, so a resumed run plays new games. With several threads the games
+//! are the same but reach the file in the order they finish, which varies from run to run.
+//!
+//! A shard ([`run_shard`]) is the repeatable unit: one thread, a new file, so that its seed and
+//! settings fix its bytes (the searches stop at a node count, never at a time). It is written
+//! as `FILE.part` and renamed to its name once complete, so a job killed half way leaves no
+//! file under the shard's name. A plan of shards and its manifest ([`manifest`]) make the large
+//! data sets: the shards are the parallelism.
+
+pub mod manifest;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chariot_engine::search::{Control, Limits, Options, Score, Searcher};
 use chariot_eval::nnue::Network;
@@ -115,6 +124,78 @@ pub fn run(
     progress: Progress<'_>,
 ) -> Result<Summary, DataError> {
     let file = DataFile::open_for_append(out)?;
+    play_into(file, settings, settings.threads, book, stop, progress).map(|(summary, _)| summary)
+}
+
+/// Generates one shard: a new file at `out` (replacing one there) of the games that
+/// `settings.seed` and the other settings give, played on one thread whatever
+/// `settings.threads` says, until it holds at least `settings.target_records` records. The same
+/// settings, book and network give the same bytes on every run of the same build, whatever the
+/// machine (the network's vector kernels agree bit for bit with the portable ones).
+///
+/// The games go to `out` with `.part` added to its name, which is renamed to `out` once the
+/// target is reached; when `stop` is set first, or an error occurs, the partial file is removed
+/// and `out` is left as it was (the summary says how far the run got).
+///
+/// # Errors
+///
+/// The file's errors ([`DataError`]): creating, writing or syncing the partial file, or
+/// renaming it.
+pub fn run_shard(
+    out: &Path,
+    settings: &Settings,
+    book: Option<&BookSet>,
+    stop: &AtomicBool,
+    progress: Progress<'_>,
+) -> Result<Summary, DataError> {
+    let part = part_path(out);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| DataError::Io { path, source }
+    };
+    let file = DataFile::create(&part)?;
+    let finished =
+        play_into(file, settings, 1, book, stop, progress).and_then(|(summary, file)| {
+            if file.records() < settings.target_records {
+                return Ok((summary, false));
+            }
+            file.finish()?;
+            std::fs::rename(&part, out).map_err(io(out))?;
+            Ok((summary, true))
+        });
+    match finished {
+        Ok((summary, true)) => Ok(summary),
+        Ok((summary, false)) => {
+            std::fs::remove_file(&part).map_err(io(&part))?;
+            Ok(summary)
+        }
+        Err(e) => {
+            // The error says what went wrong; a partial file that cannot be removed either is
+            // overwritten by the next run of the shard.
+            let _ = std::fs::remove_file(&part);
+            Err(e)
+        }
+    }
+}
+
+/// Where [`run_shard`] writes before the rename: `out` with `.part` added to its name.
+#[must_use]
+pub fn part_path(out: &Path) -> std::path::PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".part");
+    name.into()
+}
+
+/// Plays games on `threads` threads into `file` until it holds `settings.target_records`
+/// records, a stop or an error; returns the summary and the file.
+fn play_into(
+    file: DataFile,
+    settings: &Settings,
+    threads: usize,
+    book: Option<&BookSet>,
+    stop: &AtomicBool,
+    progress: Progress<'_>,
+) -> Result<(Summary, DataFile), DataError> {
     let before = file.records();
     let file = Mutex::new(file);
     let next_game = AtomicU64::new(0);
@@ -131,7 +212,7 @@ pub fn run(
                 .map_or(true, |f| f.records() >= settings.target_records)
     };
     std::thread::scope(|scope| {
-        for _ in 0..settings.threads.max(1) {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut player = Player::new(settings);
                 while !done() {
@@ -173,7 +254,9 @@ pub fn run(
     if let Some(e) = error.into_inner().ok().flatten() {
         return Err(e);
     }
-    Ok(summary.into_inner().unwrap_or_default())
+    // A poisoned lock would mean a panicking thread, which `scope` has already passed on.
+    let file = file.into_inner().unwrap_or_else(PoisonError::into_inner);
+    Ok((summary.into_inner().unwrap_or_default(), file))
 }
 
 /// One thread's engine.
@@ -366,6 +449,37 @@ mod tests {
             ..Settings::default()
         };
         assert!(Player::new(&hand).searcher.network().is_none());
+    }
+
+    #[test]
+    fn a_shard_is_the_same_bytes_every_time_and_appears_only_when_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = Settings {
+            target_records: 40,
+            nodes: 200,
+            threads: 4, // a shard plays on one thread whatever this says
+            seed: 9,
+            max_plies: 80,
+            hash_mb: 1,
+            network: None,
+            ..Settings::default()
+        };
+        let stop = AtomicBool::new(false);
+        let (a, b) = (dir.path().join("a.bin"), dir.path().join("b.bin"));
+        let first = run_shard(&a, &settings, None, &stop, &|_, _, _| {}).unwrap();
+        assert!(first.records_written >= 40, "{first:?}");
+        // Over an existing file: replaced, not appended to.
+        std::fs::write(&b, b"old").unwrap();
+        let second = run_shard(&b, &settings, None, &stop, &|_, _, _| {}).unwrap();
+        assert_eq!(first, second);
+        assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert!(!part_path(&a).exists() && !part_path(&b).exists());
+        // Stopped before the target: no file under the name, no partial file left.
+        let c = dir.path().join("c.bin");
+        let stopped = AtomicBool::new(true);
+        let s = run_shard(&c, &settings, None, &stopped, &|_, _, _| {}).unwrap();
+        assert_eq!(s.records_written, 0);
+        assert!(!c.exists() && !part_path(&c).exists());
     }
 
     #[test]

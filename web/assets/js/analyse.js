@@ -1,13 +1,16 @@
 // The analysis view: any position (from a FEN, set up on the board, reached by moves, or read
 // from a game file), its book moves and table value, and the engine's lines streamed live.
 
+import * as address from './address.js';
 import * as api from './api.js';
+import { errorText, stopText } from './errors.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { soundOf } from './sounds.js';
 import { Explorer } from './explorer.js';
 
 const $ = (id) => document.getElementById(id);
-const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+const START = address.START;
 const ROLES = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
 
 /** The share of the bar that is Red's, from a score for the side to move. */
@@ -117,11 +120,37 @@ export class Analyse {
     return this.position();
   }
 
-  /** Shows `fen` with `moves` played from it, at the last move. */
-  async load(fen, moves) {
+  /** The address of the position shown, with its line (address.js). */
+  address() {
+    return address.analyse(this.base, this.line, this.index + 1);
+  }
+
+  /**
+   * Takes the position an address names (`address.parse`): a step along the line shown, or
+   * another position, which the view loads when it is shown (`activate`).
+   */
+  goToAddress({ fen, moves, ply }) {
+    const index = (ply ?? moves.length) - 1;
+    if (this.here && fen === this.base && moves.join() === this.line.join()) {
+      if (index !== this.index) this.goTo(index);
+      return;
+    }
     this.base = fen;
     this.line = moves;
-    this.index = moves.length - 1;
+    this.index = index;
+    this.here = null;
+    $('loaded').hidden = true;
+  }
+
+  /**
+   * Shows `fen` with `moves` played from it, at move `index` (by default the last): another
+   * position, so a new entry in the history.
+   */
+  async load(fen, moves, index = moves.length - 1) {
+    this.base = fen;
+    this.line = moves;
+    this.index = Math.min(index, moves.length - 1);
+    this.app.remember(true);
     await this.refreshLine();
     await this.refresh();
   }
@@ -144,19 +173,27 @@ export class Analyse {
       $('loaded').hidden = true;
       await this.load(fen, []);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
     }
   }
 
+  /**
+   * Fetches the line's moves in the three notations. A line that does not play (an address
+   * edited by hand) is dropped, and a FEN that is no position (the same) gives way to the usual
+   * start; the address follows.
+   */
   async refreshLine() {
     try {
       const view = await api.position(this.base, this.line);
       this.texts = view.line;
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
+      const fenOk = await api.position(this.base).then(() => true, () => false);
+      if (!fenOk) this.base = START;
       this.line = [];
       this.texts = [];
       this.index = -1;
+      this.app.remember();
     }
   }
 
@@ -172,7 +209,7 @@ export class Analyse {
     try {
       here = await api.position(this.base, this.line.slice(0, this.index + 1));
     } catch (e) {
-      if (serial === this.refreshes) this.app.toast(e.message, true);
+      if (serial === this.refreshes) this.app.toast(errorText(e), true);
       return;
     }
     if (serial !== this.refreshes) return;
@@ -185,6 +222,7 @@ export class Analyse {
   render() {
     if (this.app.view !== 'analyse' || !this.here || this.editing) return;
     const h = this.here;
+    $('share').disabled = false;
     this.app.board.show({
       fen: h.fen,
       lastMove: this.index >= 0 ? this.line[this.index] : null,
@@ -255,10 +293,14 @@ export class Analyse {
       this.render();
       return;
     }
+    const before = this.here.fen;
     this.line = [...this.line.slice(0, this.index + 1), iccs];
     this.index += 1;
+    this.app.remember();
     await this.refreshLine();
     await this.refresh();
+    const h = this.here;
+    if (h && h.fen !== before) this.app.sounds.play(soundOf(before, h.fen, { check: h.check, over: Boolean(h.result) }));
   }
 
   /** Plays `moves` on from the position shown (the tables' best line). */
@@ -266,6 +308,7 @@ export class Analyse {
     if (!moves.length) return;
     this.line = [...this.line.slice(0, this.index + 1), ...moves];
     this.index = this.line.length - 1;
+    this.app.remember();
     await this.refreshLine();
     await this.refresh();
   }
@@ -284,8 +327,10 @@ export class Analyse {
     this.goTo(-1);
   }
 
+  /** Shows the position after move `index` of the line (-1: its start). */
   goTo(index) {
     this.index = index;
+    this.app.remember();
     this.refresh();
   }
 
@@ -300,13 +345,7 @@ export class Analyse {
     const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
     try {
       const response = await fetch(url, { signal: controller.signal });
-      if (!response.ok) {
-        let message = t('analysis.busy');
-        try {
-          message = (await response.json()).error;
-        } catch { /* not JSON */ }
-        throw new Error(message);
-      }
+      if (!response.ok) throw await api.failure(response);
       await readEvents(response, (event, data) => {
         if (this.stream !== controller) return;
         if (event === 'info') {
@@ -317,7 +356,7 @@ export class Analyse {
         }
       });
     } catch (e) {
-      if (e.name !== 'AbortError') this.app.toast(e.message, true);
+      if (e.name !== 'AbortError') this.app.toast(errorText(e), true);
     } finally {
       if (this.stream === controller) {
         this.stream = null;
@@ -350,7 +389,7 @@ export class Analyse {
       button.type = 'button';
       button.dataset.piece = tool.img;
       const img = document.createElement('img');
-      img.src = `/assets/pieces/${tool.img}.svg`;
+      img.src = this.app.pieceImage(tool.img);
       img.alt = tool.img;
       button.append(img);
       button.addEventListener('click', () => {
@@ -388,7 +427,7 @@ export class Analyse {
     try {
       await api.position(fen);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
       return;
     }
     this.endEdit();
@@ -423,7 +462,7 @@ export class Analyse {
       this.app.toast(t('file.read', { n: view.total, format: view.format }));
       if (view.games.length) await this.pickGame(0);
     } catch (e) {
-      this.app.toast(`${file.name}: ${e.message}`, true);
+      this.app.toast(`${file.name}: ${errorText(e)}`, true);
     } finally {
       $('load-file').value = '';
     }
@@ -433,14 +472,14 @@ export class Analyse {
     const g = this.games[i];
     if (!g) return;
     const tags = g.tags.map(([k, v]) => `${k}: ${v}`).join(' · ');
-    $('loaded-tags').textContent = g.error ? `${tags} · ${t('loaded.error', { error: g.error })}` : tags;
+    $('loaded-tags').textContent = g.error ? `${tags} · ${t('loaded.error', { error: stopText(g.error, g.stop) })}` : tags;
     await this.load(g.fen, g.moves.map((m) => m.iccs));
   }
 
   /** Called when the view is shown. */
   activate() {
     if (this.here) this.render();
-    else this.load(this.base, this.line);
+    else this.load(this.base, this.line, this.index);
   }
 
   /** Called when the view is hidden. */

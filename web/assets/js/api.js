@@ -1,5 +1,24 @@
 // The JSON API (docs/web-api.md), one function per request. Every failure throws an Error
-// whose message is the server's `error` text and whose `status` is the HTTP status.
+// whose message is the server's `error` text, `status` the HTTP status, and `code` and `params`
+// the error's code and parameters (errors.js says them in the page's language).
+
+/** The Error of a failed answer. */
+export async function failure(response) {
+  let message = `${response.status} ${response.statusText}`;
+  let code = null;
+  let params = {};
+  try {
+    const body = await response.json();
+    message = body.error || message;
+    code = body.code || null;
+    params = body.params || {};
+  } catch { /* not JSON */ }
+  const error = new Error(message);
+  error.status = response.status;
+  error.code = code;
+  error.params = params;
+  return error;
+}
 
 async function call(method, path, body, raw = false) {
   const init = { method, headers: {} };
@@ -11,15 +30,7 @@ async function call(method, path, body, raw = false) {
     init.headers['content-type'] = 'application/json';
   }
   const response = await fetch(path, init);
-  if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      message = (await response.json()).error || message;
-    } catch { /* not JSON */ }
-    const error = new Error(message);
-    error.status = response.status;
-    throw error;
-  }
+  if (!response.ok) throw await failure(response);
   if (raw || response.status === 204) return response;
   return response.json();
 }
@@ -27,13 +38,16 @@ async function call(method, path, body, raw = false) {
 export const levels = () => call('GET', '/api/levels');
 export const newGame = (setup) => call('POST', '/api/play', setup);
 export const showGame = (id) => call('GET', `/api/play/${id}`);
-export const playMove = (id, move) => call('POST', `/api/play/${id}/moves`, { move });
-export const takeBack = (id) => call('POST', `/api/play/${id}/takeback`, {});
+/** A move in game `id`, made on the game as it was after `at` moves (the server refuses it when
+ * the game has moved on since, in another tab). */
+export const playMove = (id, move, at) => call('POST', `/api/play/${id}/moves`, { move, at });
+export const takeBack = (id, at) => call('POST', `/api/play/${id}/takeback`, { at });
 export const resign = (id) => call('POST', `/api/play/${id}/resign`, {});
 export const offerDraw = (id) => call('POST', `/api/play/${id}/draw`, {});
 export const hint = (id) => call('POST', `/api/play/${id}/hint`, {});
 export const closeGame = (id) => call('DELETE', `/api/play/${id}`, undefined, true);
-export const pgnUrl = (id, notation) => `/api/play/${id}/pgn?notation=${notation}`;
+/** The address of a game's PGN: moves in `notation`, words in `lang` (`en` or `zh`). */
+export const pgnUrl = (id, notation, lang) => `/api/play/${id}/pgn?notation=${notation}&lang=${lang}`;
 
 /** A position: `fen` and the moves played from it (ICCS). */
 export const position = (fen, moves = []) =>
@@ -77,6 +91,13 @@ export const compileBook = (request) => call('POST', '/api/books', request);
 
 /** Every book of the server: the configured ones and those compiled in the browser. */
 export const books = () => call('GET', '/api/books');
+
+/** The games played on this server, newest first (`limit` of them from `offset`). */
+export const played = (offset, limit) => call('GET', `/api/played?offset=${offset}&limit=${limit}`);
+
+/** One game played on this server, and its PGN's address. */
+export const playedGame = (id) => call('GET', `/api/played/${id}`);
+export const playedGameUrl = (id) => `/api/played/${id}.pgn`;
 
 /** One stored game, and its PGN's address. */
 export const storedGame = (id) => call('GET', `/api/games/${id}`);

@@ -11,6 +11,18 @@ const CG_RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', ':'];
 const FORBIDDEN_MARK = '<g class="forbidden"><circle cx="50" cy="50" r="19"/>'
   + '<path d="M41 41 L59 59 M59 41 L41 59"/></g>';
 
+/** Red's numbers of the files a-i in Chinese notation: Red counts from its right, 一 to 九. */
+const CHINESE_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
+
+/**
+ * What the margin of the board says of file `f` (0-8, a-i) in Chinese or WXF notation, on Red's
+ * edge and on Black's: each side's own numbering from its right (Red's 九…一 in Chinese notation,
+ * 9…1 in WXF; Black's 1…9 from file a).
+ */
+export function fileLabel(f, notation) {
+  return { red: notation === 'chinese' ? CHINESE_FILES[f] : String(9 - f), black: String(f + 1) };
+}
+
 /** The chessground key of an ICCS square (`h2` -> `h3`, `e9` -> `e:`). */
 export function key(square) {
   return square[0] + CG_RANKS[Number(square[1])];
@@ -50,11 +62,14 @@ export function turnOf(fen) {
 
 /**
  * The board in `element`. `onMove(iccs)` is called for every move made on it by the person,
- * and for a click on a forbidden destination (the view says why it is refused).
+ * and for a click on a forbidden destination (the view says why it is refused). `margins`
+ * (`{top, bottom, left, right}`, elements around the board) get the coordinates.
  */
 export class Board {
-  constructor(element, onMove) {
+  constructor(element, onMove, margins = null) {
     this.onMove = onMove;
+    this.margins = margins;
+    this.notation = 'chinese';
     this.orientation = 'white';
     this.editing = null; // the piece placed by a click while setting up, or 'erase'
     this.forbidden = new Map(); // forbidden destinations per origin (chessground keys)
@@ -171,12 +186,59 @@ export class Board {
   orient(side) {
     this.orientation = cgColor(side);
     this.cg.set({ orientation: this.orientation });
+    this.drawCoordinates();
   }
 
   /** Turns the board around. */
   flip() {
     this.cg.toggleOrientation();
     this.orientation = this.cg.state.orientation;
+    this.drawCoordinates();
+  }
+
+  /** Writes the coordinates of `notation` (`chinese`, `wxf`, `iccs`) around the board. */
+  setNotation(notation) {
+    this.notation = notation;
+    this.drawCoordinates();
+  }
+
+  /**
+   * The coordinates in the margins, as the board is turned: in Chinese and WXF notation the
+   * files along the top and bottom edges, each side's numbering on its own edge (fileLabel); in
+   * ICCS the letters a-i along the bottom and the ranks 0-9 up the left, as chess boards have
+   * them.
+   */
+  drawCoordinates() {
+    if (!this.margins) return;
+    const redBottom = this.orientation === 'white';
+    const iccs = this.notation === 'iccs';
+    const files = redBottom ? [0, 1, 2, 3, 4, 5, 6, 7, 8] : [8, 7, 6, 5, 4, 3, 2, 1, 0];
+    const ranks = redBottom ? [9, 8, 7, 6, 5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const cells = (items) => items.map(({ text, red, data }) => {
+      const span = document.createElement('span');
+      span.textContent = text;
+      if (red) span.className = 'red';
+      Object.assign(span.dataset, data);
+      return span;
+    });
+    const edge = (red) => files.map((f) => ({
+      text: iccs ? '' : fileLabel(f, this.notation)[red ? 'red' : 'black'], red, data: { file: 'abcdefghi'[f] },
+    }));
+    const { top, bottom, left, right } = this.margins;
+    top.replaceChildren(...cells(edge(!redBottom)));
+    bottom.replaceChildren(...cells(iccs
+      ? files.map((f) => ({ text: 'abcdefghi'[f], red: false, data: { file: 'abcdefghi'[f] } }))
+      : edge(redBottom)));
+    const side = (labelled) => cells(ranks.map((r) => ({ text: labelled ? String(r) : '', red: false, data: { rank: String(r) } })));
+    left.replaceChildren(...side(iccs));
+    right.replaceChildren(...side(false));
+    // The ranks need the side margins; on a narrow screen they are thin otherwise (style.css).
+    document.documentElement.dataset.coordinates = iccs ? 'ranks' : 'files';
+  }
+
+  /** The number of pieces on the board now. */
+  pieceCount() {
+    return this.cg.state.boardState.pieces.size;
   }
 
   /** The board part of the FEN shown. */

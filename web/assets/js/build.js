@@ -3,7 +3,8 @@
 // compiled from the games the current filter selects, downloadable and playable at once.
 
 import * as api from './api.js';
-import { gamesCount, t } from './i18n.js';
+import { errorText, rejectionKind } from './errors.js';
+import { current, gamesCount, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,11 +58,11 @@ export class Builder {
           status.textContent = [...lines, t('build.reading', { file: file.name, n: v.done.toLocaleString() })].join('\n');
         });
       } catch (e) {
-        lines.push(`${file.name}: ${e.message}`);
+        lines.push(`${file.name}: ${errorText(e)}`);
         continue;
       }
       if (view.state === 'failed') {
-        lines.push(`${file.name}: ${view.error}`);
+        lines.push(`${file.name}: ${current() === 'zh' ? t('job.failed') : view.error}`);
         continue;
       }
       const r = view.result;
@@ -83,8 +84,10 @@ export class Builder {
         const row = rows.insertRow();
         row.insertCell().textContent = r.file;
         row.insertCell().textContent = t('build.rejection', {
-          game: j.game ?? '?', line: j.line ?? '?', ply: j.ply ?? '?', message: j.message,
+          game: j.game ?? '?', line: j.line ?? '?', ply: j.ply ?? '?',
+          message: current() === 'zh' ? rejectionKind(j.kind) : j.message,
         });
+        row.title = j.message;
         list.hidden = false;
       }
     }
@@ -123,7 +126,7 @@ export class Builder {
       const view = await finished(job, (v) => {
         status.textContent = t('build.compiling', { name, secs: v.seconds.toFixed(1) });
       });
-      if (view.state === 'failed') throw new Error(view.error);
+      if (view.state === 'failed') throw new Error(current() === 'zh' ? t('job.failed') : view.error);
       const r = view.result;
       status.textContent = t('build.compiled', {
         name: r.name,
@@ -139,7 +142,7 @@ export class Builder {
       this.explorer.analyse.app.play.loadBooks();
       this.explorer.update();
     } catch (e) {
-      status.textContent = e.message;
+      status.textContent = errorText(e);
     } finally {
       bar.hidden = true;
       $('compile').disabled = false;

@@ -5,6 +5,7 @@
 
 import * as api from './api.js';
 import { Builder } from './build.js';
+import { errorText } from './errors.js';
 import { gamesCount as gamesText, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -119,7 +120,7 @@ export class Explorer {
     } catch (e) {
       if (!latest()) return;
       const where = this.pane === 'games' ? 'games-total' : this.pane === 'book' ? 'books' : 'tb-value';
-      $(where).textContent = e.message;
+      $(where).textContent = errorText(e);
     }
   }
 
@@ -147,7 +148,8 @@ export class Explorer {
     box.replaceChildren();
     for (const book of answer.books) {
       const title = document.createElement('h4');
-      title.textContent = book.kind === 'compiled' ? `${book.name} · ${t('book.compiled')}` : book.name;
+      const name = book.builtin ? t('book.builtin') : book.name;
+      title.textContent = book.kind === 'compiled' ? `${name} · ${t('book.compiled')}` : name;
       const table = document.createElement('table');
       table.className = 'book';
       const body = table.createTBody();
@@ -209,7 +211,7 @@ export class Explorer {
         .filter(Boolean).join(' · ');
       this.analyse.showGame(g.fen, g.moves.map((m) => m.iccs), tags, api.storedGameUrl(id));
     } catch (e) {
-      this.analyse.app.toast(e.message, true);
+      this.analyse.app.toast(errorText(e), true);
     }
   }
 

@@ -1,9 +1,12 @@
 // The play view: a game against Chariot at a chosen level, with take-back, hint, draw offers,
 // resignation, an optional clock, the move list and the PGN.
 
+import * as address from './address.js';
 import * as api from './api.js';
-import { t, resultText } from './i18n.js';
+import { errorText } from './errors.js';
+import { current, t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { soundOf } from './sounds.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,17 +37,22 @@ export class Play {
     this.browse = null; // the move index looked at, or null for the game's current position
     this.busy = false;
     this.clockAt = 0;
+    this.sounded = 0; // the plies of the game whose sounds were played
     this.levels = [];
     this.loadLevels();
     this.loadBooks();
     $('new-start').addEventListener('change', () => {
       $('new-fen').hidden = $('new-start').value !== 'fen';
     });
+    this.restoreClock();
+    $('new-clock').addEventListener('change', () => {
+      $('custom-clock').hidden = $('new-clock').value !== 'custom';
+    });
     $('new-game').addEventListener('submit', (e) => {
       e.preventDefault();
       this.startFromForm();
     });
-    $('takeback').addEventListener('click', () => this.act(() => api.takeBack(this.game.id)));
+    $('takeback').addEventListener('click', () => this.act(() => api.takeBack(this.game.id, this.game.moves.length)));
     $('resign').addEventListener('click', () => {
       if (window.confirm(t('resign.confirm'))) this.act(() => api.resign(this.game.id));
     });
@@ -68,8 +76,36 @@ export class Play {
       if (next !== null) this.look(next);
     });
     setInterval(() => this.tick(), 100);
+    // A game open in two tabs (a tab duplicated, its address opened again) stays one game: a
+    // tab that changes it tells the others of this browser, which show it as it is now; a tab
+    // coming back into view asks the server; and a move sent from a tab that missed a change is
+    // refused by the server (`at`), which the tab answers by showing the game as it is.
+    this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('chariot.play') : null;
+    this.channel?.addEventListener('message', (e) => this.heard(e.data));
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.catchUp(false);
+    });
     this.translate();
-    this.resume();
+  }
+
+  /**
+   * Shows the game an address names (`#play/ID`), or without one the game this tab played last
+   * (kept for the tab while the server keeps the game). A game the server no longer has is
+   * said to be gone; the address then names what is shown.
+   */
+  async open(id) {
+    if (!id) {
+      if (!this.game) await this.resume();
+      return;
+    }
+    if (this.game?.id === id) return;
+    try {
+      const game = await api.showGame(id);
+      this.app.board.orient(game.side);
+      this.show(game);
+    } catch (e) {
+      this.app.toast(e.status === 404 ? t('game.gone') : errorText(e), true);
+    }
   }
 
   /** After a reload, the tab's game goes on (the server keeps it while it is not idle). */
@@ -85,12 +121,73 @@ export class Play {
     }
   }
 
+  /** What another tab says of a game it changed: this tab shows it too, when it is this one. */
+  heard(news) {
+    if (!this.game || news.id !== this.game.id || news.stamp === this.stamp()) return;
+    this.catchUp(true);
+  }
+
+  /**
+   * Shows the game as the server has it now; `tell` says so when it moved on meanwhile (in
+   * another tab). Nothing while this tab waits for an answer of its own.
+   */
+  async catchUp(tell) {
+    if (!this.game || this.busy) return;
+    const before = this.stamp();
+    try {
+      const game = await api.showGame(this.game.id);
+      if (this.busy || game.id !== this.game?.id) return;
+      this.show(game, false);
+      if (tell && this.stamp() !== before) this.app.toast(t('moved.on'));
+    } catch {
+      /* the game is gone: the next action says so */
+    }
+  }
+
+  /**
+   * The sound of what changed from `before` to `game` (one game): the end, or the last move
+   * unless it was heard already (the person's, made on the board).
+   */
+  listen(before, game) {
+    if (!before || before.id !== game.id) {
+      this.sounded = game.moves.length;
+      return;
+    }
+    const n = game.moves.length;
+    if (game.result && !before.result) {
+      this.app.sounds.play('end');
+      // The server has kept it: the list of past games shows it.
+      this.app.past?.refresh();
+    } else if (n > before.moves.length && n > (this.sounded ?? 0)) {
+      const previous = n > 1 ? game.moves[n - 2].fen : game.start_fen;
+      this.app.sounds.play(soundOf(previous, game.moves[n - 1].fen, { check: game.check }));
+    }
+    this.sounded = n;
+  }
+
+  /** What identifies the state of the game shown: its moves and its result. */
+  stamp() {
+    const g = this.game;
+    return g ? `${g.id} ${g.moves.map((m) => m.iccs).join(' ')} ${g.result ? g.result.result : ''}` : '';
+  }
+
+  /**
+   * The address of the position shown, as a link to the analysis board: the game's moves to it
+   * (the whole game when it is over and looked at its end).
+   */
+  shareAddress() {
+    const g = this.game;
+    if (!g) return null;
+    const moves = g.moves.map((m) => m.iccs);
+    return address.analyse(g.start_fen, moves, this.browse === null ? moves.length : this.browse + 1);
+  }
+
   /** Fills the level choice from `GET /api/levels`. */
   async loadLevels() {
     try {
       this.levels = await api.levels();
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
       return;
     }
     const select = $('new-level');
@@ -150,11 +247,33 @@ export class Play {
     if (start === 'fen') setup.fen = $('new-fen').value.trim();
     if (start === 'analysis') Object.assign(setup, this.app.analyse.here());
     const clock = $('new-clock').value;
-    if (clock) {
+    if (clock === 'custom') {
+      setup.clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+    } else if (clock) {
       const [minutes, increment] = clock.split('+').map(Number);
       setup.clock = { minutes, increment };
     }
+    localStorage.setItem('chariot.clock', clock === 'custom' ? `custom:${setup.clock.minutes}+${setup.clock.increment}` : clock);
+    const name = (localStorage.getItem('chariot.name') || '').trim();
+    if (name) setup.name = name;
     await this.start(setup);
+  }
+
+  /**
+   * The clock chosen last (a time control of the list, or the player's own minutes and
+   * increment), kept by the browser; the server enforces whatever is sent.
+   */
+  restoreClock() {
+    const saved = localStorage.getItem('chariot.clock');
+    if (saved === null) return;
+    const own = /^custom:([\d.]+)\+([\d.]+)$/.exec(saved);
+    if (own) {
+      $('new-clock').value = 'custom';
+      [$('clock-minutes').value, $('clock-increment').value] = [own[1], own[2]];
+    } else if ([...$('new-clock').options].some((o) => o.value === saved)) {
+      $('new-clock').value = saved;
+    }
+    $('custom-clock').hidden = $('new-clock').value !== 'custom';
   }
 
   /**
@@ -165,27 +284,40 @@ export class Play {
   async start(setup) {
     this.busy = true;
     try {
-      const game = await api.newGame(this.game ? { ...setup, replaces: this.game.id } : setup);
+      // The game's PGN is written in the page's language.
+      const asked = { ...setup, lang: current() };
+      const game = await api.newGame(this.game ? { ...asked, replaces: this.game.id } : asked);
       this.app.board.orient(game.side);
       this.show(game);
     } catch (e) {
-      this.app.toast(e.message, true);
+      this.app.toast(errorText(e), true);
     } finally {
       this.busy = false;
       this.render();
     }
   }
 
-  show(game) {
+  /**
+   * Shows `game` as the server answered it; `tell` (by default) lets the other tabs of this
+   * browser know when it changed.
+   */
+  show(game, tell = true) {
+    const before = this.stamp();
+    this.listen(this.game, game);
     this.game = game;
     sessionStorage.setItem('chariot.game', game.id);
     this.browse = null;
     this.clockAt = performance.now();
     this.render();
+    this.app.remember();
+    if (tell && this.channel && this.stamp() !== before) this.channel.postMessage({ id: game.id, stamp: this.stamp() });
   }
 
-  /** The person's move (ICCS from the board, or typed in any notation). */
-  async move(text) {
+  /**
+   * The person's move (ICCS from the board, `fromBoard`, or typed in any notation). A move made
+   * on the board is heard at once; the answer's moves when they come.
+   */
+  async move(text, fromBoard = false) {
     if (!this.game || this.busy) return;
     if (this.browse !== null) {
       this.render();
@@ -197,29 +329,39 @@ export class Play {
       return;
     }
     this.busy = true;
+    if (fromBoard && this.game.playable.includes(text)) {
+      // chessground has moved the piece: fewer pieces on the board is a capture.
+      const taken = this.app.board.pieceCount() < this.game.fen.split(' ')[0].replace(/[^a-zA-Z]/g, '').length;
+      this.app.sounds.play(taken ? 'capture' : 'move');
+      this.sounded = this.game.moves.length + 1;
+    }
     // The board keeps the person's move while the engine thinks.
     this.pending = true;
     this.thinkingSince = performance.now();
     this.render();
+    let movedOn = false;
     try {
-      const game = await api.playMove(this.game.id, text);
+      const game = await api.playMove(this.game.id, text, this.game.moves.length);
       this.pending = false;
       this.show(game);
       $('move-text').value = '';
     } catch (e) {
-      this.app.toast(this.refusal(e), true);
+      movedOn = e.code === 'moved-on';
+      this.app.toast(this.refusal(e), !movedOn);
     } finally {
       this.pending = false;
       this.busy = false;
       this.render();
     }
+    if (movedOn) await this.catchUp(false);
   }
 
   /** Why a move was refused, in the page's language. */
   refusal(e) {
-    if (e.message.includes('is forbidden')) return t('forbidden');
-    if (e.status === 422) return `${t('illegal')} (${e.message})`;
-    return e.message;
+    if (e.code === 'moved-on') return t('moved.on');
+    if (e.code === 'forbidden-move') return t('forbidden');
+    if (e.code === 'illegal-move') return t('illegal.because', { why: errorText(e) });
+    return errorText(e);
   }
 
   /**
@@ -230,14 +372,17 @@ export class Play {
     if (!this.game || this.busy) return undefined;
     this.busy = true;
     this.render();
+    let movedOn = false;
     try {
       return await work();
     } catch (e) {
-      this.app.toast(e.message, true);
+      movedOn = e.code === 'moved-on';
+      this.app.toast(this.refusal(e), !movedOn);
       return undefined;
     } finally {
       this.busy = false;
       this.render();
+      if (movedOn) this.catchUp(false);
     }
   }
 
@@ -278,6 +423,7 @@ export class Play {
     if (this.app.view !== 'play') return;
     const g = this.game;
     $('game').hidden = !g;
+    $('share').disabled = !g;
     if (!g) {
       this.app.board.show({ fen: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w' });
       return;
@@ -316,7 +462,8 @@ export class Play {
     $('hint').disabled = this.busy || over || g.turn !== g.side;
     $('draw').disabled = this.busy || over;
     $('resign').disabled = this.busy || over;
-    $('save-pgn').href = api.pgnUrl(g.id, notation);
+    $('save-pgn').href = api.pgnUrl(g.id, notation, current());
+    $('share').disabled = false;
     this.renderClocks();
   }
 

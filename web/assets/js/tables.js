@@ -4,7 +4,9 @@
 // on one opens it in the analysis view with its tables pane.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { errorText } from './errors.js';
+import { current, t } from './i18n.js';
+import { materialName, sideName } from './material.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -96,18 +98,20 @@ export class Tables {
     this.app = app;
     this.list = null; // GET /api/tablebases
     this.page = null; // the material shown, GET /api/tablebases/{material}
-    const wanted = /^#tables\/(\w+)$/.exec(window.location.hash);
-    this.current = wanted ? wanted[1].toUpperCase() : null;
+    this.current = null; // the material chosen (the address's, `#tables/KRKAABB`), or none
   }
 
-  /** Called when the view is shown: the list, and the material chosen last. */
+  /** Called when the view is shown: the list, and the material chosen (or none). */
   async activate() {
-    if (this.current) history.replaceState(null, '', `#tables/${this.current}`);
+    if (!this.current) {
+      this.page = null;
+      $('table-page').hidden = true;
+    }
     if (!this.list) {
       try {
         this.list = await api.tablebases();
       } catch (e) {
-        $('tables-count').textContent = e.message;
+        $('tables-count').textContent = errorText(e);
         return;
       }
     }
@@ -136,13 +140,13 @@ export class Tables {
         const button = document.createElement('button');
         button.type = 'button';
         button.dataset.material = table.material;
-        button.textContent = table.material;
+        button.textContent = this.name(table.material);
         button.classList.toggle('active', table.material === this.current);
-        button.title = t('tables.tip', {
+        button.title = `${table.material} · ${t('tables.tip', {
           positions: number(table.positions),
           size: size(table.bytes),
           plies: table.longest_plies,
-        });
+        })}`;
         button.addEventListener('click', () => this.open(table.material));
         row.append(button);
       }
@@ -154,12 +158,12 @@ export class Tables {
   /** Shows a material's page (computed by the server on the first request). */
   async open(material) {
     this.current = material;
-    history.replaceState(null, '', `#tables/${material}`);
+    this.app.remember(true);
     for (const b of document.querySelectorAll('#tables-groups button')) {
       b.classList.toggle('active', b.dataset.material === material);
     }
     $('table-page').hidden = false;
-    $('table-title').textContent = material;
+    $('table-title').textContent = this.name(material);
     $('table-facts').textContent = t('tables.loading');
     for (const id of ['table-wdl', 'table-histogram', 'table-longest']) $(id).replaceChildren();
     try {
@@ -168,17 +172,23 @@ export class Tables {
       this.page = page;
       this.drawPage(page);
     } catch (e) {
-      if (this.current === material) $('table-facts').textContent = e.message;
+      if (this.current === material) $('table-facts').textContent = errorText(e);
     }
   }
 
-  /** A side to move in words: `KR to move (strong side, Red)`. */
+  /** A material as the page's language names it: `KRKN`, or in Chinese `单车对单马`. */
+  name(material) {
+    return current() === 'zh' ? materialName(material) ?? material : material;
+  }
+
+  /** A side to move in words: `KR to move (strong side, Red)`, `单车走（强方，红方）`. */
   sideName(side) {
-    return t('tables.tomove', { material: side.material, side: t(`tables.${side.to_move}`) });
+    const material = current() === 'zh' ? sideName(side.material.replace(/^K/i, '')) : side.material;
+    return t('tables.tomove', { material, side: t(`tables.${side.to_move}`) });
   }
 
   drawPage(page) {
-    $('table-title').textContent = t('tables.page', { material: page.material, n: page.pieces });
+    $('table-title').textContent = t('tables.page', { material: this.name(page.material), n: page.pieces });
     const f = page.format;
     $('table-facts').textContent = [
       t('tables.file', { file: page.file, size: size(page.bytes), bytes: number(page.bytes) }),

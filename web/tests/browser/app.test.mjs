@@ -879,6 +879,8 @@ test('the phone: no sideways scroll, the board across the screen, the game under
     assert.ok(b.y >= under && b.y + b.height <= 844, `${id} is on the first screen under the board: ${JSON.stringify(b)}`);
   }
   assert.ok((await box('#new-game')).y > (await box('#resign')).y, 'the new game form is under the game');
+  // The page as it opens (a click of the test scrolled it to reach Start).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'play-phone.png') });
   // Analysis: the score bar takes no width from the board, and taps still land.
@@ -893,6 +895,7 @@ test('the phone: no sideways scroll, the board across the screen, the game under
   await tapSquare(page, 'c2');
   await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
   await page.waitForSelector('#eval-bar:not([hidden])', { timeout: 20000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   await page.screenshot({ path: path.join(shots, 'analyse-phone.png') });
   await databaseReady();
@@ -910,4 +913,426 @@ test('the phone: no sideways scroll, the board across the screen, the game under
   assert.ok(tabsZh.every((r) => r.top === tabsZh[0].top && r.height < 40), `the tabs in Chinese: ${JSON.stringify(tabsZh)}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// Issue 47, fault 9: the address. Back left the app, an edited address did nothing until a
+// reload, a reload lost the analysis board, nothing could be shared by link, and two tabs of one
+// game went their own ways.
+
+/** The view shown (`play`, `analyse`, `tables`), by what is visible. */
+const shownView = (page) => page.evaluate(() => ['play', 'analyse', 'tables']
+  .filter((v) => !document.getElementById(`view-${v}`).hidden));
+
+const hash = (page) => page.evaluate(() => window.location.hash);
+
+test('Back and Forward move between views and tables; an address edited by hand is followed', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await page.waitForFunction(() => window.location.hash === '#play');
+  await page.click('#tab-analyse');
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  assert.equal(await hash(page), '#analyse');
+  await page.click('#tab-tables');
+  await page.click('#tables-groups button[data-material="KRKN"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  assert.equal(await hash(page), '#tables/KRKN');
+  // Back: the list of tables, the analysis board, the game form; Forward: the analysis board.
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('table-page').hidden);
+  assert.deepEqual([await hash(page), await shownView(page)], ['#tables', ['tables']]);
+  await page.goBack();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#analyse', ['analyse']]);
+  await page.goBack();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#play', ['play']]);
+  await page.goForward();
+  assert.deepEqual([await hash(page), await shownView(page)], ['#analyse', ['analyse']]);
+  // An address typed in: a table's page, then a position with a move played from it.
+  await page.evaluate(() => { window.location.hash = '#tables/krkaabb'; });
+  await page.waitForFunction(() => /KRKAABB/.test(document.getElementById('table-title').textContent));
+  assert.deepEqual(await shownView(page), ['tables']);
+  await page.evaluate(() => { window.location.hash = '#analyse/3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1/e1d1'; });
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 1);
+  assert.deepEqual(await shownView(page), ['analyse']);
+  assert.match(await page.textContent('#position-status'), /Red wins: checkmate/);
+  // Back from there: the table's page again.
+  await page.goBack();
+  await page.waitForFunction(() => !document.getElementById('view-tables').hidden);
+  assert.equal(await hash(page), '#tables/KRKAABB');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a reload keeps the analysis board: its position, its line and the move looked at', async () => {
+  const page = await open('en-US', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  for (const [i, m] of ['h2e2', 'h9g7', 'h0g2'].entries()) {
+    await clickSquare(page, m.slice(0, 2));
+    await clickSquare(page, m.slice(2));
+    await page.waitForFunction((n) => window.chariot.analyse.here?.line.length === n, i + 1);
+  }
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.chariot.analyse.here?.line.length === 2);
+  assert.equal(await hash(page), '#analyse/start/h2e2,h9g7,h0g2/2');
+  const fen = await page.evaluate(() => window.chariot.analyse.here.fen);
+  await page.reload();
+  await page.waitForFunction(() => window.chariot.analyse?.here);
+  assert.deepEqual(await page.evaluate(() => [window.chariot.analyse.line, window.chariot.analyse.index]),
+    [['h2e2', 'h9g7', 'h0g2'], 1]);
+  assert.equal(await page.evaluate(() => window.chariot.analyse.here.fen), fen);
+  assert.equal(await page.locator('#moves-analyse .mv.current').getAttribute('data-index'), '1');
+  // A line that does not play is dropped and said to be wrong; the position stays.
+  await page.evaluate(() => { window.location.hash = '#analyse/start/h2e2,h2e2'; });
+  await page.waitForSelector('#toast.error:not([hidden])');
+  await page.waitForFunction(() => window.location.hash === '#analyse');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Share copies a link that opens the same position, or the same finished game', async () => {
+  const context = await browser.newContext({ ...DESKTOP, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e));
+  await page.goto(`${base}#analyse`);
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  await page.fill('#fen', '4k4/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 1');
+  await page.click('#set-fen');
+  await page.waitForFunction(() => window.chariot.analyse.here.fen.startsWith('4k4/'));
+  await clickSquare(page, 'h0');
+  await clickSquare(page, 'h9');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  const shared = async () => {
+    await page.click('#share');
+    await page.waitForSelector('#toast:not([hidden])');
+    assert.match(await page.textContent('#toast'), /Link copied/);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('#share-link'));
+    return copied;
+  };
+  const opened = async (link, device = DESKTOP, locale = 'en-US') => {
+    const other = await (await browser.newContext({ ...device, locale })).newPage();
+    await other.goto(link);
+    await other.waitForFunction(() => window.chariot?.analyse.here);
+    return other;
+  };
+  const link = await shared();
+  assert.equal(link, `${base}#analyse/4k4/9/9/9/9/9/9/9/4A4/3AK2R1_w_-_-_0_1/h0h9`);
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'share.png') });
+  // Opened on a phone, in Chinese.
+  const other = await opened(link, PHONE, 'zh-CN');
+  await other.waitForFunction(() => document.querySelectorAll('#moves-analyse .mv[data-index]').length === 1);
+  await settled(other);
+  await other.screenshot({ path: path.join(shots, 'share-phone-zh.png') });
+  assert.deepEqual(await other.evaluate(() => [window.chariot.analyse.here.fen, window.chariot.analyse.line]),
+    await page.evaluate(() => [window.chariot.analyse.here.fen, window.chariot.analyse.line]));
+  await other.context().close();
+  // A game resigned after two moves: the link opens the whole game, at its end.
+  await page.click('#tab-play');
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const game = await page.evaluate(() => window.chariot.play.game);
+  const finished = await opened(await shared());
+  assert.deepEqual(await finished.evaluate(() => [window.chariot.analyse.line, window.chariot.analyse.here.fen]),
+    [game.moves.map((m) => m.iccs), game.fen]);
+  await finished.waitForFunction((n) => document.querySelectorAll('#moves-analyse .mv[data-index]').length === n, game.moves.length);
+  await finished.context().close();
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('a game open in two tabs stays one game: the other tab follows, a stale move is refused', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await newGame(page);
+  const id = await page.evaluate(() => window.chariot.play.game.id);
+  assert.equal(await hash(page), `#play/${id}`);
+  // The same address in a second tab of this browser, and in another browser (no tab of its
+  // own tells it anything).
+  const second = await page.context().newPage();
+  await second.goto(`${base}#play/${id}`);
+  await second.waitForSelector('#game:not([hidden])');
+  const elsewhere = await (await browser.newContext(DESKTOP)).newPage();
+  await elsewhere.goto(`${base}#play/${id}`);
+  await elsewhere.waitForSelector('#game:not([hidden])');
+  // A move in the first tab (the person back on it): the second shows it and says the game
+  // moved on.
+  await page.bringToFront();
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await waitMoves(second, 2);
+  assert.match(await second.textContent('#toast'), /moved on in another tab/);
+  // The other browser still shows the start; its move there is refused, and it then shows the
+  // game as it stands.
+  assert.equal(await moveCount(elsewhere), 0);
+  await elsewhere.bringToFront();
+  await elsewhere.fill('#move-text', 'h0g2');
+  await elsewhere.click('#type-move button');
+  await waitMoves(elsewhere, 2);
+  assert.match(await elsewhere.textContent('#toast'), /moved on in another tab/);
+  const server = await api(page, `/api/play/${id}`);
+  assert.deepEqual(server.moves.map((m) => m.iccs), await page.evaluate(() => window.chariot.play.game.moves.map((m) => m.iccs)));
+  assert.equal(server.moves.length, 2);
+  assert.deepEqual([...page.errors, ...(second.errors || [])], []);
+  await elsewhere.context().close();
+  await page.context().close();
+});
+
+// Issue 47, fault 8: in the Chinese page the server's messages, the book's name, the PGN's
+// result comment and the tables' names stayed English or Latin.
+
+test('the Chinese page says the server\'s mistakes, the book, the PGN and the tables in Chinese', async () => {
+  const page = await open('zh-CN', '#analyse', DESKTOP);
+  await page.waitForFunction(() => window.chariot.analyse.here);
+  // A FEN with a short rank, then one whose generals face each other.
+  for (const [fen, said] of [
+    ['rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1', 'FEN 无效：第 0 行占 8 列，应为 9 列。'],
+    ['3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1', 'FEN 无效：双方将帅在同一条线上照面。'],
+  ]) {
+    await page.fill('#fen', fen);
+    await page.click('#set-fen');
+    await page.waitForFunction((s) => document.querySelector('#toast').textContent === s, said);
+  }
+  // The built-in book's name.
+  await page.waitForSelector('#books h4');
+  assert.equal(await page.locator('#books h4').first().textContent(), '内置开局库');
+  // The tables as players name them.
+  await page.click('#tab-tables');
+  await page.waitForSelector('#tables-groups button[data-material="KRKN"]');
+  const names = await page.evaluate(() => Object.fromEntries(['KRKN', 'KRKAABB', 'KCKABB', 'KPK', 'KAABBK', 'KRBKB', 'KCAAKA']
+    .map((m) => [m, document.querySelector(`#tables-groups button[data-material="${m}"]`).textContent])));
+  assert.deepEqual(names, {
+    KRKN: '单车对单马', KRKAABB: '单车对士象全', KCKABB: '单炮对单缺士', KPK: '单兵对光将',
+    KAABBK: '士象全对光将', KRBKB: '车象对单象', KCAAKA: '炮双士对单士',
+  });
+  const more = await page.evaluate(async () => {
+    const { materialName } = await import('/assets/js/material.js');
+    return ['KRNKRAB', 'KNNPPKAAB', 'KRRKCCPPP'].map(materialName);
+  });
+  assert.deepEqual(more, ['车马对车士象', '双马双兵对单缺象', '双车对双炮三兵']);
+  await page.click('#tables-groups button[data-material="KRKN"]');
+  await page.waitForSelector('#table-wdl td[data-count="wins"]');
+  assert.equal(await page.textContent('#table-title'), '单车对单马（4 子）');
+  assert.match(await page.textContent('#table-wdl'), /单车走（强方，红方）[\s\S]*单马走（弱方，黑方）/);
+  await page.evaluate(() => { document.getElementById('toast').hidden = true; });
+  await page.screenshot({ path: path.join(shots, 'tables-zh.png') });
+  await page.setViewportSize(PHONE.viewport);
+  await page.screenshot({ path: path.join(shots, 'tables-phone-zh.png') });
+  await page.setViewportSize(DESKTOP.viewport);
+  // A game: a move that is not legal, then resigned: the PGN's words are Chinese.
+  await page.click('#tab-play');
+  await newGame(page);
+  await page.fill('#move-text', 'h2h8');
+  await page.click('#type-move button');
+  await page.waitForSelector('#toast.error:not([hidden])');
+  assert.equal(await page.textContent('#toast'), '这不是合法的着法：着法“h2h8”不合规则。');
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const pgn = await page.evaluate(async () => (await fetch(document.querySelector('#save-pgn').href)).text());
+  assert.match(pgn, /\[Event "Chariot 网页对局"\]/);
+  assert.match(pgn, /\[Red "棋手"\]\n\[Black "Chariot（第 1 级）"\]/);
+  assert.match(pgn, /\{黑方胜：红方认输\} 0-1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 47: coordinates along the board.
+
+test('coordinates in the frame: each side\'s files in the notation chosen, turning with the board', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  const labels = async (id) => (await page.locator(`#${id} span`).allTextContents()).join('');
+  const edges = async () => [await labels('coords-top'), await labels('coords-bottom'), await labels('coords-left')];
+  // Chinese notation: Red's files 九…一 along Red's edge, Black's 1…9 along Black's.
+  assert.deepEqual(await edges(), ['123456789', '九八七六五四三二一', '']);
+  // Each label stands under its file, in the frame outside the points where pieces stand.
+  const board = await page.locator('#board cg-board').boundingBox();
+  for (const file of ['a', 'e', 'h']) {
+    const label = await page.locator(`#coords-bottom span[data-file="${file}"]`).boundingBox();
+    const point = await squarePoint(page, `${file}0`);
+    assert.ok(Math.abs(label.x + label.width / 2 - point.x) < 2, `the label of file ${file} is under it`);
+    assert.ok(label.y >= board.y + board.height - 1 && label.height >= 10, `the label of file ${file} is outside the board`);
+  }
+  // Turned: Black's numbers at the bottom, Red's at the top.
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['一二三四五六七八九', '987654321', '']);
+  await page.selectOption('#notation', 'wxf');
+  assert.deepEqual(await edges(), ['123456789', '987654321', '']);
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['123456789', '987654321', '']);
+  // ICCS: letters along the bottom, ranks up the left, each beside its rank.
+  await page.selectOption('#notation', 'iccs');
+  assert.deepEqual(await edges(), ['', 'abcdefghi', '9876543210']);
+  const rank = await page.locator('#coords-left span[data-rank="2"]').boundingBox();
+  assert.ok(Math.abs(rank.y + rank.height / 2 - (await squarePoint(page, 'a2')).y) < 2, 'rank 2 beside its rank');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'coordinates-iccs.png') });
+  await page.click('#flip');
+  assert.deepEqual(await edges(), ['', 'ihgfedcba', '0123456789']);
+  // A game as Black turns the board and its coordinates.
+  await page.click('#flip');
+  await page.selectOption('#notation', 'chinese');
+  await newGame(page, { side: 'black' });
+  assert.deepEqual(await edges(), ['一二三四五六七八九', '987654321', '']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // On a phone, in Chinese.
+  const phone = await open('zh-CN', '', PHONE);
+  await newGame(phone, { side: 'black' });
+  assert.equal((await phone.locator('#coords-bottom span').allTextContents()).join(''), '987654321');
+  await waitMoves(phone, 1);
+  await phone.evaluate(() => window.scrollTo(0, 0));
+  await settled(phone);
+  await phone.screenshot({ path: path.join(shots, 'coordinates-phone-zh.png') });
+  await phone.context().close();
+});
+
+// Issue 47: a second piece set, and sounds.
+
+test('the settings: a piece set of letters and the sounds, each remembered', async () => {
+  const context = await browser.newContext({ ...DESKTOP, locale: 'en-US' });
+  // Every tone the page starts, by its frequency.
+  await context.addInitScript(() => {
+    window.tones = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function started(...when) {
+      window.tones.push(this.frequency.value);
+      return start.apply(this, when);
+    };
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e));
+  await page.goto(`${base}#analyse/3k5/9/9/9/4p4/9/9/9/4R4/3A1K3_w_-_-_0_1`);
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  const sound = await page.evaluate(async () => {
+    const { SOUNDS } = await import('/assets/js/sounds.js');
+    return Object.fromEntries(Object.entries(SOUNDS).map(([k, tones]) => [k, tones[0][0]]));
+  });
+  // Each move on the board is heard: its first tone says which sound it is.
+  const heard = async (move, n) => {
+    const before = await page.evaluate(() => window.tones.length);
+    await clickSquare(page, move.slice(0, 2));
+    await clickSquare(page, move.slice(2));
+    await page.waitForFunction((k) => window.chariot.analyse.here.line.length === k, n);
+    await page.waitForFunction((b) => window.tones.length > b, before, { timeout: 3000 }).catch(() => {});
+    return page.evaluate((b) => window.tones[b] ?? null, before);
+  };
+  assert.equal(await heard('e1e5', 1), sound.capture);
+  assert.equal(await heard('d9d8', 2), sound.move);
+  assert.equal(await heard('e5d5', 3), sound.check);
+  // The end of a game: a mate.
+  await page.evaluate(() => { window.location.hash = '#analyse/3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1'; });
+  await page.waitForFunction(() => window.chariot.analyse.here?.fen.startsWith('3k5/'));
+  assert.equal(await heard('e1d1', 1), sound.end);
+  // Sounds off: a move is silent.
+  await page.click('#settings-button');
+  await page.uncheck('#sounds');
+  await page.click('#settings-button');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 0);
+  const silent = await page.evaluate(() => window.tones.length);
+  await clickSquare(page, 'e1');
+  await clickSquare(page, 'e2');
+  await page.waitForFunction(() => window.chariot.analyse.here.line.length === 1);
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.tones.length), silent);
+  // Letters instead of characters, on the board and in the set-up palette.
+  const pictures = () => page.evaluate(() => [
+    getComputedStyle(document.querySelector('#board piece.r-piece.white')).backgroundImage,
+    document.querySelector('#setup-palette img').getAttribute('src'),
+  ]);
+  assert.match((await pictures())[0], /\/pieces\/rr\.svg/);
+  await page.click('#settings-button');
+  await page.selectOption('#pieces', 'letters');
+  assert.match((await pictures())[0], /\/pieces\/letters\/rr\.svg/);
+  assert.equal((await pictures())[1], '/assets/pieces/letters/rk.svg');
+  // Both remembered after a reload.
+  await page.reload();
+  await page.waitForFunction(() => window.chariot?.analyse.here);
+  assert.match((await pictures())[0], /\/pieces\/letters\/rr\.svg/);
+  assert.equal(await page.isChecked('#sounds'), false);
+  assert.equal(await page.inputValue('#pieces'), 'letters');
+  // A game with letters, in English on a desktop and in Chinese on a phone.
+  await page.click('#tab-play');
+  await newGame(page);
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await waitMoves(page, 2);
+  await page.click('#settings-button');
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'pieces-letters.png') });
+  assert.deepEqual(page.errors, []);
+  await context.close();
+  const phone = await open('zh-CN', '', PHONE);
+  await phone.evaluate(() => localStorage.setItem('chariot.pieces', 'letters'));
+  await phone.reload();
+  await phone.waitForSelector('#board cg-board piece');
+  await phone.tap('#settings-button');
+  await settled(phone);
+  await phone.screenshot({ path: path.join(shots, 'pieces-letters-phone-zh.png') });
+  await phone.context().close();
+});
+
+// Issue 47: the player's time control and name, and the games played on this machine.
+
+test('a time control of one\'s own, one\'s name in the PGN, and the past games reopened with a click', async () => {
+  const page = await open('en-US', '', DESKTOP);
+  await page.click('#settings-button');
+  await page.fill('#player-name', 'Ada Tester');
+  await page.press('#player-name', 'Enter');
+  await page.click('#settings-button');
+  // 3 minutes and 7 seconds a move, the server's clock.
+  await page.selectOption('#new-clock', 'custom');
+  await page.fill('#clock-minutes', '3');
+  await page.fill('#clock-increment', '7');
+  await page.selectOption('#new-level', '1');
+  await page.click('#start');
+  await page.waitForFunction(() => window.chariot.play.game && !window.chariot.play.busy);
+  const clock = await page.evaluate(() => window.chariot.play.game.clock);
+  assert.deepEqual([clock.initial_ms, clock.increment_ms], [180000, 7000]);
+  assert.match(await page.textContent('#clock-bottom'), /^(3:00|2:5\d)$/);
+  // A move: the server adds the increment to the mover's time.
+  await clickSquare(page, 'i0');
+  await clickSquare(page, 'i1');
+  await waitMoves(page, 2);
+  const red = await page.evaluate(() => window.chariot.play.game.clock.red_ms);
+  assert.ok(red > 180000 && red <= 187000, `Red's time after a move: ${red} ms`);
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+  const game = await page.evaluate(() => window.chariot.play.game);
+  const pgn = await page.evaluate(async () => (await fetch(document.querySelector('#save-pgn').href)).text());
+  assert.match(pgn, /\[Red "Ada Tester"\]/);
+  assert.match(pgn, /\[TimeControl "180\+7"\]/);
+  // The game is first in the list of past games; a click opens it on the analysis board.
+  const first = page.locator('#played-list tr').first();
+  await page.waitForFunction(() => /Ada Tester – Chariot \(level 1\)/.test(document.querySelector('#played-list tr')?.textContent));
+  assert.match(await first.textContent(), /0-1.*2 plies.*3\+7/);
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'past-games.png') });
+  await first.click();
+  await page.waitForFunction((n) => window.chariot.view === 'analyse' && window.chariot.analyse.line.length === n, game.moves.length);
+  assert.deepEqual(await page.evaluate(() => window.chariot.analyse.line), game.moves.map((m) => m.iccs));
+  assert.match(await page.textContent('#loaded-tags'), /Ada Tester – Chariot \(level 1\) · 0-1/);
+  // The choices are remembered for the next game.
+  await page.reload();
+  await page.waitForSelector('#new-level option', { state: 'attached' });
+  await page.click('#tab-play');
+  assert.deepEqual([await page.inputValue('#new-clock'), await page.inputValue('#clock-minutes'),
+    await page.inputValue('#clock-increment'), await page.inputValue('#player-name')], ['custom', '3', '7', 'Ada Tester']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // In Chinese on a phone: the form with the player's own clock, and the list.
+  const phone = await open('zh-CN', '', PHONE);
+  await phone.selectOption('#new-clock', 'custom');
+  await phone.locator('#played').scrollIntoViewIfNeeded();
+  await phone.waitForSelector('#played-list tr');
+  await phone.screenshot({ path: path.join(shots, 'past-games-phone-zh.png') });
+  await phone.context().close();
 });
