@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use chariot_engine::resources;
 use chariot_engine::search::{Level, bench};
 use chariot_eval::nnue::kernels::Kernel;
 
@@ -20,11 +21,15 @@ pub struct Args {
     pruning: Level,
     /// Evaluate with the built-in network (the engine's default evaluation) instead of the
     /// hand-written evaluation, whose node count is the signature.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "evalfile")]
     nnue: bool,
-    /// With --nnue: the network's vector kernels, `avx2` (where the CPU has it, the default
-    /// there) or `portable`; the same node count, for measuring the speed of each.
-    #[arg(long, requires = "nnue", value_parser = parse_kernel)]
+    /// Evaluate with the network in FILE (`.nnue`, either architecture) instead of the
+    /// hand-written evaluation.
+    #[arg(long, value_name = "FILE")]
+    evalfile: Option<std::path::PathBuf>,
+    /// With --nnue or --evalfile: the network's vector kernels, `avx2` (where the CPU has it,
+    /// the default there) or `portable`; the same node count, for measuring the speed of each.
+    #[arg(long, value_parser = parse_kernel)]
     kernel: Option<Kernel>,
 }
 
@@ -34,10 +39,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         depth,
         pruning,
         nnue,
+        evalfile,
         kernel,
     } = args;
-    let network = if nnue {
+    if kernel.is_some() && !nnue && evalfile.is_none() {
+        return Err(chariot_cli::usage(
+            "--kernel: the kernels are the network's; give --nnue or --evalfile",
+        ));
+    }
+    let network = if let Some(path) = &evalfile {
+        Some((
+            format!("the network of {}", path.display()),
+            resources::load_network_file(path)?,
+        ))
+    } else if nnue {
         let net = chariot_eval::nnue::builtin::network().map_err(|e| anyhow::anyhow!("{e}"))?;
+        Some((chariot_eval::nnue::builtin::NAME.to_owned(), net))
+    } else {
+        None
+    };
+    let network = if let Some((name, net)) = network {
         let net = match kernel {
             Some(k) if !k.available() => {
                 return Err(chariot_cli::usage(format!(
@@ -48,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(k) => (*net).clone().with_kernel(k),
             None => (*net).clone(),
         };
-        Some(std::sync::Arc::new(net))
+        Some((name, std::sync::Arc::new(net)))
     } else {
         None
     };
@@ -71,18 +92,19 @@ fn parse_kernel(s: &str) -> Result<Kernel, String> {
 fn run_bench(
     depth: u32,
     pruning: Level,
-    network: Option<std::sync::Arc<chariot_eval::nnue::Network>>,
+    network: Option<(String, std::sync::Arc<chariot_eval::nnue::Network>)>,
 ) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    match &network {
-        Some(net) => writeln!(
-            out,
-            "Evaluation: {} ({} kernels)",
-            chariot_eval::nnue::builtin::NAME,
-            net.kernel().name()
-        )?,
-        None => writeln!(out, "Evaluation: hand-written")?,
-    }
+    let network = match network {
+        Some((name, net)) => {
+            writeln!(out, "Evaluation: {name} ({} kernels)", net.kernel().name())?;
+            Some(net)
+        }
+        None => {
+            writeln!(out, "Evaluation: hand-written")?;
+            None
+        }
+    };
     let mut failure = None;
     let result = bench::run_with(depth, pruning, network, |i, fen, r| {
         let best = r

@@ -1,15 +1,21 @@
-//! `chariot train`: reads training data, trains a network with
-//! `chariot_training::nnue::train`, writes a checkpoint after every epoch (`NAME.epochN.nnue`
-//! beside the output) and the final network.
+//! `chariot train`: trains a network of either architecture and writes a checkpoint after every
+//! epoch (`NAME.epochN.nnue` beside the output) and the final network. The piece-square network
+//! (`--arch psq`, net10a's) is trained by `chariot_training::nnue::train` on data read into
+//! memory; the king-bucketed one (`--arch king`) by `chariot_training::nnue::king_train` on data
+//! streamed from the files.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
 use chariot_engine::resources;
-use chariot_eval::nnue::file;
+use chariot_eval::nnue::king::{HIDDEN_STEP, MAX_HIDDEN};
+use chariot_eval::nnue::network::MAX_BUCKETS;
+use chariot_eval::nnue::{Architecture, Network, file};
 use chariot_formats::training_data as format;
-use chariot_training::nnue::train;
+use chariot_training::nnue::king_net::FloatKingNet;
+use chariot_training::nnue::stream::{self, DataSet};
+use chariot_training::nnue::{king_train, train};
 
 /// Trains on `data`, measuring on the positions of `validation` besides the ones held out of
 /// `data`, from the network in `start` when given (random weights otherwise), and writes the
@@ -23,14 +29,7 @@ pub fn train(
     start: Option<train::FloatNet>,
 ) -> anyhow::Result<()> {
     // Refused before any file is read (a data file may take minutes to load).
-    for path in validation {
-        if data.iter().any(|d| same_file(d, path)) {
-            return Err(chariot_cli::usage(format!(
-                "--validation {}: the file is also training data",
-                path.display()
-            )));
-        }
-    }
+    refuse_training_data_as_validation(data, validation)?;
     let mut records = Vec::new();
     for path in data {
         let mut more = format::read_all(path)?;
@@ -95,7 +94,7 @@ pub fn train(
             return;
         }
         let checkpoint = checkpoint_path(out, report.epoch);
-        if let Err(e) = file::write(&checkpoint, &net.quantise()) {
+        if let Err(e) = file::write(&checkpoint, &net.quantise().into()) {
             failed.get_or_insert(e.into());
         }
         println!(
@@ -111,8 +110,119 @@ pub fn train(
     if let Some(e) = failed {
         return Err(e.context("writing a checkpoint"));
     }
-    file::write(out, &net.quantise()).with_context(|| format!("writing {}", out.display()))?;
+    file::write(out, &net.quantise().into())
+        .with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Trains a king-bucketed network on `data` streamed from its files, measuring on the records
+/// of `validation` besides those held out of `data`, from `start` when given, and writes it to
+/// `out`; each epoch's line gives its speed in positions a second.
+fn train_king(
+    data: &[PathBuf],
+    validation: &[PathBuf],
+    out: &Path,
+    max_positions: Option<usize>,
+    settings: &train::Settings,
+    start: Option<FloatKingNet>,
+) -> anyhow::Result<()> {
+    let set = DataSet::open(
+        data,
+        max_positions.map(|m| m as u64),
+        settings.validation_every,
+    )?;
+    if set.records() == 0 {
+        return Err(chariot_cli::usage("the data files hold no positions"));
+    }
+    let mut held_out = Vec::new();
+    for path in validation {
+        // Every record of a validation file is held out (every 1st).
+        let apart = DataSet::open(std::slice::from_ref(path), None, 1)?;
+        if apart.records() == 0 {
+            return Err(chariot_cli::usage(format!(
+                "--validation {}: the file holds no positions",
+                path.display()
+            )));
+        }
+        held_out.extend_from_slice(apart.held());
+    }
+    let held = set.held().len();
+    println!(
+        "training on {} positions of {} files (streamed), measuring on {} ({}), king-bucketed, \
+         {} hidden neurons, {} output buckets, {} epochs, {} threads, from {}",
+        set.training_records(),
+        data.len(),
+        held + held_out.len(),
+        if !held_out.is_empty() {
+            "the --validation positions".to_owned()
+        } else if held == 0 {
+            "none held out".to_owned()
+        } else {
+            format!("one in {} held out", settings.validation_every)
+        },
+        settings.hidden,
+        settings.buckets,
+        settings.epochs,
+        settings.threads,
+        if start.is_some() {
+            "the starting network"
+        } else {
+            "random weights"
+        }
+    );
+    let started = Instant::now();
+    let mut epoch_started = Instant::now();
+    let mut failed: Option<anyhow::Error> = None;
+    let net = king_train::train(&set, &held_out, settings, start, |report, net| {
+        if report.epoch == 0 {
+            println!(
+                "start      train loss {:.6}  validation loss {:.6}",
+                report.train_loss, report.validation_loss
+            );
+            epoch_started = Instant::now();
+            return;
+        }
+        let seconds = epoch_started.elapsed().as_secs_f64();
+        let checkpoint = checkpoint_path(out, report.epoch);
+        if let Err(e) = file::write(&checkpoint, &net.quantise().into()) {
+            failed.get_or_insert(e.into());
+        }
+        println!(
+            "epoch {:>3}  train loss {:.6}  validation loss {:.6}  lr {:.6}  {:.0} s  \
+             {:.0} positions/s  -> {}",
+            report.epoch,
+            report.train_loss,
+            report.validation_loss,
+            report.learning_rate,
+            started.elapsed().as_secs_f64(),
+            set.training_records() as f64 / seconds.max(1e-9),
+            checkpoint.display()
+        );
+        epoch_started = Instant::now();
+    })?;
+    if let Some(e) = failed {
+        return Err(e.context("writing a checkpoint"));
+    }
+    let net: Network = net.quantise().into();
+    file::write(out, &net).with_context(|| format!("writing {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// A usage error when a `--validation` file is also training data.
+fn refuse_training_data_as_validation(
+    data: &[PathBuf],
+    validation: &[PathBuf],
+) -> anyhow::Result<()> {
+    for path in validation {
+        if data.iter().any(|d| same_file(d, path)) {
+            return Err(chariot_cli::usage(format!(
+                "--validation {}: the file is also training data",
+                path.display()
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -135,18 +245,25 @@ fn checkpoint_path(out: &Path, epoch: usize) -> PathBuf {
 // The arguments of `chariot train` (their help is the subcommand's, in `crate::cli`).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Training-data files from `chariot datagen`.
+    /// Training-data files from `chariot datagen`; a directory stands for its `.bin` files
+    /// (the shards of a plan).
     #[arg(required = true, value_name = "DATA")]
     data: Vec<std::path::PathBuf>,
+    /// The architecture: `psq`, net10a's piece-square network (data read into memory), or
+    /// `king`, the king-bucketed network (data streamed from the files) [default: psq, or the
+    /// --init network's].
+    #[arg(long, value_name = "ARCH", value_parser = parse_arch)]
+    arch: Option<Architecture>,
     /// The network file to write.
     #[arg(long, value_name = "FILE")]
     out: std::path::PathBuf,
-    /// First-layer neurons per perspective [default: 128, or the --init network's].
+    /// First-layer neurons per perspective [default: 128 (psq), 512 (king; a multiple of 32 up
+    /// to 1024), or the --init network's].
     #[arg(long, value_name = "N")]
     hidden: Option<usize>,
-    /// Output buckets, chosen by the number of pieces on the board, 1 to 16 [default: 1, or
-    /// the --init network's]. A --init network of one output is split: each bucket starts
-    /// as its output.
+    /// Output buckets, chosen by the number of pieces on the board, 1 to 16 [default: 1 (psq), 8
+    /// (king), or the --init network's]. A --init piece-square network of one output is split:
+    /// each bucket starts as its output.
     #[arg(long, value_name = "N")]
     buckets: Option<usize>,
     /// Start from this network's weights instead of random ones: a checkpoint to resume,
@@ -187,10 +304,64 @@ pub struct Args {
     seed: u64,
 }
 
+/// The settings both architectures share, as given.
+struct Common {
+    epochs: usize,
+    batch: usize,
+    learning_rate: f32,
+    drop_at: String,
+    lambda: f32,
+    validation_every: usize,
+    threads: usize,
+    seed: u64,
+}
+
+impl Common {
+    /// The trainer's settings with `hidden` neurons and `buckets` output buckets, or a usage
+    /// error naming the setting that is out of range.
+    fn settings(&self, hidden: usize, buckets: usize) -> anyhow::Result<train::Settings> {
+        if hidden == 0 || self.batch == 0 || self.epochs == 0 {
+            return Err(chariot_cli::usage(
+                "--hidden, --batch and --epochs must be at least 1",
+            ));
+        }
+        let (learning_rate, lambda) = (self.learning_rate, self.lambda);
+        if !(learning_rate > 0.0 && learning_rate.is_finite() && (0.0..=1.0).contains(&lambda)) {
+            return Err(chariot_cli::usage(
+                "--learning-rate must be positive and --lambda between 0 and 1",
+            ));
+        }
+        let drop_at = self
+            .drop_at
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| {
+                s.trim().parse::<usize>().map_err(|_| {
+                    chariot_cli::usage(format!("--drop-at: {s:?} is not an epoch number"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(train::Settings {
+            hidden,
+            buckets,
+            epochs: self.epochs,
+            batch_size: self.batch,
+            learning_rate,
+            drop_at,
+            lambda,
+            validation_every: self.validation_every,
+            threads: self.threads.max(1),
+            seed: self.seed,
+            ..train::Settings::default()
+        })
+    }
+}
+
 /// Runs `chariot train`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let Args {
         data,
+        arch,
         out,
         hidden,
         buckets,
@@ -206,11 +377,73 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads,
         seed,
     } = args;
-    let start = match &init {
-        Some(path) => Some(chariot_training::nnue::train::FloatNet::from_network(
-            &*resources::load_network_file(path)?,
-        )),
+    let data = stream::expand(&data)?;
+    let validation = stream::expand(&validation)?;
+    let init = match &init {
+        Some(path) => Some(resources::load_network_file(path)?),
         None => None,
+    };
+    let arch = match (arch, &init) {
+        (Some(a), Some(net)) if a != net.architecture() => {
+            return Err(chariot_cli::usage(format!(
+                "--arch {}: the --init network is {}",
+                a.name(),
+                net.architecture().name()
+            )));
+        }
+        (_, Some(net)) => net.architecture(),
+        (a, None) => a.unwrap_or(Architecture::PieceSquare),
+    };
+    let common = Common {
+        epochs,
+        batch,
+        learning_rate,
+        drop_at,
+        lambda,
+        validation_every: if validation.is_empty() {
+            validation_every
+        } else {
+            0
+        },
+        threads,
+        seed,
+    };
+    if arch == Architecture::KingBucketed {
+        let start = match init.as_deref() {
+            Some(Network::KingBucketed(net)) => Some(FloatKingNet::from_network(net)),
+            _ => None,
+        };
+        let shape = start.as_ref().map(|n| (n.hidden(), n.buckets()));
+        let hidden = match (hidden, shape) {
+            (Some(h), Some((was, _))) if h != was => {
+                return Err(chariot_cli::usage(format!(
+                    "--hidden {h}: the --init network has {was} neurons per perspective"
+                )));
+            }
+            (h, shape) => h.or(shape.map(|s| s.0)).unwrap_or(512),
+        };
+        if hidden % HIDDEN_STEP != 0 || !(HIDDEN_STEP..=MAX_HIDDEN).contains(&hidden) {
+            return Err(chariot_cli::usage(format!(
+                "--hidden {hidden}: a king-bucketed network's first layer is a multiple of \
+                 {HIDDEN_STEP} up to {MAX_HIDDEN}"
+            )));
+        }
+        let buckets = match (buckets, shape) {
+            (Some(b), Some((_, was))) if b != was => {
+                return Err(chariot_cli::usage(format!(
+                    "--buckets {b}: the --init network has {was} output buckets"
+                )));
+            }
+            (b, shape) => b.or(shape.map(|s| s.1)).unwrap_or(8),
+        };
+        check_buckets(buckets)?;
+        let settings = common.settings(hidden, buckets)?;
+        refuse_training_data_as_validation(&data, &validation)?;
+        return train_king(&data, &validation, &out, max_positions, &settings, start);
+    }
+    let start = match init.as_deref() {
+        Some(Network::PieceSquare(net)) => Some(train::FloatNet::from_network(net)),
+        _ => None,
     };
     let hidden = match (hidden, &start) {
         (Some(h), Some(net)) if h != net.hidden() => {
@@ -233,52 +466,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (b, Some(net)) => b.unwrap_or(net.buckets()),
         (b, None) => b.unwrap_or(1),
     };
-    if !(1..=chariot_eval::nnue::network::MAX_BUCKETS).contains(&buckets) {
-        return Err(chariot_cli::usage(format!(
-            "--buckets {buckets}: from 1 to {}",
-            chariot_eval::nnue::network::MAX_BUCKETS
-        )));
-    }
+    check_buckets(buckets)?;
     // A network of one output given more buckets starts with its output in each.
     let start = match start {
         Some(net) if net.buckets() != buckets => net.split_output(buckets),
         start => start,
     };
-    if hidden == 0 || batch == 0 || epochs == 0 {
-        return Err(chariot_cli::usage(
-            "--hidden, --batch and --epochs must be at least 1",
-        ));
-    }
-    if !(learning_rate > 0.0 && learning_rate.is_finite() && (0.0..=1.0).contains(&lambda)) {
-        return Err(chariot_cli::usage(
-            "--learning-rate must be positive and --lambda between 0 and 1",
-        ));
-    }
-    let drop_at = drop_at
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            s.trim()
-                .parse::<usize>()
-                .map_err(|_| chariot_cli::usage(format!("--drop-at: {s:?} is not an epoch number")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let settings = chariot_training::nnue::train::Settings {
-        hidden,
-        buckets,
-        epochs,
-        batch_size: batch,
-        learning_rate,
-        drop_at,
-        lambda,
-        validation_every: if validation.is_empty() {
-            validation_every
-        } else {
-            0
-        },
-        threads: threads.max(1),
-        seed,
-        ..chariot_training::nnue::train::Settings::default()
-    };
+    let settings = common.settings(hidden, buckets)?;
     train(&data, &validation, &out, max_positions, &settings, start)
+}
+
+fn check_buckets(buckets: usize) -> anyhow::Result<()> {
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(chariot_cli::usage(format!(
+            "--buckets {buckets}: from 1 to {MAX_BUCKETS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads `--arch`.
+fn parse_arch(s: &str) -> Result<Architecture, String> {
+    match s {
+        "psq" => Ok(Architecture::PieceSquare),
+        "king" => Ok(Architecture::KingBucketed),
+        _ => Err(format!("{s:?} is not an architecture (psq, king)")),
+    }
 }

@@ -424,3 +424,107 @@ fn loss_measures_networks_and_the_hand_written_evaluation_on_the_same_positions(
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("games.bin"));
 }
+
+/// The king-bucketed network end to end on a little data: trained from a directory of shards,
+/// streamed; its checkpoints and file are version 3; `bench --evalfile` searches with it (the
+/// same nodes on every kernel), `loss` measures it, `--init` goes on from it, and settings that
+/// do not fit it are usage errors.
+#[test]
+fn a_king_bucketed_network_trains_on_shards_and_the_engine_evaluates_with_it() {
+    use chariot_eval::nnue::Architecture;
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    std::fs::create_dir(path("shards")).unwrap();
+    small_datagen(&path("shards/a.bin"), "4");
+    small_datagen(&path("shards/b.bin"), "5");
+    let (shards, net) = (path("shards"), path("king.nnue"));
+    let king = [
+        "--arch",
+        "king",
+        "--hidden",
+        "32",
+        "--buckets",
+        "2",
+        "--batch",
+        "128",
+        "--threads",
+        "2",
+    ];
+    let trained = chariot_run(
+        &[
+            &["train", &shards, "--out", &net, "--epochs", "2"],
+            &king[..],
+        ]
+        .concat(),
+    );
+    assert!(trained.status.success(), "{trained:?}");
+    let text = String::from_utf8_lossy(&trained.stdout);
+    assert!(
+        text.contains("of 2 files (streamed)")
+            && text.contains("king-bucketed, 32 hidden neurons, 2 output buckets")
+            && text.contains("positions/s"),
+        "{text}"
+    );
+    let read = chariot_eval::nnue::file::read(net.as_ref()).unwrap();
+    assert_eq!(read.architecture(), Architecture::KingBucketed);
+    assert_eq!((read.hidden(), read.buckets()), (32, 2));
+    assert!(std::path::Path::new(&path("king.epoch2.nnue")).exists());
+
+    let total = |o: &std::process::Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines()
+            .find_map(|l| l.strip_prefix("Total nodes: ").map(str::to_owned))
+            .unwrap_or_else(|| panic!("no total in {text}"))
+    };
+    let fastest = chariot_run(&["bench", "4", "--evalfile", &net]);
+    assert!(fastest.status.success(), "{fastest:?}");
+    let first = String::from_utf8_lossy(&fastest.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    assert!(
+        first.starts_with("Evaluation: the network of") && first.contains("king.nnue"),
+        "{first}"
+    );
+    let portable = chariot_run(&["bench", "4", "--evalfile", &net, "--kernel", "portable"]);
+    assert!(portable.status.success(), "{portable:?}");
+    assert_eq!(total(&fastest), total(&portable));
+    assert_ne!(
+        total(&fastest),
+        total(&chariot_run(&["bench", "4", "--nnue"]))
+    );
+    let alone = chariot_run(&["bench", "4", "--kernel", "portable"]);
+    assert_eq!(alone.status.code(), Some(2), "--kernel needs a network");
+
+    let measured = chariot_run(&["loss", &net, "--data", &path("shards/a.bin"), "--quiet"]);
+    assert!(measured.status.success(), "{measured:?}");
+    let resumed = chariot_run(&[
+        "train",
+        &shards,
+        "--out",
+        &path("more.nnue"),
+        "--init",
+        &net,
+        "--epochs",
+        "1",
+    ]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    let text = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        text.contains("king-bucketed") && text.contains("start      train loss"),
+        "{text}"
+    );
+
+    for (more, words) in [
+        (&["--init", &net, "--arch", "psq"][..], "--arch psq"),
+        (&["--init", &net, "--hidden", "64"][..], "32 neurons"),
+        (&["--init", &net, "--buckets", "3"][..], "2 output buckets"),
+        (&["--arch", "king", "--hidden", "48"][..], "multiple of 32"),
+    ] {
+        let refused = chariot_run(&[&["train", &shards, "--out", &path("no.nnue")], more].concat());
+        assert_eq!(refused.status.code(), Some(2), "{more:?}");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(err.contains(words), "{more:?}: {err}");
+    }
+}

@@ -779,17 +779,18 @@ fn analysis_searches_where_the_book_would_play() {
 #[test]
 fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_empty_restores_the_built_in_network()
  {
-    use chariot_eval::nnue::Network;
     use chariot_eval::nnue::features::INPUTS;
+    use chariot_eval::nnue::{Network, PsqNet};
     // A network that says 125 centipawns for the side to move whatever the position, so every
     // root move scores -125 (the quantisation's scale: QA 255 x QB 256 / 400).
     let hidden = 4;
-    let flat = Network::from_parts(
+    let flat: Network = PsqNet::from_parts(
         vec![0; INPUTS * hidden],
         vec![0; hidden],
         vec![0; 2 * hidden],
         vec![125 * 255 * 256 / 400],
-    );
+    )
+    .into();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("flat.nnue");
     chariot_eval::nnue::file::write(&path, &flat).unwrap();
@@ -859,18 +860,19 @@ fn evalfile_loads_a_network_usennue_switches_to_the_hand_written_evaluation_and_
 
 #[test]
 fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_bucket() {
-    use chariot_eval::nnue::Network;
     use chariot_eval::nnue::features::INPUTS;
+    use chariot_eval::nnue::{Network, PsqNet};
     // Two buckets: up to 17 pieces the network says -300 centipawns for the side to move,
     // from 18 pieces on 125 (the quantisation's scale: QA 255 x QB 256 / 400).
     let hidden = 4;
     let cp = |v: i32| v * 255 * 256 / 400;
-    let net = Network::from_parts(
+    let net: Network = PsqNet::from_parts(
         vec![0; INPUTS * hidden],
         vec![0; hidden],
         vec![0; 2 * 2 * hidden],
         vec![cp(-300), cp(125)],
-    );
+    )
+    .into();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("buckets.nnue");
     chariot_eval::nnue::file::write(&path, &net).unwrap();
@@ -880,6 +882,65 @@ fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_b
     let said = e.starts("info string evaluating with the network of evalfile");
     assert!(
         said.ends_with("(4 neurons a side, 2 output buckets)"),
+        "{said}"
+    );
+    let evaluation = |e: &mut Engine, position: &str| {
+        e.send(position);
+        e.send("eval");
+        e.send("isready");
+        let lines = e.lines_until("readyok");
+        lines
+            .into_iter()
+            .find_map(|l| {
+                l.strip_prefix("network evaluation (side to move): ")
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(evaluation(&mut e, "position startpos"), "125");
+    assert_eq!(
+        evaluation(&mut e, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"),
+        "-300"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.lines_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3") && l.contains("score cp -125")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn evalfile_loads_a_king_bucketed_network() {
+    use chariot_eval::nnue::king::{HIDDEN1, HIDDEN2, KingNet, KingParts};
+    use chariot_eval::nnue::king_features::INPUTS;
+    // A version 3 network of two output buckets: up to 17 pieces it says -300 centipawns for
+    // the side to move, from 18 pieces on 125 (the output scale: QA 127 x QO 256 / 400).
+    let (h, b) = (32, 2);
+    let cp = |v: i32| v * 127 * 256 / 400;
+    let net = KingNet::from_parts(KingParts {
+        w1: vec![0; INPUTS * h],
+        b1: vec![0; h],
+        w2: vec![0; b * HIDDEN1 * h],
+        b2: vec![0; b * HIDDEN1],
+        w3: vec![0; b * HIDDEN2 * HIDDEN1],
+        b3: vec![0; b * HIDDEN2],
+        w4: vec![0; b * HIDDEN2],
+        b4: vec![cp(-300), cp(125)],
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("king.nnue");
+    chariot_eval::nnue::file::write(&path, &net.into()).unwrap();
+    let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let said = e.starts("info string evaluating with the network of evalfile");
+    assert!(
+        said.ends_with("(king-bucketed, 32 neurons a side, 2 output buckets)"),
         "{said}"
     );
     let evaluation = |e: &mut Engine, position: &str| {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chariot_eval::nnue::file::NetError;
-use chariot_eval::nnue::{Network, builtin};
+use chariot_eval::nnue::{Architecture, Network, builtin};
 use chariot_formats::book::{Book, BookError, BookSet};
 use chariot_formats::data;
 use chariot_formats::egtb::{ProbeError, Tablebases};
@@ -106,16 +106,20 @@ pub fn load_network_file(path: &Path) -> Result<Arc<Network>, ResourceError> {
 }
 
 /// How an evaluation is described to users: `the built-in network chariot-net10a (128 neurons
-/// a side, 8 output buckets)`, `the network of evalfile PATH (...)`, or `the hand-written
-/// evaluation` when there is no network.
+/// a side, 8 output buckets)`, `the network of evalfile PATH (king-bucketed, 512 neurons a side,
+/// 8 output buckets)`, or `the hand-written evaluation` when there is no network.
 #[must_use]
 pub fn describe_evaluation(network: Option<&Network>, file: Option<&Path>) -> String {
     let Some(net) = network else {
         return "the hand-written evaluation".to_owned();
     };
+    let kind = match net.architecture() {
+        Architecture::PieceSquare => "",
+        Architecture::KingBucketed => "king-bucketed, ",
+    };
     let shape = match net.buckets() {
-        1 => format!("{} neurons a side", net.hidden()),
-        b => format!("{} neurons a side, {b} output buckets", net.hidden()),
+        1 => format!("{kind}{} neurons a side", net.hidden()),
+        b => format!("{kind}{} neurons a side, {b} output buckets", net.hidden()),
     };
     match file {
         Some(path) => format!("the network of evalfile {} ({shape})", path.display()),

@@ -312,6 +312,87 @@ pub fn read_all(path: &Path) -> Result<Vec<Record>, DataError> {
         .collect()
 }
 
+/// A training-data file opened for reading its records by number, a range at a time, so that a
+/// trainer can stream files larger than memory (and in any order it likes).
+#[derive(Debug)]
+pub struct DataReader {
+    path: PathBuf,
+    file: File,
+    records: u64,
+}
+
+impl DataReader {
+    /// Opens `path` and checks its header; a partial last record is not counted.
+    ///
+    /// # Errors
+    ///
+    /// [`DataError::Io`] when the file cannot be opened, [`DataError::BadHeader`] when it is not
+    /// in this format.
+    pub fn open(path: &Path) -> Result<DataReader, DataError> {
+        let io = |source| DataError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = [0u8; HEADER_SIZE];
+        if len < HEADER_SIZE as u64 || file.read_exact(&mut head).is_err() || head != header() {
+            return Err(DataError::BadHeader {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(DataReader {
+            path: path.to_path_buf(),
+            file,
+            records: (len - HEADER_SIZE as u64) / RECORD_SIZE as u64,
+        })
+    }
+
+    /// The file's whole records.
+    #[must_use]
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends to `out` the bytes of records `first..first + count` (cut at the end of the
+    /// file), undecoded: [`Record::decode`] reads each, naming its number.
+    ///
+    /// # Errors
+    ///
+    /// [`DataError::Io`] when reading fails (the file shrank, a disk error).
+    pub fn read_raw(
+        &mut self,
+        first: u64,
+        count: u64,
+        out: &mut Vec<[u8; RECORD_SIZE]>,
+    ) -> Result<(), DataError> {
+        let count = count.min(self.records.saturating_sub(first));
+        if count == 0 {
+            return Ok(());
+        }
+        let io = |source| DataError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let offset = HEADER_SIZE as u64 + first * RECORD_SIZE as u64;
+        self.file.seek(SeekFrom::Start(offset)).map_err(io)?;
+        let mut bytes = vec![0u8; count as usize * RECORD_SIZE];
+        self.file.read_exact(&mut bytes).map_err(io)?;
+        out.extend(bytes.chunks_exact(RECORD_SIZE).map(|c| {
+            let mut r = [0u8; RECORD_SIZE];
+            r.copy_from_slice(c);
+            r
+        }));
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,6 +472,44 @@ mod tests {
         std::fs::write(&path, b"not a data file at all").unwrap();
         assert!(matches!(
             DataFile::open_for_append(&path),
+            Err(DataError::BadHeader { .. })
+        ));
+    }
+
+    #[test]
+    fn a_reader_reads_any_range_of_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.bin");
+        let records: Vec<Record> = (0..10)
+            .map(|i| Record {
+                setup: Position::start().to_setup(),
+                score: i * 7,
+                outcome: DecidedResult::DRAW,
+                ply: i as u8,
+            })
+            .collect();
+        let mut f = DataFile::open_for_append(&path).unwrap();
+        f.append(&records).unwrap();
+        drop(f);
+        // A partial record at the end is not counted.
+        let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+        raw.write_all(&[1, 2, 3]).unwrap();
+        drop(raw);
+        let mut reader = DataReader::open(&path).unwrap();
+        assert_eq!(reader.records(), 10);
+        let mut out = Vec::new();
+        reader.read_raw(3, 4, &mut out).unwrap();
+        reader.read_raw(8, 100, &mut out).unwrap();
+        reader.read_raw(50, 1, &mut out).unwrap();
+        let back: Vec<Record> = out
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Record::decode(b, i as u64).unwrap())
+            .collect();
+        assert_eq!(back, [&records[3..7], &records[8..]].concat());
+        std::fs::write(&path, b"not a data file at all").unwrap();
+        assert!(matches!(
+            DataReader::open(&path),
             Err(DataError::BadHeader { .. })
         ));
     }

@@ -269,7 +269,7 @@ impl Worker<'_> {
 
     /// The static evaluation of `pos` at `ply`, with the configured knowledge and noise.
     #[inline]
-    pub fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let config = &self.shared.config;
         let v = match self.shared.network {
             Some(net) => self.data.network.evaluate(net, ply, pos),
@@ -292,7 +292,13 @@ impl Worker<'_> {
     /// part of it shows that it is at least `beta` or at most `alpha` by the lazy margin, that
     /// bound (see [`evaluate_lazy`]). The flag is `true` for the exact evaluation.
     #[inline]
-    pub fn evaluate_lazy(&self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
+    pub fn evaluate_lazy(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
         let config = &self.shared.config;
         if config.noise == 0 && self.shared.network.is_none() {
             return evaluate_lazy(pos, &config.eval, &self.data.accs[ply], alpha, beta);
@@ -313,8 +319,8 @@ impl Worker<'_> {
     #[inline]
     pub fn enter_move(&mut self, pos: &Position, ply: usize, m: Move) {
         self.data.accs[ply + 1] = self.data.accs[ply].after_move(pos, m);
-        if let Some(net) = self.shared.network {
-            self.data.network.after_move(net, ply, pos, m);
+        if self.shared.network.is_some() {
+            self.data.network.after_move(ply, pos, m);
         }
     }
 

@@ -1,210 +1,213 @@
-//! The quantised network and its inference: a first layer of `hidden` neurons per perspective,
-//! kept as an accumulator that moves update by adding and subtracting one weight row per piece,
-//! a clipped ReLU, and one output neuron over both perspectives (the side to move's first). The
-//! output neuron may come in several buckets, one of which is chosen by the number of pieces on
-//! the board ([`output_bucket`]): an endgame is then read by other weights than an opening.
-//!
-//! Quantisation (as the trainer exports): first-layer weights and biases × [`QA`], output
-//! weights × [`QB`], output bias × `QA × QB`; the activation is clipped to `0..=QA`, so the output
-//! sum is `QA × QB` times the float network's, and the evaluation in centipawns is that sum ×
-//! [`SCALE`] / (`QA × QB`). Integer arithmetic throughout: every build and CPU gives the same
-//! number, whichever of the [`kernels`](super::kernels) (AVX2 or portable) does the work.
+//! A network of either architecture, as a file holds it and the search evaluates with it: the
+//! piece-square network of net10a ([`PsqNet`], file versions 1 and 2) or the king-bucketed one
+//! ([`KingNet`], version 3). Both keep two perspectives' first-layer sums that a move updates;
+//! the caller keeps the sums (the search one pair per ply) and a [`RefreshCache`], and asks the
+//! network to refresh, update and read them.
 
-use super::features::{self, INPUTS};
+use chariot_rules::{Color, Move, Position, Square};
+
 use super::kernels::Kernel;
-use chariot_rules::{Color, Piece, Position, Square};
+use super::king::KingNet;
+use super::king_features::Orientation;
+use super::psq::PsqNet;
+use super::refresh::RefreshCache;
 
-/// First-layer quantisation: an activation of 1.0 is `QA`.
-pub const QA: i16 = 255;
-/// Output-layer quantisation: a weight of 1.0 is `QB`.
-pub const QB: i16 = 256;
-/// Centipawns per unit of the float network's output (the trainer's win-probability scale).
-pub const SCALE: i32 = 400;
-/// The most output buckets a network may have.
-pub const MAX_BUCKETS: usize = 16;
+pub use super::board::{Change, placed, placed_after};
+pub use super::output::{MAX_BUCKETS, SCALE, output_bucket};
 
-/// The output bucket of a position with `pieces` pieces on the board (generals included) in a
-/// network of `buckets` buckets: the piece counts 2 to 32 split into `buckets` runs of nearly
-/// equal length, fewest pieces first (always 0 for one bucket).
-#[inline]
-#[must_use]
-pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
-    (pieces.clamp(2, 32) as usize - 2) * buckets / 31
+/// The two architectures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Architecture {
+    /// 1,260 piece-square features, one first layer, one output (net10a; file versions 1, 2).
+    PieceSquare,
+    /// 7,560 king-bucketed features, a first layer, two hidden layers (file version 3).
+    KingBucketed,
 }
 
-/// A quantised network.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Network {
-    hidden: usize,
-    /// First-layer weights, one row of `hidden` per feature.
-    pub(super) w1: Vec<i16>,
-    /// First-layer biases.
-    pub(super) b1: Vec<i16>,
-    /// Output weights, bucket by bucket: `hidden` for the side to move, then `hidden` for the
-    /// other side.
-    pub(super) w2: Vec<i16>,
-    /// Output biases, one per bucket.
-    pub(super) b2: Vec<i32>,
-    /// The vector kernels the arithmetic runs on (the same results whichever).
-    kernel: Kernel,
+impl Architecture {
+    /// The name in messages and on the command line: `psq`, `king`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::PieceSquare => "psq",
+            Architecture::KingBucketed => "king",
+        }
+    }
 }
 
-/// The first layer's sums for both perspectives.
+/// A quantised network of either architecture.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator {
-    red: Vec<i16>,
-    black: Vec<i16>,
+pub enum Network {
+    /// net10a's architecture.
+    PieceSquare(PsqNet),
+    /// The king-bucketed architecture.
+    KingBucketed(KingNet),
+}
+
+impl From<PsqNet> for Network {
+    fn from(net: PsqNet) -> Network {
+        Network::PieceSquare(net)
+    }
+}
+
+impl From<KingNet> for Network {
+    fn from(net: KingNet) -> Network {
+        Network::KingBucketed(net)
+    }
 }
 
 impl Network {
-    /// A network from its quantised parts; the output biases' count is the number of buckets.
-    ///
-    /// # Panics
-    ///
-    /// When the lengths do not fit one hidden size `h` and bucket count `b` (`w1`: `INPUTS ×
-    /// h`, `b1`: `h`, `w2`: `2h × b`, `b2`: `b` from 1 to [`MAX_BUCKETS`]).
+    /// Which architecture the network has.
     #[must_use]
-    pub fn from_parts(w1: Vec<i16>, b1: Vec<i16>, w2: Vec<i16>, b2: Vec<i32>) -> Network {
-        let hidden = b1.len();
-        let buckets = b2.len();
-        assert!(
-            w1.len() == INPUTS * hidden
-                && w2.len() == 2 * hidden * buckets
-                && (1..=MAX_BUCKETS).contains(&buckets),
-            "inconsistent network sizes"
-        );
-        Network {
-            hidden,
-            w1,
-            b1,
-            w2,
-            b2,
-            kernel: Kernel::detect(),
+    pub fn architecture(&self) -> Architecture {
+        match self {
+            Network::PieceSquare(_) => Architecture::PieceSquare,
+            Network::KingBucketed(_) => Architecture::KingBucketed,
         }
     }
 
-    /// The quantised parts, as [`Network::from_parts`] takes them: first-layer weights and
-    /// biases, output weights and biases.
+    /// Neurons per perspective in the first layer (the length of each perspective's sums).
     #[must_use]
-    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
-        (&self.w1, &self.b1, &self.w2, &self.b2)
+    pub fn hidden(&self) -> usize {
+        match self {
+            Network::PieceSquare(n) => n.hidden(),
+            Network::KingBucketed(n) => n.hidden(),
+        }
+    }
+
+    /// Output buckets (1 for a single output).
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        match self {
+            Network::PieceSquare(n) => n.buckets(),
+            Network::KingBucketed(n) => n.buckets(),
+        }
+    }
+
+    /// The vector kernels in use.
+    #[must_use]
+    pub fn kernel(&self) -> Kernel {
+        match self {
+            Network::PieceSquare(n) => n.kernel(),
+            Network::KingBucketed(n) => n.kernel(),
+        }
     }
 
     /// The network computing with `kernel` (the fastest this CPU has by default; the others
     /// give the same numbers, more slowly: for measuring). A kernel the CPU lacks falls back to
     /// the portable one.
     #[must_use]
-    pub fn with_kernel(mut self, kernel: Kernel) -> Network {
-        self.kernel = if kernel.available() {
-            kernel
-        } else {
-            Kernel::Portable
-        };
-        self
-    }
-
-    /// The vector kernels in use.
-    #[must_use]
-    pub fn kernel(&self) -> Kernel {
-        self.kernel
-    }
-
-    /// Neurons per perspective in the first layer.
-    #[must_use]
-    pub fn hidden(&self) -> usize {
-        self.hidden
-    }
-
-    /// Output buckets (1 for a single output).
-    #[must_use]
-    pub fn buckets(&self) -> usize {
-        self.b2.len()
-    }
-
-    fn row(&self, feature: usize) -> &[i16] {
-        &self.w1[feature * self.hidden..(feature + 1) * self.hidden]
-    }
-
-    /// The accumulator of the pieces `placed`, computed afresh.
-    pub fn refresh(&self, placed: impl Iterator<Item = (Piece, Square)>) -> Accumulator {
-        let mut acc = Accumulator {
-            red: self.b1.clone(),
-            black: self.b1.clone(),
-        };
-        for (piece, sq) in placed {
-            self.add(&mut acc, piece, sq);
+    pub fn with_kernel(self, kernel: Kernel) -> Network {
+        match self {
+            Network::PieceSquare(n) => n.with_kernel(kernel).into(),
+            Network::KingBucketed(n) => n.with_kernel(kernel).into(),
         }
-        acc
     }
 
-    /// The accumulator of a position.
+    /// Computes both perspectives' sums of `pos` into `red` and `black` (`hidden` long each).
+    pub fn refresh(
+        &self,
+        pos: &Position,
+        red: &mut [i16],
+        black: &mut [i16],
+        cache: &mut RefreshCache,
+    ) {
+        self.refresh_side(Color::Red, pos, red, cache);
+        self.refresh_side(Color::Black, pos, black, cache);
+    }
+
+    /// Computes `perspective`'s sums of `pos` into `out` (`hidden` long): the king-bucketed
+    /// network through `cache`.
+    pub fn refresh_side(
+        &self,
+        perspective: Color,
+        pos: &Position,
+        out: &mut [i16],
+        cache: &mut RefreshCache,
+    ) {
+        match self {
+            Network::PieceSquare(n) => n.refresh_side(perspective, placed(pos), out),
+            Network::KingBucketed(n) => cache.refresh_position(n, perspective, pos, out),
+        }
+    }
+
+    /// Whether `change` makes `perspective`'s sums be refreshed rather than updated: a move of
+    /// its own general to another bucket of the king-bucketed network.
     #[must_use]
-    pub fn refresh_position(&self, pos: &Position) -> Accumulator {
-        self.refresh(Square::all().filter_map(|s| pos.piece_at(s).map(|p| (p, s))))
+    pub fn needs_refresh(&self, perspective: Color, change: &Change) -> bool {
+        match self {
+            Network::PieceSquare(_) => false,
+            Network::KingBucketed(_) => KingNet::needs_refresh(perspective, change),
+        }
     }
 
-    /// Adds `piece` on `sq` to the accumulator.
-    pub fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        self.add_to(&mut acc.red, &mut acc.black, piece, sq);
+    /// `perspective`'s sums after `change` (into `child`) from those before it (`parent`),
+    /// its general standing on `general` (which the king-bucketed network's features depend
+    /// on; a change that [`Network::needs_refresh`] is not for this).
+    pub fn update_side(
+        &self,
+        perspective: Color,
+        general: Square,
+        parent: &[i16],
+        child: &mut [i16],
+        change: &Change,
+    ) {
+        match self {
+            Network::PieceSquare(n) => n.update_side(perspective, parent, child, change),
+            Network::KingBucketed(n) => {
+                n.update_side(perspective, general, parent, child, change);
+            }
+        }
     }
 
-    /// Takes `piece` on `sq` off the accumulator.
-    pub fn remove(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        self.remove_from(&mut acc.red, &mut acc.black, piece, sq);
+    /// Both perspectives' sums after `m` is played in `pos` (into `child`) from those of `pos`
+    /// (`parent`), red's first in each pair: updated, or refreshed through `cache` for the side
+    /// whose general changes bucket.
+    pub fn update(
+        &self,
+        parent: (&[i16], &[i16]),
+        child: (&mut [i16], &mut [i16]),
+        pos: &Position,
+        m: Move,
+        cache: &mut RefreshCache,
+    ) {
+        let Some(change) = Change::of(pos, m) else {
+            child.0.copy_from_slice(parent.0);
+            child.1.copy_from_slice(parent.1);
+            return;
+        };
+        for (perspective, base, out) in [
+            (Color::Red, parent.0, child.0),
+            (Color::Black, parent.1, child.1),
+        ] {
+            if self.needs_refresh(perspective, &change) {
+                if let Network::KingBucketed(n) = self {
+                    let o = Orientation::of(perspective, change.to);
+                    cache.refresh(n, perspective, o, placed_after(pos, m), out);
+                }
+            } else {
+                self.update_side(perspective, pos.king(perspective), base, out, &change);
+            }
+        }
     }
 
-    /// The first-layer biases: the sums of an empty board, for each perspective.
-    #[must_use]
-    pub fn biases(&self) -> &[i16] {
-        &self.b1
-    }
-
-    /// Adds `piece` on `sq` to first-layer sums kept elsewhere (the search's stack of them):
-    /// `red` and `black` are the two perspectives', `hidden` long each.
-    pub fn add_to(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
-        let k = self.kernel;
-        k.add_row(red, self.row(features::index(Color::Red, piece, sq)));
-        k.add_row(black, self.row(features::index(Color::Black, piece, sq)));
-    }
-
-    /// Takes `piece` on `sq` off first-layer sums kept elsewhere (see [`Network::add_to`]).
-    pub fn remove_from(&self, red: &mut [i16], black: &mut [i16], piece: Piece, sq: Square) {
-        let k = self.kernel;
-        k.sub_row(red, self.row(features::index(Color::Red, piece, sq)));
-        k.sub_row(black, self.row(features::index(Color::Black, piece, sq)));
-    }
-
-    /// The evaluation in centipawns from the side to move's view, of a position with `pieces`
-    /// pieces on the board (which picks the output bucket).
-    #[must_use]
-    pub fn evaluate(&self, acc: &Accumulator, to_move: Color, pieces: u32) -> i32 {
-        self.output(&acc.red, &acc.black, to_move, pieces)
-    }
-
-    /// The evaluation in centipawns from the side to move's view, of first-layer sums kept
-    /// elsewhere (see [`Network::add_to`]) for a position with `pieces` pieces on the board.
+    /// The evaluation in centipawns from the side to move's view, of the sums `red` and `black`
+    /// of a position with `pieces` pieces on the board.
     #[must_use]
     pub fn output(&self, red: &[i16], black: &[i16], to_move: Color, pieces: u32) -> i32 {
-        let (us, them) = if to_move.is_red() {
-            (red, black)
-        } else {
-            (black, red)
-        };
-        let bucket = output_bucket(self.b2.len(), pieces);
-        let h = self.hidden;
-        let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
-        let k = self.kernel;
-        let sum = k
-            .dot_crelu(us, w_us, QA)
-            .wrapping_add(k.dot_crelu(them, w_them, QA))
-            .wrapping_add(self.b2[bucket]);
-        sum * SCALE / (i32::from(QA) * i32::from(QB))
+        match self {
+            Network::PieceSquare(n) => n.output(red, black, to_move, pieces),
+            Network::KingBucketed(n) => n.output(red, black, to_move, pieces),
+        }
     }
 
     /// The evaluation of a position, from its side to move's view (a full refresh).
     #[must_use]
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        self.evaluate(&self.refresh_position(pos), pos.turn(), pos.piece_count())
+        match self {
+            Network::PieceSquare(n) => n.evaluate_position(pos),
+            Network::KingBucketed(n) => n.evaluate_position(pos),
+        }
     }
 }
 
@@ -214,118 +217,38 @@ mod tests {
     use chariot_rules::random::Rng;
     use chariot_rules::testing::{ROOTS, random_games};
 
-    fn random_net(rng: &mut Rng, hidden: usize) -> Network {
-        random_bucketed(rng, hidden, 1)
-    }
-
-    fn random_bucketed(rng: &mut Rng, hidden: usize, buckets: usize) -> Network {
-        let mut w = |n: usize, span: usize| -> Vec<i16> {
-            (0..n)
-                .map(|_| rng.below(2 * span + 1) as i16 - span as i16)
-                .collect()
-        };
-        let w1 = w(INPUTS * hidden, 120);
-        let b1 = w(hidden, 200);
-        let w2 = w(2 * hidden * buckets, 60);
-        Network::from_parts(
-            w1,
-            b1,
-            w2,
-            (0..buckets as i32).map(|b| 1234 - 500 * b).collect(),
-        )
-    }
-
+    /// Both architectures' sums, kept move by move through [`Network::update`] with one cache,
+    /// equal a refresh, and their readings the position's evaluation.
     #[test]
-    fn updating_the_accumulator_move_by_move_equals_a_refresh() {
-        let mut rng = Rng::seeded(3);
-        let net = random_net(&mut rng, 16);
-        let mut checked = 0;
-        random_games(&ROOTS, 20, 60, &mut rng, |pos| {
-            let acc = net.refresh_position(pos);
-            for m in pos.legal_move_list().iter().take(6) {
-                let mut inc = acc.clone();
-                let mover = pos.piece_at(m.from()).expect("a piece moves");
-                if let Some(captured) = pos.piece_at(m.to()) {
-                    net.remove(&mut inc, captured, m.to());
+    fn both_architectures_update_and_read_their_sums_alike() {
+        let mut rng = Rng::seeded(21);
+        let nets: [Network; 2] = [
+            crate::nnue::psq::random_net(&mut rng, 32, 3).into(),
+            crate::nnue::king::random_net(&mut rng, 32, 3).into(),
+        ];
+        let mut cache = RefreshCache::new();
+        for net in &nets {
+            let h = net.hidden();
+            random_games(&ROOTS, 10, 60, &mut rng, |pos| {
+                let (mut red, mut black) = (vec![0; h], vec![0; h]);
+                net.refresh(pos, &mut red, &mut black, &mut cache);
+                for m in pos.legal_move_list().iter().take(8) {
+                    let (mut r, mut b) = (vec![0; h], vec![0; h]);
+                    net.update((&red, &black), (&mut r, &mut b), pos, *m, &mut cache);
+                    let mut after = pos.clone();
+                    after.make_move(*m);
+                    let v = net.output(&r, &b, after.turn(), after.piece_count());
+                    assert_eq!(
+                        v,
+                        net.evaluate_position(&after),
+                        "{}",
+                        net.architecture().name()
+                    );
+                    let (mut fr, mut fb) = (vec![0; h], vec![0; h]);
+                    net.refresh(&after, &mut fr, &mut fb, &mut cache);
+                    assert_eq!((r, b), (fr, fb));
                 }
-                net.remove(&mut inc, mover, m.from());
-                net.add(&mut inc, mover, m.to());
-                let mut after = pos.clone();
-                after.make_move(*m);
-                assert_eq!(inc, net.refresh_position(&after));
-                // And back (unmake).
-                net.remove(&mut inc, mover, m.to());
-                net.add(&mut inc, mover, m.from());
-                if let Some(captured) = pos.piece_at(m.to()) {
-                    net.add(&mut inc, captured, m.to());
-                }
-                assert_eq!(inc, acc);
-                checked += 1;
-            }
-        });
-        assert!(checked > 1000);
-    }
-
-    #[test]
-    fn colours_swapped_give_the_same_evaluation() {
-        // The features are symmetric between the colours, so a position and its colour-flipped
-        // twin (board reflected top to bottom, colours and side to move swapped) evaluate alike.
-        let mut rng = Rng::seeded(9);
-        let net = random_net(&mut rng, 8);
-        random_games(&ROOTS, 5, 40, &mut rng, |pos| {
-            let placed: Vec<(Piece, Square)> = Square::all()
-                .filter_map(|s| pos.piece_at(s).map(|p| (p, s)))
-                .collect();
-            let flipped = placed
-                .iter()
-                .map(|&(p, s)| (Piece::new(p.color().opponent(), p.kind()), s.flip()));
-            let n = pos.piece_count();
-            let a = net.evaluate(&net.refresh(placed.iter().copied()), pos.turn(), n);
-            let b = net.evaluate(&net.refresh(flipped), pos.turn().opponent(), n);
-            assert_eq!(a, b);
-        });
-    }
-
-    #[test]
-    fn the_output_bucket_follows_the_piece_count() {
-        for buckets in 1..=MAX_BUCKETS {
-            let of: Vec<usize> = (2..=32).map(|n| output_bucket(buckets, n)).collect();
-            assert_eq!(of[0], 0);
-            assert_eq!(of[30], buckets - 1, "32 pieces: the last bucket");
-            assert!(of.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
-            // Runs of nearly equal length: every bucket is used, none twice as often as another
-            // but for rounding.
-            let mut sizes = vec![0; buckets];
-            for &b in &of {
-                sizes[b] += 1;
-            }
-            let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
-            assert!(*min >= 1 && max - min <= 1, "{buckets} buckets: {sizes:?}");
+            });
         }
-        assert_eq!(output_bucket(8, 0), 0, "out-of-range counts are clamped");
-        assert_eq!(output_bucket(8, 40), 7);
-    }
-
-    #[test]
-    fn each_position_reads_the_output_of_its_bucket() {
-        let mut rng = Rng::seeded(5);
-        let net = random_bucketed(&mut rng, 8, 4);
-        // The same first layer and bucket 2's output alone, as a one-bucket network.
-        let h = net.hidden();
-        let single = |b: usize| {
-            Network::from_parts(
-                net.w1.clone(),
-                net.b1.clone(),
-                net.w2[b * 2 * h..(b + 1) * 2 * h].to_vec(),
-                vec![net.b2[b]],
-            )
-        };
-        let mut seen = [false; 4];
-        random_games(&ROOTS, 30, 200, &mut rng, |pos| {
-            let b = output_bucket(4, pos.piece_count());
-            seen[b] = true;
-            assert_eq!(net.evaluate_position(pos), single(b).evaluate_position(pos));
-        });
-        assert!(seen.iter().filter(|&&s| s).count() >= 2, "{seen:?}");
     }
 }

@@ -1,6 +1,6 @@
 //! The trainer: fits a network to self-play data on the CPU.
 //!
-//! The float network mirrors the quantised one ([`chariot_eval::nnue::network`]): for each perspective the
+//! The float network mirrors the quantised one ([`chariot_eval::nnue::psq`]): for each perspective the
 //! first layer sums one weight row per active feature plus a bias, a clipped ReLU keeps it in
 //! `[0, 1]`, and one output neuron reads both halves (the side to move's first; with output
 //! buckets, the neuron of the position's bucket by its piece count). Its output `o`
@@ -20,8 +20,10 @@
 
 use super::loss::{Targets, sigmoid};
 use crate::adam::Adam;
+use chariot_eval::nnue::PsqNet;
 use chariot_eval::nnue::features::{self, INPUTS};
-use chariot_eval::nnue::network::{Network, QA, QB, output_bucket};
+use chariot_eval::nnue::network::output_bucket;
+use chariot_eval::nnue::psq::{QA, QB};
 use chariot_formats::training_data::Record;
 use chariot_rules::random::Rng;
 use chariot_rules::{Color, Square};
@@ -265,7 +267,7 @@ impl FloatNet {
     /// weight divided by its scale. Quantising the result gives `net` back exactly, so training
     /// can go on from a checkpoint or refine a built-in network.
     #[must_use]
-    pub fn from_network(net: &Network) -> FloatNet {
+    pub fn from_network(net: &PsqNet) -> FloatNet {
         let qa = f32::from(QA);
         let qb = f32::from(QB);
         let f = |v: &[i16], scale: f32| -> Vec<f32> {
@@ -311,7 +313,7 @@ impl FloatNet {
 
     /// The quantised network for the engine.
     #[must_use]
-    pub fn quantise(&self) -> Network {
+    pub fn quantise(&self) -> PsqNet {
         let q = |v: &[f32], scale: f32| -> Vec<i16> {
             v.iter()
                 .map(|w| (w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale).round() as i16)
@@ -319,7 +321,7 @@ impl FloatNet {
         };
         let qa = f32::from(QA);
         let qb = f32::from(QB);
-        Network::from_parts(
+        PsqNet::from_parts(
             q(&self.w1, qa),
             q(&self.b1, qa),
             q(&self.w2, qb),
