@@ -3,7 +3,9 @@
 //! The person's moves are checked against the rules core: legal, and not a forbidden repetition
 //! under the Asian rules (a perpetual check or chase of their own), with the reason when one is
 //! refused. After every move the game is judged (mate, stalemate, repetition, the 60-move rule).
-//! The engine plays at the game's level and never makes a forbidden repetition either.
+//! The engine plays at the game's level and never makes a forbidden repetition either. An
+//! external engine may play instead of Chariot (`crate::engines::play`): its moves are judged
+//! by the same rules, and an illegal or forbidden move, a crash or a flag ends the game.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +20,7 @@ use chariot_rules::{
 };
 
 use crate::clock::{Clock, ClockSpec};
+use crate::engines::play::{Answer, ClockTimes, Opponent, Turn};
 use crate::play_levels::LevelSpec;
 
 /// Why a request about a game cannot be done; the message says what is wrong.
@@ -59,14 +62,36 @@ pub struct EngineMove {
     pub mv: String,
     /// `book`, `tables` or `search`.
     pub source: &'static str,
-    /// The score in centipawns for the engine, or `mate N` (plies).
-    pub score: String,
+    /// The score in centipawns for the engine, or `mate N` (plies); `None` when an external
+    /// engine gave none.
+    pub score: Option<String>,
     /// The depth reached (0 for a book or table move).
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
     /// Milliseconds it took.
     pub millis: u64,
+}
+
+impl EngineMove {
+    /// What an external engine said with its move `mv`.
+    fn external(mv: Move, answer: &Answer) -> EngineMove {
+        use chariot_matchkit::engine::EngineScore;
+        EngineMove {
+            mv: mv.to_string(),
+            source: if answer.book { "book" } else { "search" },
+            score: answer.score.map(|s| match s {
+                EngineScore::Cp(cp) => cp.to_string(),
+                EngineScore::Mate(_) => {
+                    let plies = crate::engines::lines::score_parts(s).1.unwrap_or(0);
+                    format!("mate {plies}")
+                }
+            }),
+            depth: answer.depth.unwrap_or(0),
+            nodes: answer.nodes.unwrap_or(0),
+            millis: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
 }
 
 /// How a new game is set up.
@@ -115,6 +140,8 @@ pub struct Game {
     clock: Option<Clock>,
     /// The finished game is in the game database.
     archived: bool,
+    /// The external engine playing instead of Chariot, if any.
+    opponent: Option<Opponent>,
 }
 
 impl Game {
@@ -153,7 +180,21 @@ impl Game {
             ending: None,
             clock: setup.clock.map(Clock::start),
             archived: false,
+            opponent: None,
         })
+    }
+
+    /// The game with `opponent` playing instead of Chariot (Chariot still gives the hints).
+    #[must_use]
+    pub fn against(mut self, opponent: Opponent) -> Game {
+        self.opponent = Some(opponent);
+        self
+    }
+
+    /// The external engine playing, if one does.
+    #[must_use]
+    pub fn opponent(&self) -> Option<&Opponent> {
+        self.opponent.as_ref()
     }
 
     /// The current position.
@@ -272,7 +313,19 @@ impl Game {
         let engine = self.human.opponent();
         let known = Known::of(&self.position, &self.tables, engine);
         let mut score = 0;
-        if known.is_open() {
+        if known.is_open()
+            && let Some(opponent) = &self.opponent
+        {
+            // An external engine judges by its own score.
+            let Some(to_move) = opponent.evaluate(&self.start, &self.moves, cap) else {
+                return Ok(false);
+            };
+            score = if self.position.turn() == engine {
+                to_move
+            } else {
+                -to_move
+            };
+        } else if known.is_open() {
             // The book's moves carry no evaluation (a score of 0): a search judges.
             let mut limits = self.spec.limits(cap);
             limits.nodes = Some(self.spec.nodes.max(JUDGE_NODES));
@@ -407,6 +460,9 @@ impl Game {
         if !self.engine_to_move() {
             return None;
         }
+        if self.opponent.is_some() {
+            return self.external_reply(cap);
+        }
         let started = Instant::now();
         let turn = self.position.turn();
         let cap = match &self.clock {
@@ -425,15 +481,42 @@ impl Game {
                 Source::Tables { .. } => "tables",
                 Source::Search => "search",
             },
-            score: match answer.result.score {
+            score: Some(match answer.result.score {
                 Score::Cp(cp) => cp.to_string(),
                 Score::Mate(p) => format!("mate {p}"),
-            },
+            }),
             depth: answer.result.depth,
             nodes: answer.result.nodes,
             millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
         self.play(best).then_some(best)
+    }
+
+    /// The external engine's turn: its move judged and played, or the game's end.
+    fn external_reply(&mut self, cap: Duration) -> Option<Move> {
+        let turn = self.position.turn();
+        let clock = self.clock.as_ref().map(|c| ClockTimes {
+            own: c.left(turn, turn),
+            opp: c.left(turn.opponent(), turn),
+            increment: c.spec().increment,
+        });
+        let opponent = self.opponent.as_ref()?;
+        match opponent.reply(&self.start, &self.moves, &self.position, clock, cap) {
+            Turn::Ended(ending) => {
+                self.ending = Some(ending);
+                self.settle();
+                None
+            }
+            Turn::Played { mv, answer, ending } => {
+                self.last_engine = Some(EngineMove::external(mv, &answer));
+                let played = self.play(mv);
+                if played && let Some(ending) = ending {
+                    self.ending = Some(ending);
+                    self.settle();
+                }
+                played.then_some(mv)
+            }
+        }
     }
 
     /// Takes back the person's last move and the engine's reply to it (the position before the
@@ -478,7 +561,10 @@ impl Game {
     #[must_use]
     pub fn pgn(&self, notation: Notation, date: &str) -> String {
         use chariot_games::write::{PgnGame, WrittenMove, write_game};
-        let engine = format!("Chariot (level {})", self.level);
+        let engine = match &self.opponent {
+            Some(o) => o.id_name().unwrap_or_else(|| o.name().to_owned()),
+            None => format!("Chariot (level {})", self.level),
+        };
         let (red, black) = if self.human == Color::Red {
             ("You".to_owned(), engine)
         } else {
