@@ -1,7 +1,7 @@
 // The JSON API (docs/web-api.md), one function per request. Every failure throws an Error
 // whose message is the server's `error` text and whose `status` is the HTTP status.
 
-async function call(method, path, body, raw = false) {
+export async function call(method, path, body, raw = false) {
   const init = { method, headers: {} };
   if (body instanceof Blob || body instanceof ArrayBuffer) {
     init.body = body;

@@ -6,6 +6,7 @@ import { current, setLanguage, translatePage } from './i18n.js';
 import { Play } from './play.js';
 import { Analyse } from './analyse.js';
 import { Tables } from './tables.js';
+import { Engines } from './engines.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,7 @@ class App {
     this.view = 'play';
     this.notation = localStorage.getItem('chariot.notation') || 'chinese';
     this.board = new Board($('board'), (iccs) => this.onMove(iccs));
+    this.engines = new Engines(this);
     this.play = new Play(this);
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
