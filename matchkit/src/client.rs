@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::clock::{Clock, TimeControl};
 use crate::engine::{DEFAULT_GRACE, DEFAULT_HANDSHAKE, EngineScore, Failure, is_book_info, uci_go};
+use crate::handshake::{Hello, handshake};
 use crate::info::{Info, read_info};
 use crate::interrupt::{self, Interrupt};
 use crate::options::EngineOption;
@@ -40,6 +41,16 @@ pub enum Protocol {
     Ucci,
     /// UCI as Xiangqi engines speak it: `uci`, `go wtime ... btime ...`.
     Uci,
+}
+
+impl Protocol {
+    /// The words of its handshake: what is sent and what answers it.
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Uci => ("uci", "uciok"),
+        }
+    }
 }
 
 impl fmt::Display for Protocol {
@@ -311,20 +322,6 @@ pub struct Engine {
     variant_set: bool,
 }
 
-/// What the handshake learned.
-#[derive(Default)]
-struct Hello {
-    id_name: Option<String>,
-    /// The engine's `id author`.
-    author: Option<String>,
-    /// The options it declared that could be read ([`EngineOption::parse`]).
-    declared: Vec<EngineOption>,
-    /// Option names as listed (UCCI: the word after `option`; UCI: after `option name`).
-    options: Vec<String>,
-    /// UCI only: the values the `UCI_Variant` option offers (`var` words).
-    variants: Vec<String>,
-}
-
 impl Engine {
     /// Starts an engine, runs the handshake and sends its settings.
     ///
@@ -347,12 +344,12 @@ impl Engine {
         let deadline = Instant::now() + config.handshake;
         let (protocol, hello) = match config.protocol {
             ProtocolChoice::Fixed(p) => {
-                let hello = handshake(&mut process, p, deadline, false)?;
+                let hello = handshake(&mut process, p.words(), deadline, false)?;
                 (p, hello)
             }
             ProtocolChoice::Auto => {
                 let probe = (Instant::now() + PROBE).min(deadline);
-                match handshake(&mut process, Protocol::Ucci, probe, true) {
+                match handshake(&mut process, Protocol::Ucci.words(), probe, true) {
                     Ok(hello) => (Protocol::Ucci, hello),
                     Err(Failure::Disconnected { .. }) => {
                         // It left on `ucci`: start it again and speak UCI.
@@ -360,11 +357,12 @@ impl Engine {
                         process = spawn()?;
                         (
                             Protocol::Uci,
-                            handshake(&mut process, Protocol::Uci, deadline, false)?,
+                            handshake(&mut process, Protocol::Uci.words(), deadline, false)?,
                         )
                     }
                     Err(_) => {
-                        let hello = handshake(&mut process, Protocol::Uci, deadline, false)?;
+                        let hello =
+                            handshake(&mut process, Protocol::Uci.words(), deadline, false)?;
                         let p = if hello.options.iter().any(|o| o == "\0ucci") {
                             Protocol::Ucci
                         } else {
@@ -763,65 +761,6 @@ pub(crate) struct Go<'a> {
     pub interrupt: Option<&'a Interrupt>,
 }
 
-/// Sends `ucci` or `uci` and reads `id` and `option` lines until `ucciok`/`uciok`.
-///
-/// In `probe` mode a line that complains about an unknown command ends the wait early.
-/// Outside probe mode (the UCI attempt after a UCCI probe) a late `ucciok` is accepted; it is
-/// reported with the marker option `"\0ucci"`.
-fn handshake(
-    process: &mut Process,
-    protocol: Protocol,
-    deadline: Instant,
-    probe: bool,
-) -> Result<Hello, Failure> {
-    let (hello_cmd, ok) = match protocol {
-        Protocol::Ucci => ("ucci", "ucciok"),
-        Protocol::Uci => ("uci", "uciok"),
-    };
-    let gone = |process: &mut Process| Failure::Disconnected {
-        status: process.exit_status(),
-        stderr: process.stderr_tail(),
-    };
-    if process.send(hello_cmd).is_err() {
-        return Err(gone(process));
-    }
-    let mut hello = Hello::default();
-    loop {
-        match process.recv_until(deadline) {
-            Ok((line, _)) => {
-                let line = line.trim();
-                let mut words = line.split_whitespace();
-                match words.next() {
-                    Some(w) if w == ok => return Ok(hello),
-                    Some("ucciok") if !probe => {
-                        hello.options.push("\0ucci".to_owned());
-                        return Ok(hello);
-                    }
-                    Some("id") => {
-                        let field = words.next();
-                        let text = words.collect::<Vec<_>>().join(" ");
-                        match field {
-                            _ if text.is_empty() => {}
-                            Some("name") => hello.id_name = Some(text),
-                            Some("author") => hello.author = Some(text),
-                            _ => {}
-                        }
-                    }
-                    Some("option") => read_option(line, &mut hello),
-                    _ if probe && line.to_ascii_lowercase().contains("unknown") => {
-                        return Err(Failure::Handshake(format!("{hello_cmd}: {line}")));
-                    }
-                    _ => {}
-                }
-            }
-            Err(RecvError::Timeout) => {
-                return Err(Failure::Handshake(format!("no {ok} in time")));
-            }
-            Err(RecvError::Disconnected) => return Err(gone(process)),
-        }
-    }
-}
-
 /// The `go` command for `protocol`: UCCI `go [draw] time T increment I|movestogo M opptime T
 /// oppincrement I|oppmovestogo M` (milliseconds with `millisec`, whole seconds without), UCI
 /// `go wtime T btime T winc I binc I [movestogo M]`.
@@ -864,49 +803,9 @@ fn setoption_line(protocol: Protocol, name: &str, value: &str) -> String {
     }
 }
 
-/// Records an `option` line: UCCI `option NAME type ...`, UCI `option name NAME type ...`.
-fn read_option(line: &str, hello: &mut Hello) {
-    hello.declared.extend(EngineOption::parse(line));
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.get(1) == Some(&"name") {
-        let end = words
-            .iter()
-            .position(|&w| w == "type")
-            .unwrap_or(words.len());
-        let name = words[2..end.max(2)].join(" ");
-        if name.eq_ignore_ascii_case("UCI_Variant") {
-            hello.variants.extend(
-                words
-                    .windows(2)
-                    .filter(|w| w[0] == "var")
-                    .map(|w| w[1].to_owned()),
-            );
-        }
-        hello.options.push(name);
-    } else if let Some(name) = words.get(1) {
-        hello.options.push((*name).to_owned());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_uci_options() {
-        let mut hello = Hello::default();
-        read_option(
-            "option name UCI_Variant type combo default chess var chess var xiangqi",
-            &mut hello,
-        );
-        read_option("option name Move Overhead type spin default 10", &mut hello);
-        read_option("option usemillisec type check default true", &mut hello);
-        assert_eq!(hello.variants, ["chess", "xiangqi"]);
-        assert_eq!(
-            hello.options,
-            ["UCI_Variant", "Move Overhead", "usemillisec"]
-        );
-    }
 
     #[test]
     fn replies_map_their_moves_and_garbage_is_a_failure() {

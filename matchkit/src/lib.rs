@@ -6,7 +6,8 @@
 //! - [`process`]: an engine as a child process, a reader thread per engine, every wait a
 //!   channel wait with a deadline;
 //! - [`client`]: the one UCCI/UCI engine client: the handshake with protocol detection, the
-//!   options, positions and `go` within a game's clocks ([`client::Engine::think`]);
+//!   options, positions and `go` within a game's clocks ([`client::Engine::think`]), its
+//!   handshake apart (`handshake`);
 //! - [`search`]: one search as a GUI asks for it: `go` with depth, nodes, a time for the move
 //!   or no limit, `stop` on request, every `info` line to the caller;
 //! - [`engine`]: what every client shares: failures, reported scores, the UCI `go` line,
@@ -34,6 +35,7 @@ pub mod client;
 pub mod clock;
 pub mod ending;
 pub mod engine;
+mod handshake;
 pub mod info;
 pub mod interrupt;
 pub mod options;

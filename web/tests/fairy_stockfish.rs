@@ -80,10 +80,24 @@ async fn game_and_analysis(app: &Router, engine: &str, limits: Value) {
         Some(json!({"side": "black", "engine": engine, "limits": limits})),
     )
     .await;
+    // Developing moves, no shuffling: a repeated position is one Fairy-Stockfish may call
+    // over (its repetition rules) and answer `bestmove (none)`.
+    let wanted = ["h9g7", "b9c7", "g6g5", "c6c5", "a9a8", "i9i8"];
     for _ in 0..4 {
         assert!(game["result"].is_null(), "{game}");
         let id = game["id"].as_str().unwrap().to_owned();
-        let mv = game["playable"][0].as_str().unwrap().to_owned();
+        let playable: Vec<&str> = game["playable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let mv = wanted
+            .iter()
+            .find(|m| playable.contains(m))
+            .copied()
+            .unwrap_or(playable[playable.len() / 2])
+            .to_owned();
         game = json_call(
             app,
             "POST",

@@ -105,7 +105,9 @@ export class Engines {
   buildPlay() {
     const options = [el('option', { value: '', textContent: 'Chariot' })];
     for (const e of this.list) {
-      options.push(el('option', { value: e.name, textContent: this.label(e), disabled: e.state !== 'ready' }));
+      const ready = e.state === 'ready';
+      const title = ready ? '' : w('failed', { name: e.name, error: e.error });
+      options.push(el('option', { value: e.name, textContent: this.label(e), disabled: !ready, title }));
     }
     const select = el('select', { id: 'new-opponent' }, ...options);
     const chooser = el('label', {}, el('span', { className: 'w-opponent' }), select);
