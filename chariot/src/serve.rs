@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use chariot_engine::resources;
 use chariot_web::compiled_books::Library;
+use chariot_web::engines::{EngineSpec, Engines};
 use chariot_web::explorer_db::GamesDb;
 use chariot_web::played_games::Archive;
 use chariot_web::{AppState, Limits};
@@ -28,6 +29,8 @@ pub struct Settings {
     pub games: Option<PathBuf>,
     /// Open the app in the default browser.
     pub open: bool,
+    /// External engines to play against and analyse with.
+    pub engines: Vec<EngineSpec>,
 }
 
 /// Opens the books, the tables and the game database and serves until the process is stopped.
@@ -40,7 +43,10 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
         max_games,
         games,
         open,
+        engines,
     } = settings;
+    let engines =
+        Engines::new(engines.clone()).map_err(|e| chariot_cli::usage(format!("--engine: {e}")))?;
     let books = resources::load_books(books).context("--book")?;
     let (tables, problems) = resources::load_tables(egtb);
     for p in &problems {
@@ -91,7 +97,7 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
     for w in &warnings {
         eprintln!("chariot serve: warning: {w}");
     }
-    let state = Arc::new(state.with_library(library));
+    let state = Arc::new(state.with_library(library).with_engines(engines));
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)
@@ -137,6 +143,13 @@ pub struct Args {
     /// Open the app in the default web browser once the server listens.
     #[arg(long)]
     open: bool,
+    /// An external UCCI or UCI engine to play against and analyse with, as one quoted value:
+    /// its name and program, then the program's arguments and its settings, option.NAME=VALUE,
+    /// arg=WORD, dir=DIR, proto=ucci|uci|auto, variant=auto|xiangqi|none, timemargin=MS,
+    /// handshake=SECONDS ('fsf=/usr/games/fairy-stockfish proto=uci option.Hash=64'). Repeat
+    /// for several (docs/web-app.md, "External engines"). Each starts when first listed or used.
+    #[arg(long = "engine", value_name = "'NAME=CMD [ARG|KEY=VALUE]...'")]
+    engines: Vec<String>,
 }
 
 /// Runs `chariot serve`.
@@ -149,7 +162,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_games,
         games,
         open,
+        engines,
     } = args;
+    let engines = engines
+        .iter()
+        .map(|value| {
+            EngineSpec::parse_value(value).map_err(|e| chariot_cli::usage(format!("--engine: {e}")))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     serve(&Settings {
         host,
         port,
@@ -158,5 +178,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
         games,
         open,
+        engines,
     })
 }

@@ -154,6 +154,70 @@ fn serve_answers_on_the_port_it_prints() {
     );
 }
 
+#[test]
+fn serve_offers_an_external_engine_and_refuses_a_malformed_one() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    // Chariot itself over UCI, and a program that is not there.
+    let mut child = std::process::Command::new(chariot)
+        .args(["serve", "--port", "0", "--engine"])
+        .arg(format!("self={chariot} proto=uci"))
+        .args(["--engine", "gone=/nonexistent/engine variant=none"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /api/engines HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        response.contains(r#""name":"self""#) && response.contains(r#""dialect":"uci-xiangqi""#),
+        "{response}"
+    );
+    // The engine that cannot start is said so; the server served the list all the same.
+    assert!(
+        response.contains(r#""name":"gone""#) && response.contains(r#""state":"failed""#),
+        "{response}"
+    );
+    for (args, says) in [
+        (&["--engine", "a b"][..], "not NAME=CMD"),
+        (&["--engine", "a=x", "--engine", "a=y"][..], "given twice"),
+        (&["--engine", "a=x tc=10"][..], "unknown setting \"tc\""),
+        (&["--engine", "a=x proto=cecp"][..], "unknown protocol"),
+        (&["--engine", "a='x"][..], "quote"),
+    ] {
+        let out = std::process::Command::new(chariot)
+            .arg("serve")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("--engine") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Runs the `chariot` binary with these arguments.
 fn chariot_run(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))

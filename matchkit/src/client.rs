@@ -20,13 +20,15 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::clock::{Clock, TimeControl};
-use crate::engine::{
-    DEFAULT_GRACE, DEFAULT_HANDSHAKE, EngineScore, Failure, is_book_info, read_info, uci_go,
-};
+use crate::engine::{DEFAULT_GRACE, DEFAULT_HANDSHAKE, EngineScore, Failure, is_book_info, uci_go};
+use crate::handshake::{Hello, handshake};
+use crate::info::{Info, read_info};
 use crate::interrupt::{self, Interrupt};
+use crate::options::EngineOption;
 use crate::process::{Launch, Process, RecvError};
 
 /// How long a `ucci` probe waits for `ucciok` before `uci` is tried.
@@ -39,6 +41,16 @@ pub enum Protocol {
     Ucci,
     /// UCI as Xiangqi engines speak it: `uci`, `go wtime ... btime ...`.
     Uci,
+}
+
+impl Protocol {
+    /// The words of its handshake: what is sent and what answers it.
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Uci => ("uci", "uciok"),
+        }
+    }
 }
 
 impl fmt::Display for Protocol {
@@ -299,21 +311,15 @@ pub struct Engine {
     protocol: Protocol,
     /// The engine's `id name`.
     id_name: Option<String>,
+    /// The engine's `id author`.
+    author: Option<String>,
+    /// The options the engine declared.
+    declared: Vec<EngineOption>,
     /// UCCI: times in milliseconds.
     millisec: bool,
     /// UCI: the engine was told the game's `UCI_Variant` (a multi-variant engine then names
     /// squares as it does for that variant: ranks 1-10 in Xiangqi, as Fairy-Stockfish).
     variant_set: bool,
-}
-
-/// What the handshake learned.
-#[derive(Default)]
-struct Hello {
-    id_name: Option<String>,
-    /// Option names as listed (UCCI: the word after `option`; UCI: after `option name`).
-    options: Vec<String>,
-    /// UCI only: the values the `UCI_Variant` option offers (`var` words).
-    variants: Vec<String>,
 }
 
 impl Engine {
@@ -338,12 +344,12 @@ impl Engine {
         let deadline = Instant::now() + config.handshake;
         let (protocol, hello) = match config.protocol {
             ProtocolChoice::Fixed(p) => {
-                let hello = handshake(&mut process, p, deadline, false)?;
+                let hello = handshake(&mut process, p.words(), deadline, false)?;
                 (p, hello)
             }
             ProtocolChoice::Auto => {
                 let probe = (Instant::now() + PROBE).min(deadline);
-                match handshake(&mut process, Protocol::Ucci, probe, true) {
+                match handshake(&mut process, Protocol::Ucci.words(), probe, true) {
                     Ok(hello) => (Protocol::Ucci, hello),
                     Err(Failure::Disconnected { .. }) => {
                         // It left on `ucci`: start it again and speak UCI.
@@ -351,11 +357,12 @@ impl Engine {
                         process = spawn()?;
                         (
                             Protocol::Uci,
-                            handshake(&mut process, Protocol::Uci, deadline, false)?,
+                            handshake(&mut process, Protocol::Uci.words(), deadline, false)?,
                         )
                     }
                     Err(_) => {
-                        let hello = handshake(&mut process, Protocol::Uci, deadline, false)?;
+                        let hello =
+                            handshake(&mut process, Protocol::Uci.words(), deadline, false)?;
                         let p = if hello.options.iter().any(|o| o == "\0ucci") {
                             Protocol::Ucci
                         } else {
@@ -371,6 +378,8 @@ impl Engine {
             config: config.clone(),
             protocol,
             id_name: hello.id_name.clone(),
+            author: hello.author.clone(),
+            declared: hello.declared.clone(),
             millisec: false,
             variant_set: false,
         };
@@ -408,20 +417,55 @@ impl Engine {
             self.send(&line)?;
         }
         for (name, value) in self.config.options.clone() {
-            let line = match (self.protocol, value.is_empty()) {
-                (Protocol::Ucci, true) => format!("setoption {name}"),
-                (Protocol::Ucci, false) => format!("setoption {name} {value}"),
-                (Protocol::Uci, true) => format!("setoption name {name}"),
-                (Protocol::Uci, false) => format!("setoption name {name} value {value}"),
-            };
-            self.send(&line)?;
+            self.send(&setoption_line(self.protocol, &name, &value))?;
         }
+        self.ready()
+    }
+
+    /// Sets an option now, in the protocol's form (`setoption name NAME value VALUE` in UCI,
+    /// `setoption NAME VALUE` in UCCI; without a value for an empty one, which presses a
+    /// button). The value is sent as given: check it first ([`EngineOption::check`]; a line
+    /// break in it would end the line). Call [`Engine::ready`] after a batch of them.
+    ///
+    /// # Errors
+    /// [`Failure::Disconnected`].
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        self.send(&setoption_line(self.protocol, name, value))
+    }
+
+    /// Waits until a UCI engine has done what it was sent (`isready`, `readyok`); nothing for
+    /// UCCI, whose league needs no `isready` and whose engines may lack it.
+    ///
+    /// # Errors
+    /// [`Failure::Handshake`] without `readyok` in the handshake's time,
+    /// [`Failure::Disconnected`].
+    pub fn ready(&mut self) -> Result<(), Failure> {
         if self.protocol == Protocol::Uci {
             self.send("isready")?;
             let deadline = Instant::now() + self.config.handshake;
             self.wait_for("readyok", deadline)?;
         }
         Ok(())
+    }
+
+    /// The engine's `id author`, if it gave one.
+    #[must_use]
+    pub fn author(&self) -> Option<&str> {
+        self.author.as_deref()
+    }
+
+    /// The options the engine declared in its handshake (those whose `option` line could be
+    /// read), in its order.
+    #[must_use]
+    pub fn options(&self) -> &[EngineOption] {
+        &self.declared
+    }
+
+    /// `true` once the engine has exited or closed its output (it crashed, or left): a client
+    /// that keeps engines between games starts another.
+    pub fn exited(&mut self) -> bool {
+        self.process.drain();
+        self.process.is_closed() || self.process.exit_status().is_some()
     }
 
     /// The protocol in use.
@@ -545,38 +589,73 @@ impl Engine {
     /// [`Failure::Timeout`], [`Failure::Disconnected`], [`Failure::Garbage`],
     /// [`Failure::Interrupted`].
     pub fn think(&mut self, req: &Think<'_>) -> Result<Reply, Failure> {
-        self.process.drain();
-        let position = match self.protocol {
-            Protocol::Ucci => Engine::position_command(&req.since_capture),
-            Protocol::Uci => Engine::position_command(&req.from_start),
-        };
-        self.send(&position)?;
-        if self.protocol == Protocol::Ucci && !req.banned.is_empty() {
-            self.send(&format!("banmoves {}", req.banned.join(" ")))?;
-        }
         let go = self.go_command(req);
         let grace = u64::try_from(self.config.grace.as_millis()).unwrap_or(u64::MAX);
+        self.run_go(
+            &Go {
+                since_capture: &req.since_capture,
+                from_start: &req.from_start,
+                banned: req.banned,
+                line: &go,
+                stop_after: Some(Duration::from_millis(req.own.shown_ms())),
+                give_up_after: Some(Duration::from_millis(req.own.budget_ms(grace))),
+                stop: None,
+                interrupt: Some(req.interrupt),
+            },
+            &mut |_| {},
+        )
+    }
+
+    /// Sends the position (and, to a UCCI engine, the banned moves) and the `go` line, then
+    /// reads the engine's lines until its answer, handing each `info` line to `on_info`.
+    ///
+    /// `stop` is sent once `stop_after` has passed since `go`, or as soon as the caller's
+    /// `stop` flag is set; [`Failure::Timeout`] comes once `give_up_after` has passed (or,
+    /// after a `stop` with no such limit, once the grace has). The interrupt flag, when there
+    /// is one, ends the wait with [`Failure::Interrupted`]. Both flags are looked at before
+    /// every line and every [`interrupt::POLL`].
+    pub(crate) fn run_go(
+        &mut self,
+        go: &Go<'_>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Reply, Failure> {
+        self.process.drain();
+        let position = match self.protocol {
+            Protocol::Ucci => Engine::position_command(go.since_capture),
+            Protocol::Uci => Engine::position_command(go.from_start),
+        };
+        self.send(&position)?;
+        if self.protocol == Protocol::Ucci && !go.banned.is_empty() {
+            self.send(&format!("banmoves {}", go.banned.join(" ")))?;
+        }
         let started = Instant::now();
-        self.send(&go)?;
-        let stop_at = started + Duration::from_millis(req.own.shown_ms());
-        let flag_at = started + Duration::from_millis(req.own.budget_ms(grace));
+        self.send(go.line)?;
+        let stop_at = go.stop_after.map(|d| started + d);
+        let mut flag_at = go.give_up_after.map(|d| started + d);
         let mut stopped = false;
         let (mut score, mut depth) = (None, None);
         let mut book = false;
         loop {
             // Looked at before every line too: an engine that writes `info` without a pause
             // must not hold the stop up.
-            if req.interrupt.is_set() {
+            if go.interrupt.is_some_and(Interrupt::is_set) {
                 return Err(Failure::Interrupted);
             }
-            let wait_until = if stopped {
-                flag_at
-            } else {
-                stop_at.min(flag_at)
+            if !stopped && go.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                self.send("stop")?;
+                stopped = true;
+                let by = Instant::now() + self.config.grace;
+                flag_at = Some(flag_at.map_or(by, |f| f.min(by)));
+            }
+            let wait_until = match (stopped, stop_at, flag_at) {
+                (false, Some(s), Some(f)) => Some(s.min(f)),
+                (false, Some(s), None) => Some(s),
+                (_, _, f) => f,
             };
+            let poll = Instant::now() + interrupt::POLL;
             match self
                 .process
-                .recv_until(wait_until.min(Instant::now() + interrupt::POLL))
+                .recv_until(wait_until.map_or(poll, |w| w.min(poll)))
             {
                 Ok((line, at)) => {
                     let mut words = line.split_whitespace();
@@ -584,6 +663,9 @@ impl Engine {
                         Some("info") => {
                             read_info(&line, &mut score, &mut depth);
                             book |= is_book_info(&line);
+                            if let Some(info) = Info::parse(&line) {
+                                on_info(&info);
+                            }
                         }
                         Some("bestmove") => {
                             let elapsed = at.saturating_duration_since(started);
@@ -607,13 +689,21 @@ impl Engine {
                         _ => {}
                     }
                 }
-                // Only a poll: the deadline is still ahead.
-                Err(RecvError::Timeout) if Instant::now() < wait_until => {}
-                Err(RecvError::Timeout) if !stopped && Instant::now() < flag_at => {
+                Err(RecvError::Timeout) => {
+                    let now = Instant::now();
+                    // Only a poll: the deadline is still ahead.
+                    if wait_until.is_none_or(|w| now < w) {
+                        continue;
+                    }
+                    if stopped || flag_at.is_some_and(|f| now >= f) {
+                        return Err(Failure::Timeout);
+                    }
                     self.send("stop")?;
                     stopped = true;
+                    if flag_at.is_none() {
+                        flag_at = Some(now + self.config.grace);
+                    }
                 }
-                Err(RecvError::Timeout) => return Err(Failure::Timeout),
                 Err(RecvError::Disconnected) => return Err(self.disconnected()),
             }
         }
@@ -651,59 +741,24 @@ impl Engine {
     }
 }
 
-/// Sends `ucci` or `uci` and reads `id` and `option` lines until `ucciok`/`uciok`.
-///
-/// In `probe` mode a line that complains about an unknown command ends the wait early.
-/// Outside probe mode (the UCI attempt after a UCCI probe) a late `ucciok` is accepted; it is
-/// reported with the marker option `"\0ucci"`.
-fn handshake(
-    process: &mut Process,
-    protocol: Protocol,
-    deadline: Instant,
-    probe: bool,
-) -> Result<Hello, Failure> {
-    let (hello_cmd, ok) = match protocol {
-        Protocol::Ucci => ("ucci", "ucciok"),
-        Protocol::Uci => ("uci", "uciok"),
-    };
-    let gone = |process: &mut Process| Failure::Disconnected {
-        status: process.exit_status(),
-        stderr: process.stderr_tail(),
-    };
-    if process.send(hello_cmd).is_err() {
-        return Err(gone(process));
-    }
-    let mut hello = Hello::default();
-    loop {
-        match process.recv_until(deadline) {
-            Ok((line, _)) => {
-                let line = line.trim();
-                let mut words = line.split_whitespace();
-                match words.next() {
-                    Some(w) if w == ok => return Ok(hello),
-                    Some("ucciok") if !probe => {
-                        hello.options.push("\0ucci".to_owned());
-                        return Ok(hello);
-                    }
-                    Some("id") if words.next() == Some("name") => {
-                        let name = words.collect::<Vec<_>>().join(" ");
-                        if !name.is_empty() {
-                            hello.id_name = Some(name);
-                        }
-                    }
-                    Some("option") => read_option(line, &mut hello),
-                    _ if probe && line.to_ascii_lowercase().contains("unknown") => {
-                        return Err(Failure::Handshake(format!("{hello_cmd}: {line}")));
-                    }
-                    _ => {}
-                }
-            }
-            Err(RecvError::Timeout) => {
-                return Err(Failure::Handshake(format!("no {ok} in time")));
-            }
-            Err(RecvError::Disconnected) => return Err(gone(process)),
-        }
-    }
+/// One `go` as [`Engine::run_go`] sends it and waits for its answer.
+pub(crate) struct Go<'a> {
+    /// The position from the last capture (sent to UCCI engines).
+    pub since_capture: &'a Line<'a>,
+    /// The position from the game's start (sent to UCI engines).
+    pub from_start: &'a Line<'a>,
+    /// Moves a UCCI engine is told not to play (`banmoves`).
+    pub banned: &'a [String],
+    /// The `go` line.
+    pub line: &'a str,
+    /// When to send `stop`, from `go`.
+    pub stop_after: Option<Duration>,
+    /// When to give up the wait, from `go`.
+    pub give_up_after: Option<Duration>,
+    /// The caller's request to stop now.
+    pub stop: Option<&'a AtomicBool>,
+    /// The run's interrupt: abandon the wait.
+    pub interrupt: Option<&'a Interrupt>,
 }
 
 /// The `go` command for `protocol`: UCCI `go [draw] time T increment I|movestogo M opptime T
@@ -737,48 +792,20 @@ pub fn go_command(protocol: Protocol, millisec: bool, req: &Think<'_>) -> String
     }
 }
 
-/// Records an `option` line: UCCI `option NAME type ...`, UCI `option name NAME type ...`.
-fn read_option(line: &str, hello: &mut Hello) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.get(1) == Some(&"name") {
-        let end = words
-            .iter()
-            .position(|&w| w == "type")
-            .unwrap_or(words.len());
-        let name = words[2..end.max(2)].join(" ");
-        if name.eq_ignore_ascii_case("UCI_Variant") {
-            hello.variants.extend(
-                words
-                    .windows(2)
-                    .filter(|w| w[0] == "var")
-                    .map(|w| w[1].to_owned()),
-            );
-        }
-        hello.options.push(name);
-    } else if let Some(name) = words.get(1) {
-        hello.options.push((*name).to_owned());
+/// The `setoption` line of `protocol` for `name` and `value` (without a value when it is
+/// empty).
+fn setoption_line(protocol: Protocol, name: &str, value: &str) -> String {
+    match (protocol, value.is_empty()) {
+        (Protocol::Ucci, true) => format!("setoption {name}"),
+        (Protocol::Ucci, false) => format!("setoption {name} {value}"),
+        (Protocol::Uci, true) => format!("setoption name {name}"),
+        (Protocol::Uci, false) => format!("setoption name {name} value {value}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_uci_options() {
-        let mut hello = Hello::default();
-        read_option(
-            "option name UCI_Variant type combo default chess var chess var xiangqi",
-            &mut hello,
-        );
-        read_option("option name Move Overhead type spin default 10", &mut hello);
-        read_option("option usemillisec type check default true", &mut hello);
-        assert_eq!(hello.variants, ["chess", "xiangqi"]);
-        assert_eq!(
-            hello.options,
-            ["UCI_Variant", "Move Overhead", "usemillisec"]
-        );
-    }
 
     #[test]
     fn replies_map_their_moves_and_garbage_is_a_failure() {

@@ -1,11 +1,6 @@
 //! What every engine client of the kit shares, whatever the game: why an engine failed, the
-//! scores it reports and the one parser of its `info` lines, the UCI `go` line from the clocks,
-//! the default waits, and the names engines go by.
-//!
-//! The `info` parser is the one both games' clients use. A UCI `lowerbound`/`upperbound` score
-//! is not read, nor anything else of its line: a bound is what a fail-high or fail-low search
-//! proved of the score, not the score, and a GUI that showed it would show a jump the engine
-//! did not mean (cutechess and fastchess do the same).
+//! scores it reports (read from its `info` lines by [`crate::info`]), the UCI `go` line from the
+//! clocks, the default waits, and the names engines go by.
 
 use std::fmt;
 use std::time::Duration;
@@ -138,53 +133,6 @@ pub fn is_book_info(line: &str) -> bool {
         })
 }
 
-/// Takes `depth` and `score` from an `info` line: UCCI `score N`, UCI `score cp N` or
-/// `score mate N`. Bound scores (UCI `lowerbound`/`upperbound`) are skipped.
-pub fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words
-        .iter()
-        .any(|&w| w == "lowerbound" || w == "upperbound")
-    {
-        return;
-    }
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "depth" => {
-                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
-                    *depth = Some(d);
-                }
-                i += 2;
-            }
-            "score" => match words.get(i + 1).copied() {
-                Some("cp") => {
-                    if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
-                        *score = Some(EngineScore::Cp(v));
-                    }
-                    i += 3;
-                }
-                Some("mate") => {
-                    if let Some(v) = words.get(i + 2).and_then(|w| w.parse().ok()) {
-                        *score = Some(EngineScore::Mate(v));
-                    }
-                    i += 3;
-                }
-                Some(w) => {
-                    if let Ok(v) = w.parse() {
-                        *score = Some(EngineScore::Cp(v));
-                    }
-                    i += 2;
-                }
-                None => i += 1,
-            },
-            // Everything after `pv` or `string` is free text.
-            "pv" | "string" | "message" => break,
-            _ => i += 1,
-        }
-    }
-}
-
 /// The name an engine goes by: the one given (`name=`), else its `id name`, else the file name
 /// of the program it was started as (`launch`), else `engine{number}` (`number` counts from 1).
 #[must_use]
@@ -231,50 +179,6 @@ mod tests {
         assert!(is_book_info("info string (book)"));
         assert!(!is_book_info("info depth 1 score cp 0 pv h2e2"));
         assert!(!is_book_info("info string bookkeeping done"));
-    }
-
-    #[test]
-    fn reads_scores_from_both_protocols() {
-        let (mut s, mut d) = (None, None);
-        read_info("info depth 6 score 4 pv c3c4 b9c7", &mut s, &mut d);
-        assert_eq!((s, d), (Some(EngineScore::Cp(4)), Some(6)));
-        read_info(
-            "info depth 9 seldepth 12 multipv 1 score mate -3 nodes 5 pv a0a1",
-            &mut s,
-            &mut d,
-        );
-        assert_eq!((s, d), (Some(EngineScore::Mate(-3)), Some(9)));
-        read_info(
-            "info depth 10 score cp 20 lowerbound nodes 5",
-            &mut s,
-            &mut d,
-        );
-        assert_eq!((s, d), (Some(EngineScore::Mate(-3)), Some(9)));
-        read_info("info string depth 99 score 5", &mut s, &mut d);
-        assert_eq!(d, Some(9));
-        assert_eq!(EngineScore::Cp(-150).to_string(), "-1.50");
-        assert_eq!(EngineScore::Cp(7).to_string(), "+0.07");
-        assert_eq!(EngineScore::Mate(-3).as_cp(), -29_997);
-    }
-
-    #[test]
-    fn chess_info_lines_give_score_and_depth() {
-        let (mut score, mut depth) = (None, None);
-        read_info(
-            "info depth 12 seldepth 18 multipv 1 score cp -35 nodes 1000 pv e2e4",
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!((score, depth), (Some(EngineScore::Cp(-35)), Some(12)));
-        read_info(
-            "info depth 20 score mate 3 lowerbound",
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!((score, depth), (Some(EngineScore::Cp(-35)), Some(12)));
-        read_info("info depth 20 score mate 3", &mut score, &mut depth);
-        assert_eq!((score, depth), (Some(EngineScore::Mate(3)), Some(20)));
-        assert_eq!(EngineScore::Mate(-2).to_string(), "-M2");
     }
 
     #[test]

@@ -5,8 +5,15 @@
 //!
 //! - [`process`]: an engine as a child process, a reader thread per engine, every wait a
 //!   channel wait with a deadline;
-//! - [`engine`]: what every client shares: failures, reported scores and the one `info`
-//!   parser, the UCI `go` line, default waits, engine names;
+//! - [`client`]: the one UCCI/UCI engine client: the handshake with protocol detection, the
+//!   options, positions and `go` within a game's clocks ([`client::Engine::think`]), its
+//!   handshake apart (`handshake`);
+//! - [`search`]: one search as a GUI asks for it: `go` with depth, nodes, a time for the move
+//!   or no limit, `stop` on request, every `info` line to the caller;
+//! - [`engine`]: what every client shares: failures, reported scores, the UCI `go` line,
+//!   default waits, engine names;
+//! - [`info`]: the one parser of `info` lines;
+//! - [`options`]: the options an engine declares and the check of a value against one;
 //! - [`settings`]: the `KEY=VALUE` engine settings of the command lines;
 //! - [`clock`]: time controls and clocks;
 //! - [`stats`]: Elo, LOS, the pentanomial model and the SPRT;
@@ -28,12 +35,16 @@ pub mod client;
 pub mod clock;
 pub mod ending;
 pub mod engine;
+mod handshake;
+pub mod info;
 pub mod interrupt;
+pub mod options;
 pub mod pairing;
 pub mod process;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod search;
 pub mod settings;
 pub mod standings;
 pub mod stats;

@@ -206,6 +206,11 @@ impl Process {
         out
     }
 
+    /// `true` once the end of the engine's output has been seen (by a receive or a drain).
+    pub fn is_closed(&self) -> bool {
+        self.eof
+    }
+
     /// How the process ended, if it has: `exit code N`, `signal N`, or `None` while it runs.
     pub fn exit_status(&mut self) -> Option<String> {
         match self.child.try_wait() {

@@ -111,7 +111,8 @@ pub(crate) fn lower_priority() {
     }
 }
 
-fn json_event(name: &str, value: &impl Serialize) -> SseEvent {
+/// A server-sent event `name` with `value` as its JSON data.
+pub(crate) fn json_event(name: &str, value: &impl Serialize) -> SseEvent {
     SseEvent::default()
         .event(name)
         .data(serde_json::to_string(value).unwrap_or_else(|_| "{}".to_owned()))

@@ -43,6 +43,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/levels", get(levels))
         .route("/api/played", get(crate::past_games::list))
         .route("/api/played/{id}", get(crate::past_games::game))
+        .route("/api/engines", get(crate::engine_routes::list))
+        .route("/api/engines/{name}", get(crate::engine_routes::one))
+        .route(
+            "/api/engines/{name}/options",
+            post(crate::engine_routes::set_options),
+        )
         .route("/api/book", get(crate::explorer::book))
         .route("/api/tablebase", get(crate::explorer::tablebase))
         .route("/api/tablebases", get(crate::explorer::tablebases))
@@ -127,9 +133,13 @@ struct NewGame {
     /// `red` or `black`: the person's side.
     #[serde(default = "red")]
     side: String,
-    /// 1 to [`crate::play_levels::LEVELS`].
-    #[serde(default = "default_level")]
-    level: u8,
+    /// 1 to [`crate::play_levels::LEVELS`] (4 when absent); Chariot's, not an external
+    /// engine's.
+    level: Option<u8>,
+    /// An external engine to play against instead of Chariot (`GET /api/engines`).
+    engine: Option<String>,
+    /// What limits the external engine besides the clock.
+    limits: Option<crate::engine_routes::LimitsRequest>,
     /// The start position; the usual one when absent.
     fen: Option<String>,
     /// Moves already played from it (any notation), before the person takes over.
@@ -211,9 +221,8 @@ fn red() -> String {
     "red".to_owned()
 }
 
-fn default_level() -> u8 {
-    4
-}
+/// The level of a game against Chariot when none is asked for.
+const DEFAULT_LEVEL: u8 = 4;
 
 /// A game as the API shows it.
 #[derive(Debug, Serialize)]
@@ -222,7 +231,10 @@ struct GameView {
     fen: String,
     start_fen: String,
     side: &'static str,
-    level: u8,
+    /// Chariot's level; `null` in a game against an external engine.
+    level: Option<u8>,
+    /// The external engine played against, `null` for Chariot.
+    opponent: Option<crate::engine_routes::OpponentView>,
     turn: &'static str,
     check: bool,
     moves: Vec<MoveText>,
@@ -278,7 +290,8 @@ fn view(id: &str, g: &Game) -> GameView {
         fen: pos.fen(),
         start_fen: g.start().fen(),
         side: side_name(g.human()),
-        level: g.level(),
+        level: g.opponent().is_none().then(|| g.level()),
+        opponent: g.opponent().map(crate::engine_routes::opponent_view),
         turn: side_name(turn),
         check: pos.in_check(),
         moves: describe(g.start(), g.moves()),
@@ -355,11 +368,13 @@ async fn new_game(
             );
         }
     };
+    let opponent =
+        crate::engine_routes::opponent(&state, req.engine, req.limits, req.level).await?;
     let setup = Setup {
         fen: req.fen,
         moves: req.moves,
         human,
-        level: req.level,
+        level: req.level.unwrap_or(DEFAULT_LEVEL),
         clock: req.clock.as_ref().map(ClockRequest::spec).transpose()?,
         lang: req
             .lang
@@ -379,12 +394,15 @@ async fn new_game(
             .with("name", name)
         })?,
     };
-    let game = Game::new(
+    let mut game = Game::new(
         &setup,
         books,
         Arc::clone(&state.tables),
         &state.engine_options(),
     )?;
+    if let Some(opponent) = opponent {
+        game = game.against(opponent);
+    }
     let id = state.insert(game, req.replaces.as_deref())?;
     // The engine opens when the person plays Black.
     let view = with_game(state, id, |g, cap| {
@@ -479,9 +497,11 @@ async fn game_action(
     }
 }
 
-/// `GET /api/analysis?fen=...&multipv=N&seconds=S`.
+/// `GET /api/analysis?fen=...&multipv=N&seconds=S[&engine=NAME]`.
 #[derive(Debug, Deserialize)]
 struct AnalysisQuery {
+    /// An external engine to analyse with instead of Chariot.
+    engine: Option<String>,
     fen: String,
     /// Moves played from the FEN (spaces or commas), so that repetitions are known.
     #[serde(default)]
@@ -505,7 +525,7 @@ async fn analyse(
     q: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
-    let (_, position, _) = crate::position::reached(&q.fen, &q.moves)?;
+    let (start, position, played) = crate::position::reached(&q.fen, &q.moves)?;
     if !(1..=5).contains(&q.multipv) {
         return Err(ApiError::bad_request(format!(
             "multipv {}: expected 1 to 5",
@@ -529,6 +549,15 @@ async fn analyse(
             .with_code("too-many-analyses")
             .with("max", state.limits.max_analyses)
         })?;
+    if let Some(name) = q.engine {
+        let request = crate::engines::analysis::Request {
+            start,
+            moves: played,
+            position,
+            time: Duration::from_secs_f64(q.seconds),
+        };
+        return crate::engine_routes::analyse(&state, &name, request, q.multipv, permit).await;
+    }
     let options = Options {
         hash_mb: 16,
         threads: 1,

@@ -12,6 +12,7 @@
 //! | too large, unsupported media type | 413, 415 | a body over the limit or not JSON |
 //! | conflict | 409 | the request is right but not now: not the player's turn |
 //! | busy | 503 | the server's limit of jobs or games is reached |
+//! | engine failure | 502 | an external engine could not be started or failed while set up |
 //! | internal | 500 | the server failed (a database or file error) |
 //!
 //! Beside the message, every answer carries a stable `code` naming the mistake, which pages
@@ -41,6 +42,8 @@ pub enum ErrorKind {
     UnsupportedMediaType,
     /// The server's limit is reached (503).
     Busy,
+    /// An external engine could not be started or failed (502).
+    EngineFailure,
     /// The server failed (500).
     Internal,
 }
@@ -72,6 +75,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too-large",
             ErrorKind::UnsupportedMediaType => "unsupported-media-type",
             ErrorKind::Busy => "busy",
+            ErrorKind::EngineFailure => "engine-failure",
             ErrorKind::Internal => "internal",
         }
     }
@@ -135,6 +139,7 @@ impl ApiError {
             ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorKind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorKind::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::EngineFailure => StatusCode::BAD_GATEWAY,
             ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -171,6 +176,11 @@ impl ApiError {
     /// The server's limit is reached (503).
     pub(crate) fn busy(message: impl Into<String>) -> ApiError {
         ApiError::of(ErrorKind::Busy, message)
+    }
+
+    /// An external engine could not be started or failed (502).
+    pub(crate) fn engine_failure(message: impl Into<String>) -> ApiError {
+        ApiError::of(ErrorKind::EngineFailure, message)
     }
 
     /// The server failed (500).

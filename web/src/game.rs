@@ -3,7 +3,9 @@
 //! The person's moves are checked against the rules core: legal, and not a forbidden repetition
 //! under the Asian rules (a perpetual check or chase of their own), with the reason when one is
 //! refused. After every move the game is judged (mate, stalemate, repetition, the 60-move rule).
-//! The engine plays at the game's level and never makes a forbidden repetition either.
+//! The engine plays at the game's level and never makes a forbidden repetition either. An
+//! external engine may play instead of Chariot (`crate::engines::play`): its moves are judged
+//! by the same rules, and an illegal or forbidden move, a crash or a flag ends the game.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,6 +21,7 @@ use chariot_rules::{
 };
 
 use crate::clock::{Clock, ClockSpec};
+use crate::engines::play::{Answer, ClockTimes, Opponent, Turn};
 use crate::game_words::Lang;
 use crate::play_levels::LevelSpec;
 
@@ -90,14 +93,36 @@ pub struct EngineMove {
     pub mv: String,
     /// `book`, `tables` or `search`.
     pub source: &'static str,
-    /// The score in centipawns for the engine, or `mate N` (plies).
-    pub score: String,
+    /// The score in centipawns for the engine, or `mate N` (plies); `None` when an external
+    /// engine gave none.
+    pub score: Option<String>,
     /// The depth reached (0 for a book or table move).
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
     /// Milliseconds it took.
     pub millis: u64,
+}
+
+impl EngineMove {
+    /// What an external engine said with its move `mv`.
+    fn external(mv: Move, answer: &Answer) -> EngineMove {
+        use chariot_matchkit::engine::EngineScore;
+        EngineMove {
+            mv: mv.to_string(),
+            source: if answer.book { "book" } else { "search" },
+            score: answer.score.map(|s| match s {
+                EngineScore::Cp(cp) => cp.to_string(),
+                EngineScore::Mate(_) => {
+                    let plies = crate::engines::lines::score_parts(s).1.unwrap_or(0);
+                    format!("mate {plies}")
+                }
+            }),
+            depth: answer.depth.unwrap_or(0),
+            nodes: answer.nodes.unwrap_or(0),
+            millis: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
 }
 
 /// How a new game is set up.
@@ -157,6 +182,8 @@ pub struct Game {
     name: Option<String>,
     /// The finished game is in the game database.
     archived: bool,
+    /// The external engine playing instead of Chariot, if any.
+    opponent: Option<Opponent>,
 }
 
 impl Game {
@@ -197,7 +224,21 @@ impl Game {
             lang: setup.lang,
             name: setup.name.clone(),
             archived: false,
+            opponent: None,
         })
+    }
+
+    /// The game with `opponent` playing instead of Chariot (Chariot still gives the hints).
+    #[must_use]
+    pub fn against(mut self, opponent: Opponent) -> Game {
+        self.opponent = Some(opponent);
+        self
+    }
+
+    /// The external engine playing, if one does.
+    #[must_use]
+    pub fn opponent(&self) -> Option<&Opponent> {
+        self.opponent.as_ref()
     }
 
     /// The current position.
@@ -331,13 +372,34 @@ impl Game {
         let engine = self.human.opponent();
         let known = Known::of(&self.position, &self.tables, engine);
         let mut score = 0;
-        if known.is_open() {
+        if known.is_open()
+            && let Some(opponent) = &self.opponent
+        {
+            // An external engine judges by its own score.
+            let Some(to_move) = opponent.evaluate(&self.start, &self.moves, cap) else {
+                return Ok(false);
+            };
+            score = if self.position.turn() == engine {
+                to_move
+            } else {
+                -to_move
+            };
+        } else if known.is_open() {
             // The book's moves carry no evaluation (a score of 0): a search judges.
+            // It judges at full knowledge and without the level's noise: a weak level plays
+            // weak moves, but its noise must not make it think an even opening lost.
             let mut limits = self.spec.limits(cap);
             limits.nodes = Some(self.spec.nodes.max(JUDGE_NODES));
+            let playing = self.engine.options().clone();
+            self.engine.set_options(chariot_engine::search::Options {
+                knowledge: chariot_eval::levels::Level::Large,
+                randomness: chariot_eval::levels::Level::None,
+                ..playing.clone()
+            });
             self.engine.set_use_book(false);
             let answer = self.search(limits);
             self.engine.set_use_book(true);
+            self.engine.set_options(playing);
             let Some(answer) = answer else {
                 return Ok(false);
             };
@@ -462,6 +524,9 @@ impl Game {
         if !self.engine_to_move() {
             return None;
         }
+        if self.opponent.is_some() {
+            return self.external_reply(cap);
+        }
         let started = Instant::now();
         let turn = self.position.turn();
         let cap = match &self.clock {
@@ -480,15 +545,42 @@ impl Game {
                 Source::Tables { .. } => "tables",
                 Source::Search => "search",
             },
-            score: match answer.result.score {
+            score: Some(match answer.result.score {
                 Score::Cp(cp) => cp.to_string(),
                 Score::Mate(p) => format!("mate {p}"),
-            },
+            }),
             depth: answer.result.depth,
             nodes: answer.result.nodes,
             millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
         self.play(best).then_some(best)
+    }
+
+    /// The external engine's turn: its move judged and played, or the game's end.
+    fn external_reply(&mut self, cap: Duration) -> Option<Move> {
+        let turn = self.position.turn();
+        let clock = self.clock.as_ref().map(|c| ClockTimes {
+            own: c.left(turn, turn),
+            opp: c.left(turn.opponent(), turn),
+            increment: c.spec().increment,
+        });
+        let opponent = self.opponent.as_ref()?;
+        match opponent.reply(&self.start, &self.moves, &self.position, clock, cap) {
+            Turn::Ended(ending) => {
+                self.ending = Some(ending);
+                self.settle();
+                None
+            }
+            Turn::Played { mv, answer, ending } => {
+                self.last_engine = Some(EngineMove::external(mv, &answer));
+                let played = self.play(mv);
+                if played && let Some(ending) = ending {
+                    self.ending = Some(ending);
+                    self.settle();
+                }
+                played.then_some(mv)
+            }
+        }
     }
 
     /// Takes back the person's last move and the engine's reply to it (the position before the
@@ -538,7 +630,10 @@ impl Game {
     #[must_use]
     pub fn pgn(&self, notation: Notation, date: &str, lang: Lang) -> String {
         use chariot_games::write::{PgnGame, WrittenMove, write_game};
-        let engine = lang.engine(self.level);
+        let engine = match &self.opponent {
+            Some(o) => o.id_name().unwrap_or_else(|| o.name().to_owned()),
+            None => lang.engine(self.level),
+        };
         let person = self
             .name
             .clone()

@@ -17,7 +17,9 @@
 //! such long work and reports its progress. [`tables`] serves the tablebase pages: the tables
 //! the server has and each material's numbers. [`chessdb`] answers ChessDB's cloud-book queries
 //! (`/chessdb.php`) from the books, tables and a short search ([`chessdb_search`]), on ChessDB's
-//! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]).
+//! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]). [`engines`] offers
+//! external UCCI and UCI engines (`chariot serve --engine`) as opponents and in analysis, with
+//! their routes in [`engine_routes`].
 
 pub mod analysis;
 pub mod api;
@@ -31,6 +33,8 @@ pub mod chessdb_search;
 pub mod clock;
 pub mod compiled_books;
 pub mod draw;
+pub mod engine_routes;
+pub mod engines;
 pub mod error;
 pub mod error_codes;
 pub mod explorer;

@@ -1,4 +1,5 @@
-//! What the handlers share: the books, the tables, the open games and the server's limits.
+//! What the handlers share: the books, the tables, the external engines, the open games and the
+//! server's limits.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -74,6 +75,8 @@ pub struct AppState {
     pub(crate) jobs: crate::jobs::Jobs,
     /// The books compiled in the browser (and those kept from earlier runs).
     pub(crate) library: crate::compiled_books::Library,
+    /// The external engines (`chariot serve --engine`).
+    pub(crate) engines: crate::engines::Engines,
 }
 
 /// A game and when it was last used.
@@ -99,7 +102,15 @@ impl AppState {
             table_pages: crate::tables::Pages::default(),
             jobs: crate::jobs::Jobs::default(),
             library: crate::compiled_books::Library::default(),
+            engines: crate::engines::Engines::default(),
         }
+    }
+
+    /// Offers `engines` to play against and to analyse with.
+    #[must_use]
+    pub fn with_engines(mut self, engines: crate::engines::Engines) -> AppState {
+        self.engines = engines;
+        self
     }
 
     /// Explores `db` (`GET /api/games`).

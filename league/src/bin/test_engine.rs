@@ -24,13 +24,31 @@
 //! | `perpetual` | prefers a check that repeats a position, then undoing its last move, then any check; obeys `banmoves` |
 //! | `perpetual-deaf` | as `perpetual`, but ignores `banmoves` |
 //! | `book` | says each move comes from its book (`info string book move ...`), as Chariot does |
+//! | `pikafish` | speaks Pikafish's exact words (below) |
 //!
 //! With `CHARIOT_TEST_ENGINE_PIDS=DIR` in the environment it writes its process id to a file in
-//! DIR, so tests can check that the runner left no engine behind.
+//! DIR, so tests can check that the runner left no engine behind; with
+//! `CHARIOT_TEST_ENGINE_LOG=FILE` it appends every line it reads to FILE, so tests can check the
+//! words a client sends.
+//!
+//! In `pikafish` mode it says what Pikafish (github.com/official-pikafish/Pikafish, `src/uci.cpp`,
+//! `src/engine.cpp`, `src/ucioption.cpp`) says, with its moves chosen as above: its banner
+//! first; `Unknown command: 'ucci'. Type help for more information.` to anything it does not
+//! know; to `uci` its `id name`, `id author`, an empty line, its eleven options and `uciok`;
+//! after `go` two `info string` lines, then for each depth one `info depth D seldepth S multipv
+//! K score cp X nodes N nps N hashfull H tbhits 0 time T pv ...` per MultiPV line (`wdl W D L`
+//! after the score with `UCI_ShowWDL`) and `bestmove M ponder P`; without a legal move `info
+//! depth 0 score mate 0` and `bestmove (none)`; an answer to `go infinite` only after `stop`; a
+//! move in `position` that is not legal here is a critical error that ends the process, as
+//! Pikafish's is. Squares are ICCS's, ranks 0-9.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
+
+// Beside this file, not in `src/bin/`, where Cargo would take it for a binary of its own.
+#[path = "test_engine/pikafish.rs"]
+mod pikafish;
 
 use chariot_rules::notation::parse_iccs;
 use chariot_rules::{Color, Kind, Move, Position, Square};
@@ -55,6 +73,7 @@ enum Mode {
     Perpetual,
     PerpetualDeaf,
     Book,
+    Pikafish,
 }
 
 fn mode(s: &str) -> Option<Mode> {
@@ -77,6 +96,7 @@ fn mode(s: &str) -> Option<Mode> {
         "perpetual" => Mode::Perpetual,
         "perpetual-deaf" => Mode::PerpetualDeaf,
         "book" => Mode::Book,
+        "pikafish" => Mode::Pikafish,
         _ => return None,
     })
 }
@@ -88,6 +108,9 @@ struct Engine {
     pos: Position,
     banned: Vec<Move>,
     out: io::Stdout,
+    /// Pikafish's `MultiPV` and `UCI_ShowWDL`.
+    multipv: usize,
+    wdl: bool,
 }
 
 impl Engine {
@@ -296,9 +319,25 @@ fn main() -> ExitCode {
         pos: Position::start(),
         banned: Vec::new(),
         out: io::stdout(),
+        multipv: 1,
+        wdl: false,
     };
+    let mut log = std::env::var_os("CHARIOT_TEST_ENGINE_LOG").and_then(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()
+    });
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines().map_while(Result::ok);
+    let mut lines = stdin.lock().lines().map_while(Result::ok).inspect(|line| {
+        if let Some(file) = log.as_mut() {
+            let _ = writeln!(file, "{line}");
+        }
+    });
+    if mode == Mode::Pikafish {
+        return pikafish::run(&mut engine, &mut lines);
+    }
     let mut first = true;
     while let Some(line) = lines.next() {
         let cmd = line.split_whitespace().next().unwrap_or("");

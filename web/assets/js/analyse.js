@@ -22,7 +22,7 @@ function redShare(line, turn) {
 }
 
 /** A line's score for the reader: pawns for the side to move, or mate in moves. */
-function lineScore(line) {
+export function lineScore(line) {
   if (line.mate !== null) {
     const moves = Math.ceil(Math.abs(line.mate) / 2);
     return line.mate > 0 ? `#${moves}` : `#-${moves}`;
@@ -32,7 +32,7 @@ function lineScore(line) {
 }
 
 /** Reads an SSE stream from a fetch response, calling `on(event, data)`. */
-async function readEvents(response, on) {
+export async function readEvents(response, on) {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -110,6 +110,7 @@ export class Analyse {
   forget() {
     this.lines.clear();
     this.analysed = null;
+    this.app.engines.clearAnalysis();
     $('analysis-summary').textContent = '';
     $('eval-bar').hidden = true;
     this.app.board.clearArrows();
@@ -343,6 +344,7 @@ export class Analyse {
     this.render();
     const { fen, moves } = { fen: this.base, moves: this.line.slice(0, this.index + 1) };
     const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
+    this.app.engines.startAnalysis({ fen, moves, multipv: $('multipv').value, seconds: $('seconds').value }, controller.signal);
     try {
       const response = await fetch(url, { signal: controller.signal });
       if (!response.ok) throw await api.failure(response);

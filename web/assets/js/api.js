@@ -20,7 +20,7 @@ export async function failure(response) {
   return error;
 }
 
-async function call(method, path, body, raw = false) {
+export async function call(method, path, body, raw = false) {
   const init = { method, headers: {} };
   if (body instanceof Blob || body instanceof ArrayBuffer) {
     init.body = body;

@@ -11,6 +11,7 @@ import { Play } from './play.js';
 import { Analyse } from './analyse.js';
 import { Tables } from './tables.js';
 import { PastGames } from './played.js';
+import { Engines } from './engines.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,6 +26,7 @@ class App {
     });
     this.board.setNotation(this.notation);
     this.sounds = new Sounds();
+    this.engines = new Engines(this);
     this.play = new Play(this);
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);

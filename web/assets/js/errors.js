@@ -93,11 +93,12 @@ const ZH = {
   'too-large': '内容太大。',
   'unsupported-media-type': '内容的类型不对。',
   busy: '服务器繁忙，请稍后再试。',
+  'engine-failure': '外部引擎无法启动或出错了。',
   internal: '服务器出错了。',
 };
 
 /** What a kind of failure (an HTTP status) is called when the answer has no code. */
-const STATUS = { 400: 'bad-request', 404: 'not-found', 409: 'conflict', 413: 'too-large', 415: 'unsupported-media-type', 422: 'unprocessable', 503: 'busy' };
+const STATUS = { 400: 'bad-request', 404: 'not-found', 409: 'conflict', 413: 'too-large', 415: 'unsupported-media-type', 422: 'unprocessable', 502: 'engine-failure', 503: 'busy' };
 
 /**
  * A server error (`api.js`'s Error: `message`, `status`, `code`, `params`) in the page's

@@ -242,6 +242,8 @@ export class Play {
       level: Number($('new-level').value),
     };
     localStorage.setItem('chariot.level', $('new-level').value);
+    Object.assign(setup, this.app.engines.playSetup());
+    if (setup.engine) delete setup.level;
     if ($('new-book').value) setup.book = $('new-book').value;
     const start = $('new-start').value;
     if (start === 'fen') setup.fen = $('new-fen').value.trim();
@@ -454,7 +456,7 @@ export class Play {
     const status = $('status');
     status.classList.toggle('over', Boolean(g.result));
     if (g.result) status.textContent = resultText(g.result);
-    else if (this.busy || g.turn !== g.side) status.textContent = t('thinking');
+    else if (this.busy || g.turn !== g.side) status.textContent = this.app.engines.thinking(g);
     else status.textContent = t('yourmove', { side: t(g.side) }) + (g.check ? ` · ${t('pos.check')}` : '');
     $('engine-info').textContent = this.engineText();
     const over = Boolean(g.result);
@@ -469,9 +471,10 @@ export class Play {
 
   engineText() {
     const e = this.game.engine;
+    const m = e && this.game.moves.find((x, i) => x.iccs === e.move && i === this.lastEngineIndex());
+    const move = m ? m[this.app.notation] : e?.move;
+    if (this.game.opponent) return this.app.engines.moveText(this.game, move);
     if (!e) return '';
-    const m = this.game.moves.find((x, i) => x.iccs === e.move && i === this.lastEngineIndex());
-    const move = m ? m[this.app.notation] : e.move;
     if (e.source === 'book') return t('engine.book', { move });
     if (e.source === 'tables') return t('engine.tables', { move, score: scoreText(e.score) });
     return t('engine.search', {
