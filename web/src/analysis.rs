@@ -5,6 +5,14 @@
 //! best move. Analyses are bounded: at most [`Limits::max_analyses`](crate::state::Limits) at once
 //! (503 beyond), each at most `max_analysis` long; a client that goes away stops its engine.
 //!
+//! An infinite analysis (`seconds=infinite`, the page's ∞) runs until its client closes the
+//! stream: the page closes it when the player stops the analysis or the position changes, and a
+//! page closed or reloaded closes its connection. The server sees a closed connection at once
+//! (the stream's receiver is dropped; `run` looks every 20 ms). An infinite analysis still ends
+//! after `max_infinite_analysis` (30 minutes by default), so that a client that holds its stream
+//! open and never reads, or a connection that vanished without a word (which TCP notices only
+//! after minutes), cannot keep an engine searching for ever.
+//!
 //! Analysis is background work: on Linux its threads run at a lower scheduling priority (nice
 //! [`ANALYSIS_NICE`]), so that while every core searches, the queries of the explorer and the
 //! engine's moves in games still answer in milliseconds.
@@ -19,6 +27,7 @@ use chariot_rules::Position;
 use chariot_rules::notation::Notation;
 use serde::Serialize;
 
+use crate::error::ApiError;
 use crate::movetext::names;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_stream::Stream;
@@ -70,6 +79,31 @@ pub struct Request {
     pub time: Duration,
     /// The engine (books and tables shared with the server, its hash size and threads set).
     pub engine: Engine,
+}
+
+/// How long an analysis asked for with `seconds` runs: 10 seconds when absent, `infinite` the
+/// server's `ceiling` for infinite analyses (the stream's closure ends it before), else a
+/// number of seconds above 0 and at most `longest` (the server's
+/// [`Limits`](crate::state::Limits) `max_infinite_analysis` and `max_analysis`).
+///
+/// # Errors
+/// A bad request naming the value and what is expected.
+pub fn duration(
+    seconds: Option<&str>,
+    longest: Duration,
+    ceiling: Duration,
+) -> Result<Duration, ApiError> {
+    let max = longest.as_secs_f64();
+    let text = seconds.unwrap_or("10");
+    if text == "infinite" {
+        return Ok(ceiling);
+    }
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= max => Ok(Duration::from_secs_f64(s)),
+        _ => Err(ApiError::bad_request(format!(
+            "seconds {text}: expected more than 0 and at most {max}, or infinite"
+        ))),
+    }
 }
 
 /// Starts the analysis and returns its event stream; `permit` is held until it ends.

@@ -508,16 +508,12 @@ struct AnalysisQuery {
     moves: String,
     #[serde(default = "one")]
     multipv: usize,
-    #[serde(default = "ten")]
-    seconds: f64,
+    /// Seconds (10 when absent), or `infinite`: until the client closes the stream.
+    seconds: Option<String>,
 }
 
 fn one() -> usize {
     1
-}
-
-fn ten() -> f64 {
-    10.0
 }
 
 async fn analyse(
@@ -532,13 +528,11 @@ async fn analyse(
             q.multipv
         )));
     }
-    let max = state.limits.max_analysis.as_secs_f64();
-    if !(q.seconds > 0.0 && q.seconds <= max) {
-        return Err(ApiError::bad_request(format!(
-            "seconds {}: expected more than 0 and at most {max}",
-            q.seconds
-        )));
-    }
+    let time = crate::analysis::duration(
+        q.seconds.as_deref(),
+        state.limits.max_analysis,
+        state.limits.max_infinite_analysis,
+    )?;
     let permit = Arc::clone(&state.analyses)
         .try_acquire_owned()
         .map_err(|_| {
@@ -554,7 +548,7 @@ async fn analyse(
             start,
             moves: played,
             position,
-            time: Duration::from_secs_f64(q.seconds),
+            time,
         };
         return crate::engine_routes::analyse(&state, &name, request, q.multipv, permit).await;
     }
@@ -566,7 +560,7 @@ async fn analyse(
     let request = crate::analysis::Request {
         position,
         multipv: q.multipv,
-        time: Duration::from_secs_f64(q.seconds),
+        time,
         engine: chariot_engine::api::Engine::sharing(
             Arc::clone(&state.books),
             Arc::clone(&state.tables),

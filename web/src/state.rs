@@ -29,8 +29,11 @@ pub struct Limits {
     pub hash_mb: usize,
     /// Analyses running at once (each has an engine searching flat out on one thread).
     pub max_analyses: usize,
-    /// The longest one analysis may run.
+    /// The longest one analysis asked for in seconds may run.
     pub max_analysis: Duration,
+    /// The longest an infinite analysis (`seconds=infinite`) runs when its client does not
+    /// close the stream before (`crate::analysis`).
+    pub max_infinite_analysis: Duration,
     /// Searches of the ChessDB endpoint running at once (`crate::chessdb_search`); more
     /// are answered `rate limit exceeded`.
     pub max_chessdb_searches: usize,
@@ -49,6 +52,7 @@ impl Default for Limits {
             hash_mb: 8,
             max_analyses: 4,
             max_analysis: Duration::from_secs(60),
+            max_infinite_analysis: Duration::from_secs(30 * 60),
             max_chessdb_searches: 2,
             chessdb_nodes: 300_000,
         }

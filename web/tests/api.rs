@@ -406,6 +406,68 @@ async fn analyses_are_bounded_and_a_client_that_leaves_frees_its_place() {
     }
 }
 
+#[tokio::test]
+async fn an_infinite_analysis_runs_until_its_client_leaves_or_the_servers_ceiling() {
+    let app = app_with(Limits {
+        max_analyses: 1,
+        max_infinite_analysis: Duration::from_millis(1500),
+        ..Limits::default()
+    });
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w";
+    // Past the longest bounded analysis would take too long for a test; the ceiling is the
+    // server's own limit, lowered here: the stream ends by itself with its best move.
+    let t = std::time::Instant::now();
+    let (status, body) = text(&app, &format!("/api/analysis?fen={start}&seconds=infinite")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(
+        t.elapsed() >= Duration::from_millis(1400),
+        "{:?}",
+        t.elapsed()
+    );
+    let events = events(&body);
+    assert_eq!(events.last().unwrap().0, "done", "{events:?}");
+    assert!(events.iter().any(|(n, _)| n == "info"), "{events:?}");
+    // A client that goes away stops it long before the ceiling and frees its place.
+    let app = app_with(Limits {
+        max_analyses: 1,
+        ..Limits::default()
+    });
+    let running = app
+        .clone()
+        .oneshot(bare(format!("/api/analysis?fen={start}&seconds=infinite")))
+        .await
+        .unwrap();
+    assert_eq!(running.status(), StatusCode::OK);
+    let (status, e) = get(&app, &format!("/api/analysis?fen={start}&seconds=1")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    drop(running);
+    let t = std::time::Instant::now();
+    while app
+        .clone()
+        .oneshot(bare(format!("/api/analysis?fen={start}&seconds=0.2")))
+        .await
+        .unwrap()
+        .status()
+        != StatusCode::OK
+    {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "the place was not freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Neither a word other than `infinite` nor an endless number is a duration.
+    for seconds in ["forever", "inf", "NaN", "61"] {
+        let (status, e) = get(
+            &app,
+            &format!("/api/analysis?fen={start}&seconds={seconds}"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{seconds}: {e}");
+        assert!(e["error"].as_str().unwrap().contains("or infinite"), "{e}");
+    }
+}
+
 /// The raw body of a request.
 async fn text(app: &Router, uri: &str) -> (StatusCode, String) {
     let request = bare(uri);

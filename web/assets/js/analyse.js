@@ -1,5 +1,7 @@
 // The analysis view: any position (from a FEN, set up on the board, reached by moves, or read
-// from a game file), its book moves and table value, and the engine's lines streamed live.
+// from a game file), its book moves and table value, and the engine's lines streamed live, for
+// some seconds or until stopped (∞), with an arrow per line; their moves step into the line on
+// the board (lines.js). Scores are Red's (scores.js).
 
 import * as address from './address.js';
 import * as api from './api.js';
@@ -8,28 +10,18 @@ import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
 import { soundOf } from './sounds.js';
 import { Explorer } from './explorer.js';
+import { LinePeek, drawLines, onPick } from './lines.js';
+import { forRed, redShare, scoreWords } from './scores.js';
 
 const $ = (id) => document.getElementById(id);
 const START = address.START;
 const ROLES = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
 
-/** The share of the bar that is Red's, from a score for the side to move. */
-function redShare(line, turn) {
-  let forMover;
-  if (line.mate !== null) forMover = line.mate > 0 ? 1 : 0;
-  else forMover = 1 / (1 + Math.exp(-line.cp / 250));
-  return turn === 'red' ? forMover : 1 - forMover;
-}
-
-/** A line's score for the reader: pawns for the side to move, or mate in moves. */
-export function lineScore(line) {
-  if (line.mate !== null) {
-    const moves = Math.ceil(Math.abs(line.mate) / 2);
-    return line.mate > 0 ? `#${moves}` : `#-${moves}`;
-  }
-  const pawns = line.cp / 100;
-  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
-}
+/**
+ * The arrows' brushes by the rank of their line (board.js): the best line's strongest, the
+ * others paler and thinner.
+ */
+const LINE_BRUSHES = ['line1', 'line2', 'line3', 'line4', 'line5'];
 
 /** Reads an SSE stream from a fetch response, calling `on(event, data)`. */
 export async function readEvents(response, on) {
@@ -66,8 +58,11 @@ export class Analyse {
     this.lines = new Map(); // multipv -> latest info
     this.analysed = null; // the position the lines are about (`shown()`), null when none
     this.stream = null; // the running analysis's AbortController
+    this.arrowsOn = false; // the lines' arrows are drawn: from a start until the player stops
     this.games = [];
     this.explorer = new Explorer(this);
+    this.peek = new LinePeek(this);
+    onPick($('lines'), (multipv, ply) => this.peek.open('chariot', 'Chariot', this.lines.get(multipv), ply));
     this.buildPalette();
     $('set-fen').addEventListener('click', () => this.setFen($('fen').value.trim()));
     $('fen').addEventListener('keydown', (e) => {
@@ -77,8 +72,9 @@ export class Analyse {
     $('edit-position').addEventListener('click', () => this.edit());
     $('setup-done').addEventListener('click', () => this.finishEdit());
     $('setup-clear').addEventListener('click', () => this.app.board.clear());
-    $('analyse').addEventListener('click', () => (this.stream ? this.stop() : this.start()));
+    $('analyse').addEventListener('click', () => (this.stream ? this.stop(true) : this.start()));
     $('multipv').addEventListener('change', () => this.restart());
+    $('seconds').addEventListener('change', () => this.restart());
     $('load-file').addEventListener('change', (e) => this.readFile(e.target.files[0]));
     $('loaded-games').addEventListener('change', () => this.pickGame(Number($('loaded-games').value)));
     $('play-from-here').addEventListener('click', () => {
@@ -87,6 +83,7 @@ export class Analyse {
     });
     document.addEventListener('keydown', (e) => {
       if (this.app.view !== 'analyse' || e.target.tagName === 'INPUT') return;
+      if (this.peek.key(e)) return;
       const next = stepKey(e, this.index, this.line.length);
       if (next !== null) this.goTo(next);
     });
@@ -112,6 +109,7 @@ export class Analyse {
     this.analysed = null;
     this.app.engines.clearAnalysis();
     $('analysis-summary').textContent = '';
+    $('lines-side').hidden = true;
     $('eval-bar').hidden = true;
     this.app.board.clearArrows();
   }
@@ -204,6 +202,8 @@ export class Analyse {
    * and one answered late must not replace the position shown now.
    */
   async refresh() {
+    // Another position (or the same one again): a line stepped into belongs to the last one.
+    this.peek.close(true);
     this.refreshes += 1;
     const serial = this.refreshes;
     let here;
@@ -224,13 +224,7 @@ export class Analyse {
     if (this.app.view !== 'analyse' || !this.here || this.editing) return;
     const h = this.here;
     $('share').disabled = false;
-    this.app.board.show({
-      fen: h.fen,
-      lastMove: this.index >= 0 ? this.line[this.index] : null,
-      check: h.check,
-      movable: h.legal,
-      forbidden: h.forbidden,
-    });
+    this.drawBoard();
     // Not while someone is typing a FEN there.
     if (document.activeElement !== $('fen')) $('fen').value = h.fen;
     const status = h.result
@@ -245,42 +239,73 @@ export class Analyse {
       onPick: (i) => this.goTo(i),
     });
     this.explorer.update();
-    this.renderLines();
     $('analyse').textContent = t(this.stream ? 'analyse.stop' : 'analyse.start');
   }
 
-  renderLines() {
-    const body = $('lines').tBodies[0];
-    body.replaceChildren();
-    const notation = this.app.notation;
-    const ordered = [...this.lines.values()].sort((a, b) => a.multipv - b.multipv);
-    for (const line of ordered) {
-      const row = body.insertRow();
-      row.insertCell().textContent = lineScore(line);
-      row.cells[0].className = 'score';
-      const depth = row.insertCell();
-      depth.className = 'depth';
-      depth.textContent = `d${line.depth}`;
-      const pv = row.insertCell();
-      pv.className = 'pv';
-      const moves = notation === 'iccs' ? line.pv : notation === 'wxf' ? line.pv_wxf : line.pv_chinese;
-      pv.textContent = moves.join(' ');
+  /**
+   * Draws the board, the position shown or a line's stepped into (view only, lines.js), and the
+   * engines' lines with their marks and arrows.
+   */
+  drawBoard() {
+    if (this.app.view !== 'analyse' || !this.here || this.editing) return;
+    const h = this.here;
+    if (!this.peek.draw(this.app.board, this.app.notation)) {
+      this.app.board.show({
+        fen: h.fen,
+        lastMove: this.index >= 0 ? this.line[this.index] : null,
+        check: h.check,
+        movable: h.legal,
+        forbidden: h.forbidden,
+      });
     }
+    this.renderLines();
+    this.app.engines.renderColumns();
+  }
+
+  /**
+   * Draws the engine's lines (scores from Red's side, every move clickable), the score bar, the
+   * summary and, while the analysis is on, an arrow for each line's first move.
+   */
+  renderLines() {
+    const ordered = [...this.lines.values()].sort((a, b) => a.multipv - b.multipv);
+    drawLines($('lines').tBodies[0], ordered, {
+      fen: this.here.fen,
+      turn: this.here.turn,
+      notation: this.app.notation,
+      peeked: this.peek.peeked('chariot'),
+    });
+    $('lines-side').hidden = !ordered.length;
     const bar = $('eval-bar');
     bar.hidden = this.app.view !== 'analyse' || !ordered.length;
     if (ordered.length) {
       const first = ordered[0];
-      const share = redShare(first, this.here.turn);
+      const red = forRed(first, this.here.turn);
+      const share = redShare(red);
       bar.classList.toggle('flipped', this.app.board.orientation === 'black');
       // Red's share: a height beside the board, a width under it on a phone (style.css).
       bar.style.setProperty('--red-share', `${(100 * share).toFixed(1)}%`);
-      $('analysis-summary').textContent = t('analysis.summary', {
+      bar.title = scoreWords(red);
+      $('analysis-summary').textContent = `${t('analysis.summary', {
         depth: first.depth,
         nodes: first.nodes.toLocaleString(),
         nps: first.nps.toLocaleString(),
-      });
-      if (first.pv.length) this.app.board.arrow(first.pv[0], 'blue');
+      })} · ${t('analysis.time', { secs: Math.round(first.millis / 1000) })}`;
     }
+    this.renderArrows(ordered);
+  }
+
+  /**
+   * An arrow for each line's first move, the best line's strongest (`LINE_BRUSHES`), drawn
+   * weakest first so that the best is on top; none once the player stopped the analysis or
+   * while a line is stepped into (the board shows another position).
+   */
+  renderArrows(ordered) {
+    if (!this.arrowsOn || this.peek.active || this.app.view !== 'analyse') return;
+    const arrows = ordered
+      .filter((line) => line.pv.length)
+      .map((line, rank) => ({ iccs: line.pv[0], brush: LINE_BRUSHES[Math.min(rank, LINE_BRUSHES.length - 1)] }))
+      .reverse();
+    this.app.board.showArrows(arrows);
   }
 
   /** A move made on the board (or picked from the book): the line goes on from here. */
@@ -304,11 +329,15 @@ export class Analyse {
     if (h && h.fen !== before) this.app.sounds.play(soundOf(before, h.fen, { check: h.check, over: Boolean(h.result) }));
   }
 
-  /** Plays `moves` on from the position shown (the tables' best line). */
-  async playLine(moves) {
+  /**
+   * Plays `moves` on from the position shown (the tables' best line, an engine's line taken
+   * into the board's moves), showing the position after the move `shown` of them (by default
+   * the last).
+   */
+  async playLine(moves, shown = moves.length - 1) {
     if (!moves.length) return;
     this.line = [...this.line.slice(0, this.index + 1), ...moves];
-    this.index = this.line.length - 1;
+    this.index += Math.min(shown, moves.length - 1) + 1;
     this.app.remember();
     await this.refreshLine();
     await this.refresh();
@@ -343,8 +372,11 @@ export class Analyse {
     this.analysed = this.shown();
     this.render();
     const { fen, moves } = { fen: this.base, moves: this.line.slice(0, this.index + 1) };
+    this.arrowsOn = true;
     const url = api.analysisUrl(fen, moves, $('multipv').value, $('seconds').value);
-    this.app.engines.startAnalysis({ fen, moves, multipv: $('multipv').value, seconds: $('seconds').value }, controller.signal);
+    this.app.engines.startAnalysis({
+      fen, moves, turn: this.here?.turn, multipv: $('multipv').value, seconds: $('seconds').value,
+    }, controller.signal);
     try {
       const response = await fetch(url, { signal: controller.signal });
       if (!response.ok) throw await api.failure(response);
@@ -367,11 +399,19 @@ export class Analyse {
     }
   }
 
-  stop() {
+  /**
+   * Stops the analysis (its streams closed: the server stops the engines). Stopped by the
+   * player (`byPlayer`), the arrows go; the lines stay, to be read and stepped into.
+   */
+  stop(byPlayer = false) {
     if (this.stream) {
       const s = this.stream;
       this.stream = null;
       s.abort();
+    }
+    if (byPlayer) {
+      this.arrowsOn = false;
+      if (!this.peek.active) this.app.board.clearArrows();
     }
     $('analyse').textContent = t('analyse.start');
   }
@@ -415,6 +455,7 @@ export class Analyse {
 
   edit() {
     this.stop();
+    this.peek.close();
     this.forget();
     this.editing = true;
     $('setup-palette').hidden = false;
@@ -487,6 +528,7 @@ export class Analyse {
   /** Called when the view is hidden. */
   deactivate() {
     this.stop();
+    this.peek.close(true);
     if (this.editing) this.endEdit();
     $('eval-bar').hidden = true;
   }

@@ -56,7 +56,7 @@ export const position = (fen, moves = []) =>
 /** The games of a game file (its bytes). */
 export const readFile = (bytes) => call('POST', '/api/read', bytes);
 
-/** The URL of the analysis stream of a position. */
+/** The URL of the analysis stream of a position; `seconds` a number or `infinite` (until closed). */
 export const analysisUrl = (fen, moves, multipv, seconds) =>
   `/api/analysis?fen=${encodeURIComponent(fen)}&moves=${encodeURIComponent(moves.join(' '))}` +
   `&multipv=${multipv}&seconds=${seconds}`;

@@ -11,6 +11,18 @@ const CG_RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', ':'];
 const FORBIDDEN_MARK = '<g class="forbidden"><circle cx="50" cy="50" r="19"/>'
   + '<path d="M41 41 L59 59 M59 41 L41 59"/></g>';
 
+/**
+ * The brushes of the engine's lines' arrows, best line first (analyse.js): the best line's a
+ * strong wide blue, the next ones paler, narrower and greyer, as lichess draws its engine's.
+ */
+const LINE_BRUSHES = {
+  line1: { key: 'l1', color: '#1f5fbf', opacity: 0.9, lineWidth: 15 },
+  line2: { key: 'l2', color: '#3f7fd0', opacity: 0.6, lineWidth: 11 },
+  line3: { key: 'l3', color: '#58708a', opacity: 0.5, lineWidth: 9 },
+  line4: { key: 'l4', color: '#6b7580', opacity: 0.42, lineWidth: 7 },
+  line5: { key: 'l5', color: '#7a7a7a', opacity: 0.36, lineWidth: 6 },
+};
+
 /** Red's numbers of the files a-i in Chinese notation: Red counts from its right, 一 to 九. */
 const CHINESE_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
 
@@ -90,7 +102,7 @@ export class Board {
         events: { after: (orig, dest) => this.onMove(square(orig) + square(dest)) },
       },
       events: { select: (k) => this.onSelect(k) },
-      drawable: { enabled: true, visible: true },
+      drawable: { enabled: true, visible: true, brushes: LINE_BRUSHES },
     });
     // chessground measures where the board is on the page once and keeps that until the
     // window is resized or scrolled; but the board also moves when something around it appears,
@@ -163,6 +175,25 @@ export class Board {
     const [orig, dest] = moveKeys(iccs);
     this.arrows = [{ orig, dest, brush }];
     this.drawShapes();
+  }
+
+  /** Draws arrows for ICCS moves, `[{iccs, brush}]` in the order drawn (the last on top). */
+  showArrows(list) {
+    const arrows = list.map(({ iccs, brush }) => {
+      const [orig, dest] = moveKeys(iccs);
+      return { orig, dest, brush };
+    });
+    const same = arrows.length === this.arrows.length
+      && arrows.every((a, i) => a.orig === this.arrows[i].orig && a.dest === this.arrows[i].dest && a.brush === this.arrows[i].brush);
+    if (same) return;
+    // chessground keeps the elements of the shapes that stay and appends the new ones, so a
+    // line's new arrow would be drawn over the best line's: the arrows go, then come back in
+    // their order, both at once (no frame is painted without them).
+    this.cg.state.drawable.autoShapes = [];
+    this.cg.state.dom.redrawNow();
+    this.arrows = arrows;
+    this.drawShapes();
+    this.cg.state.dom.redrawNow();
   }
 
   /** Takes the arrows off the board. */

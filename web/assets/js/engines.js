@@ -7,7 +7,9 @@
 
 import { analysisUrl, call } from './api.js';
 import { current, t } from './i18n.js';
-import { lineScore, readEvents } from './analyse.js';
+import { readEvents } from './analyse.js';
+import { drawLines, onPick } from './lines.js';
+import { scoreText, wordsForRed } from './scores.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,7 +19,7 @@ const WORDS = {
     'limit.movetime': 'seconds a move', 'limit.depth': 'depth', 'limit.nodes': 'nodes a move',
     'limit.none': 'its full strength', save: 'Save', close: 'Close', press: 'Press',
     saved: 'Options saved.', pressed: '{name} pressed.', thinking: '{name} is thinking…',
-    'move.search': '{name} played {move}: depth {depth}, score {score}, {nodes} nodes, {secs} s',
+    'move.search': "{name} played {move}: depth {depth}, score {score} (Red's side), {nodes} nodes, {secs} s",
     'move.noscore': '{name} played {move}: depth {depth}, {secs} s', 'move.book': '{name} played {move} from its book',
     failed: '{name} cannot be used: {error}', engines: 'Engines', done: 'finished',
     summary: 'depth {depth} · {nodes} nodes · {nps} nodes/s',
@@ -27,7 +29,7 @@ const WORDS = {
     'limit.movetime': '秒/步', 'limit.depth': '深度', 'limit.nodes': '结点/步', 'limit.none': '全力',
     save: '保存', close: '关闭', press: '执行', saved: '设置已保存。', pressed: '已执行 {name}。',
     thinking: '{name} 思考中…',
-    'move.search': '{name} 走 {move}：深度 {depth}，分数 {score}，{nodes} 结点，{secs} 秒',
+    'move.search': '{name} 走 {move}：深度 {depth}，分数 {score}（红方视角），{nodes} 结点，{secs} 秒',
     'move.noscore': '{name} 走 {move}：深度 {depth}，{secs} 秒', 'move.book': '{name} 走 {move}（开局库）',
     failed: '{name} 无法使用：{error}', engines: '引擎', done: '完毕',
     summary: '深度 {depth} · {nodes} 结点 · {nps} 结点/秒',
@@ -46,17 +48,6 @@ function el(tag, props = {}, ...children) {
   Object.assign(e, props);
   e.append(...children);
   return e;
-}
-
-/** A score the API gives in words (`"31"`, `"mate 5"`) for the reader: pawns, or mate in moves. */
-function scoreWords(score) {
-  if (score.startsWith('mate')) {
-    const plies = Number(score.split(' ')[1]);
-    const moves = Math.ceil(Math.abs(plies) / 2);
-    return plies >= 0 ? t('mate', { n: moves }) : t('mated', { n: moves });
-  }
-  const pawns = Number(score) / 100;
-  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
 }
 
 export class Engines {
@@ -178,7 +169,9 @@ export class Engines {
     if (e.source === 'book') return w('move.book', { name, move });
     const values = { name, move, depth: e.depth, secs: (e.millis / 1000).toFixed(1) };
     if (e.score === null) return w('move.noscore', values);
-    return w('move.search', { ...values, score: scoreWords(e.score), nodes: e.nodes.toLocaleString() });
+    // The engine's score is its own; Red's is shown (scores.js).
+    const red = wordsForRed(e.score, game.side === 'red' ? 'black' : 'red');
+    return w('move.search', { ...values, score: scoreText(red), nodes: e.nodes.toLocaleString() });
   }
 
   // --- Analyse --------------------------------------------------------------------------------
@@ -225,13 +218,14 @@ export class Engines {
    * Starts the chosen engines on the position `fen` + `moves` beside Chariot's analysis; the
    * streams end when `signal` aborts (the analysis is stopped or starts again).
    */
-  startAnalysis({ fen, moves, multipv, seconds }, signal) {
+  startAnalysis({ fen, moves, turn, multipv, seconds }, signal) {
     if (!this.list.length) return;
     this.clearAnalysis();
     for (const name of this.chosen()) {
       const abort = new AbortController();
       signal.addEventListener('abort', () => abort.abort());
-      const stream = { lines: new Map(), done: false, error: null, abort };
+      // `turn`: the side to move of the position analysed, whose scores the engine gives.
+      const stream = { lines: new Map(), done: false, error: null, abort, turn };
       this.streams.set(name, stream);
       this.run(name, stream, `${analysisUrl(fen, moves, multipv, seconds)}&engine=${encodeURIComponent(name)}`);
     }
@@ -283,11 +277,17 @@ export class Engines {
     for (const name of chosen) {
       let column = columns.querySelector(`.engine-column.external[data-engine="${CSS.escape(name)}"]`);
       if (!column) {
+        const table = el('table', { className: 'lines' }, el('tbody'));
         column = el('div', { className: 'engine-column external' },
           el('h4', { textContent: this.label(this.engine(name)) }),
           el('div', { className: 'engine-info' }),
-          el('table', { className: 'lines' }, el('tbody')));
+          table);
         column.dataset.engine = name;
+        // Its moves step into the line on the board, as Chariot's do (lines.js).
+        onPick(table, (multipv, ply) => {
+          const line = this.streams.get(name)?.lines.get(multipv);
+          this.app.analyse.peek.open(name, name, line, ply);
+        });
         columns.append(column);
       }
       this.renderColumn(column, this.streams.get(name));
@@ -296,22 +296,15 @@ export class Engines {
 
   /** Draws an engine's lines (and its summary, or its error) into its column. */
   renderColumn(column, stream) {
-    const notation = this.app.notation;
     const summary = column.querySelector('.engine-info');
-    const body = column.querySelector('tbody');
-    body.replaceChildren();
     const ordered = stream ? [...stream.lines.values()].sort((a, b) => a.multipv - b.multipv) : [];
-    for (const line of ordered) {
-      const row = body.insertRow();
-      row.insertCell().textContent = lineScore(line);
-      row.cells[0].className = 'score';
-      const depth = row.insertCell();
-      depth.className = 'depth';
-      depth.textContent = `d${line.depth}`;
-      const pv = row.insertCell();
-      pv.className = 'pv';
-      pv.textContent = (notation === 'iccs' ? line.pv : notation === 'wxf' ? line.pv_wxf : line.pv_chinese).join(' ');
-    }
+    const here = this.app.analyse?.here;
+    drawLines(column.querySelector('tbody'), here ? ordered : [], {
+      fen: here?.fen,
+      turn: stream?.turn ?? here?.turn,
+      notation: this.app.notation,
+      peeked: this.app.analyse?.peek.peeked(column.dataset.engine),
+    });
     if (stream?.error) summary.textContent = stream.error;
     else if (ordered.length) {
       const first = ordered[0];

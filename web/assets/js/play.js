@@ -7,6 +7,7 @@ import { errorText } from './errors.js';
 import { current, t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
 import { soundOf } from './sounds.js';
+import { scoreText, scoreWords, wordsForRed } from './scores.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,17 +18,6 @@ function clockText(ms) {
   const whole = Math.ceil(s);
   const m = Math.floor(whole / 60);
   return `${m}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-/** The engine's score for the person to read: pawns, or mate in moves. */
-export function scoreText(score) {
-  if (score.startsWith('mate')) {
-    const plies = Number(score.split(' ')[1]);
-    const moves = Math.ceil(Math.abs(plies) / 2);
-    return plies >= 0 ? t('mate', { n: moves }) : t('mated', { n: moves });
-  }
-  const pawns = Number(score) / 100;
-  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
 }
 
 export class Play {
@@ -476,11 +466,13 @@ export class Play {
     if (this.game.opponent) return this.app.engines.moveText(this.game, move);
     if (!e) return '';
     if (e.source === 'book') return t('engine.book', { move });
-    if (e.source === 'tables') return t('engine.tables', { move, score: scoreText(e.score) });
+    // The engine's score is its own: Red's is shown (scores.js); the tables' in words.
+    const red = wordsForRed(e.score, this.game.side === 'red' ? 'black' : 'red');
+    if (e.source === 'tables') return t('engine.tables', { move, score: scoreWords(red) });
     return t('engine.search', {
       move,
       depth: e.depth,
-      score: scoreText(e.score),
+      score: scoreText(red),
       nodes: e.nodes.toLocaleString(),
       secs: (e.millis / 1000).toFixed(1),
     });

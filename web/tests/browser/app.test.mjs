@@ -527,7 +527,8 @@ test('an analysis that ended or was stopped leaves nothing on later positions', 
   const analysed = async () => {
     await page.click('#analyse');
     await page.waitForFunction(
-      () => document.querySelectorAll('#lines tr').length === 2 && document.querySelectorAll('.cg-shapes line').length === 1,
+      // An arrow for each line (analysis.test.mjs).
+      () => document.querySelectorAll('#lines tr').length === 2 && document.querySelectorAll('.cg-shapes line').length === 2,
       null, { timeout: 20000 },
     );
     assert.ok(await page.isVisible('#eval-bar'));

@@ -133,3 +133,30 @@ test('the phone: a move against Fairy-Stockfish by taps, its lines under Chariot
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('Fairy-Stockfish\'s lines read from Red\'s side, and a move of its line steps into it on the board', async () => {
+  // Black to move with a chariot against a lone general: Black mates in 3 plies.
+  const fen = '3k5/9/9/9/9/9/r8/9/9/4K4 b - - 0 1';
+  const page = await open(`#analyse/${fen.replace(/ /g, '_')}`);
+  await page.waitForFunction((f) => window.chariot.analyse.here?.fen === f, fen);
+  await page.check('#analysis-engines input[value="fsf"]');
+  await page.selectOption('#multipv', '1');
+  await page.selectOption('#seconds', '5');
+  await page.click('#analyse');
+  const column = '.engine-column[data-engine="fsf"] table.lines';
+  await page.waitForFunction((c) => document.querySelectorAll(`${c} .pv-move`).length >= 2, column, { timeout: 20000 });
+  await page.click('#analyse'); // stop: the lines stay
+  const score = await page.textContent(`${column} td.score`);
+  assert.match(score, /^(-\d+\.\d\d|#-\d+)$/, `Black's win from Red's side: ${score}`);
+  const pv = await page.evaluate(() => window.chariot.engines.streams.get('fsf').lines.get(1).pv);
+  await page.click(`${column} .pv-move[data-ply="1"]`);
+  await page.waitForSelector('#peek:not([hidden])');
+  assert.equal(await page.textContent('#peek-title'), `Line 1 of fsf: move 2 of ${pv.length}`);
+  const after = await page.evaluate(async ([f, m]) =>
+    (await (await fetch(`/api/position?fen=${encodeURIComponent(f)}&moves=${m.join('%20')}`)).json()).fen, [fen, pv.slice(0, 2)]);
+  await page.waitForFunction((b) => window.chariot.board.boardFen() === b, after.split(' ')[0]);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction((b) => window.chariot.board.boardFen() === b, fen.split(' ')[0]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
