@@ -148,6 +148,7 @@ export class Analyse {
    * position, so a new entry in the history.
    */
   async load(fen, moves, index = moves.length - 1) {
+    this.app.review.loaded(fen, moves);
     this.base = fen;
     this.line = moves;
     this.index = Math.min(index, moves.length - 1);
@@ -247,6 +248,7 @@ export class Analyse {
     this.explorer.update();
     this.renderLines();
     $('analyse').textContent = t(this.stream ? 'analyse.stop' : 'analyse.start');
+    this.app.review.render();
   }
 
   renderLines() {

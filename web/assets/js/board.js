@@ -165,6 +165,15 @@ export class Board {
     this.drawShapes();
   }
 
+  /** Draws arrows for ICCS moves, `[{move, brush}]` (a review's move played and better move). */
+  arrowsFor(list) {
+    this.arrows = list.map(({ move, brush }) => {
+      const [orig, dest] = moveKeys(move);
+      return { orig, dest, brush };
+    });
+    this.drawShapes();
+  }
+
   /** Takes the arrows off the board. */
   clearArrows() {
     this.arrows = [];
