@@ -75,6 +75,11 @@ pub fn router(state: Arc<AppState>) -> Router {
             post(crate::position::read).layer(DefaultBodyLimit::max(crate::position::MAX_FILE)),
         )
         .route("/api/analysis", get(analyse))
+        .route("/api/review", post(crate::review::start))
+        .route(
+            "/api/review/{id}",
+            get(crate::review::show).delete(crate::review::cancel),
+        )
         // ChessDB's path, as tools append it to the cloud book's address, and ours.
         .route(
             "/chessdb.php",
@@ -90,7 +95,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// `GET /api/jobs/{id}`: an import or a compilation, how far it is or how it ended.
+/// `GET /api/jobs/{id}`: an import, a compilation or a review, how far it is or how it ended.
 async fn job(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,

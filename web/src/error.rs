@@ -227,7 +227,7 @@ impl IntoResponse for ApiError {
 /// A 503 for a request that would start more jobs than the server runs at once.
 pub(crate) fn too_many_jobs() -> ApiError {
     ApiError::busy(format!(
-        "{} imports and compilations are under way, the server's limit; try again when one has ended",
+        "{} imports, compilations and reviews are under way, the server's limit; try again when one has ended",
         crate::jobs::MAX_RUNNING
     ))
     .with_code("too-many-jobs")

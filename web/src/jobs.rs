@@ -1,9 +1,12 @@
-//! Long work started from the browser (importing a game file, compiling a book) runs as a job on
-//! a thread of its own; the request that starts it answers `202 Accepted` with the job's id at
-//! once, and `GET /api/jobs/{id}` (in `crate::api`) says how far it is and, at the end, what it
-//! did or why it failed. The server keeps the last [`KEPT`] jobs.
+//! Long work started from the browser (importing a game file, compiling a book, reviewing a game)
+//! runs as a job on a thread of its own; the request that starts it answers `202 Accepted` with
+//! the job's id at once, and `GET /api/jobs/{id}` (in `crate::api`) says how far it is and, at
+//! the end, what it did or why it failed. A job may publish its result so far while it runs (a
+//! review), and one may be cancelled (a review: `DELETE /api/review/{id}`), which its thread
+//! sees and stops for. The server keeps the last [`KEPT`] jobs.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -26,6 +29,8 @@ pub enum Stage {
     Done,
     /// Stopped by an error; `error` says which.
     Failed,
+    /// Stopped on request before it finished; `result` holds what it had done.
+    Cancelled,
 }
 
 /// A job as `GET /api/jobs/{id}` shows it.
@@ -33,21 +38,21 @@ pub enum Stage {
 pub struct JobView {
     /// Its id.
     pub id: String,
-    /// `import` or `book`.
+    /// `import`, `book` or `review`.
     pub kind: &'static str,
     /// What it works on (a file's name, a book's name).
     pub subject: String,
-    /// `running`, `done` or `failed`.
+    /// `running`, `done`, `failed` or `cancelled`.
     pub state: Stage,
     /// Units of work done so far.
     pub done: u64,
     /// Units of work in all, when known.
     pub total: Option<u64>,
-    /// What the units are (`games`).
+    /// What the units are (`games`, `positions`).
     pub unit: &'static str,
     /// Seconds since it started (until it ended, once it has).
     pub seconds: f64,
-    /// What it did, once done.
+    /// What it did, once done (a job that publishes its work as it goes: what it did so far).
     pub result: Option<serde_json::Value>,
     /// Why it failed, if it did.
     pub error: Option<String>,
@@ -57,6 +62,7 @@ pub struct JobView {
 pub struct Job {
     started: Instant,
     view: Mutex<JobView>,
+    cancelled: AtomicBool,
 }
 
 impl Job {
@@ -73,22 +79,54 @@ impl Job {
         });
     }
 
-    /// Ends the job with what it did.
-    pub fn finish(&self, result: serde_json::Value) {
+    /// Reports progress with what the job has done so far (its `result` while it runs).
+    pub fn report(&self, done: u64, total: Option<u64>, so_far: serde_json::Value) {
         self.update(|v| {
-            v.seconds = self.started.elapsed().as_secs_f64();
-            v.state = Stage::Done;
-            v.result = Some(result);
+            v.done = done;
+            v.total = total.or(v.total);
+            v.result = Some(so_far);
         });
     }
 
-    /// Ends the job with an error.
+    /// Ends the job with what it did (a cancelled job stays cancelled).
+    pub fn finish(&self, result: serde_json::Value) {
+        self.update(|v| {
+            if matches!(v.state, Stage::Running) {
+                v.seconds = self.started.elapsed().as_secs_f64();
+                v.state = Stage::Done;
+                v.result = Some(result);
+            }
+        });
+    }
+
+    /// Ends the job with an error (a cancelled job stays cancelled).
     pub fn fail(&self, error: impl Into<String>) {
         self.update(|v| {
-            v.seconds = self.started.elapsed().as_secs_f64();
-            v.state = Stage::Failed;
-            v.error = Some(error.into());
+            if matches!(v.state, Stage::Running) {
+                v.seconds = self.started.elapsed().as_secs_f64();
+                v.state = Stage::Failed;
+                v.error = Some(error.into());
+            }
         });
+    }
+
+    /// Cancels a running job: it is `cancelled` from now on, and its thread, which asks
+    /// [`Job::is_cancelled`], stops. A job that has ended is left as it is. Only jobs whose
+    /// thread asks may be cancelled (reviews).
+    pub fn cancel(&self) {
+        self.update(|v| {
+            if matches!(v.state, Stage::Running) {
+                v.seconds = self.started.elapsed().as_secs_f64();
+                v.state = Stage::Cancelled;
+                self.cancelled.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+
+    /// Whether the job was cancelled.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
     }
 
     /// The job as it stands.
@@ -138,6 +176,7 @@ impl Jobs {
                 result: None,
                 error: None,
             }),
+            cancelled: AtomicBool::new(false),
         });
         let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
         if list.iter().filter(|j| j.running()).count() >= MAX_RUNNING {
@@ -209,5 +248,37 @@ mod tests {
         }
         assert!(jobs.get("r0").is_none());
         assert!(jobs.get(&format!("k{}", KEPT - 1)).is_some());
+    }
+
+    #[test]
+    fn a_running_job_publishes_its_work_and_a_cancelled_one_stays_cancelled() {
+        let jobs = Jobs::default();
+        let job = jobs
+            .add("r".into(), "review", "g".into(), "positions")
+            .unwrap();
+        job.report(3, Some(9), serde_json::json!({"moves": 2}));
+        let v = job.view();
+        assert_eq!((v.done, v.total), (3, Some(9)));
+        assert_eq!(v.result, Some(serde_json::json!({"moves": 2})));
+        assert!(!job.is_cancelled());
+        job.cancel();
+        assert!(job.is_cancelled());
+        // The thread's last word changes nothing, and a cancelled job does not count as running.
+        job.finish(serde_json::json!({}));
+        job.fail("late");
+        let v = job.view();
+        assert!(matches!(v.state, Stage::Cancelled));
+        assert_eq!(
+            (v.result, v.error),
+            (Some(serde_json::json!({"moves": 2})), None)
+        );
+        assert!(!job.running());
+        // An ended job is not cancelled after the fact.
+        let done = jobs
+            .add("d".into(), "review", "g".into(), "positions")
+            .unwrap();
+        done.finish(serde_json::json!({}));
+        done.cancel();
+        assert!(!done.is_cancelled() && matches!(done.view().state, Stage::Done));
     }
 }

@@ -40,6 +40,15 @@ pub struct Limits {
     /// The nodes one search of the ChessDB endpoint may spend (about 0.2 s at the 1.5 million
     /// nodes a second `chariot bench` measures on one unloaded core).
     pub chessdb_nodes: u64,
+    /// Game reviews running at once (`crate::review`; each searches on one thread).
+    pub max_reviews: usize,
+    /// The longest game a review takes, in plies.
+    pub max_review_plies: usize,
+    /// The nodes a review searches in each position that neither the rules nor the tables
+    /// decide: nodes rather than time, so that a review says the same on a slow machine as on a
+    /// fast one (150,000: about 0.1 s at the 1.5 million nodes a second `chariot bench`
+    /// measures on one unloaded core).
+    pub review_nodes: u64,
 }
 
 impl Default for Limits {
@@ -55,6 +64,9 @@ impl Default for Limits {
             max_infinite_analysis: Duration::from_secs(30 * 60),
             max_chessdb_searches: 2,
             chessdb_nodes: 300_000,
+            max_reviews: 2,
+            max_review_plies: 600,
+            review_nodes: 150_000,
         }
     }
 }
@@ -81,6 +93,10 @@ pub struct AppState {
     pub(crate) library: crate::compiled_books::Library,
     /// The external engines (`chariot serve --engine`).
     pub(crate) engines: crate::engines::Engines,
+    /// Places for the game reviews running at once (`crate::review`).
+    pub(crate) reviews: Arc<tokio::sync::Semaphore>,
+    /// The review job of each game reviewed (its start FEN and moves), while the jobs keep it.
+    pub(crate) reviewed: Mutex<HashMap<String, String>>,
 }
 
 /// A game and when it was last used.
@@ -100,6 +116,8 @@ impl AppState {
             ids: Mutex::new(Rng::from_clock()),
             analyses: Arc::new(tokio::sync::Semaphore::new(limits.max_analyses)),
             chessdb_searches: Arc::new(tokio::sync::Semaphore::new(limits.max_chessdb_searches)),
+            reviews: Arc::new(tokio::sync::Semaphore::new(limits.max_reviews)),
+            reviewed: Mutex::new(HashMap::new()),
             limits,
             archive: None,
             games_db: None,

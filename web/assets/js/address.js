@@ -9,6 +9,7 @@
 //   #analyse/FEN            a position: its FEN with `_` for the spaces (`start`: the usual one)
 //   #analyse/FEN/MOVES      and moves played from it, ICCS separated by `,`
 //   #analyse/FEN/MOVES/N    showing the position after the first N of them (0: the FEN's)
+//   #review/FEN/MOVES[/N]   the same, with the review of that game (review.js)
 //   #tables                 the endgame tables
 //   #tables/MATERIAL        one table's page (`KRKAABB`)
 //
@@ -31,8 +32,8 @@ function decoded(hash) {
 
 /**
  * What an address names: `{view: 'play', game}`, `{view: 'analyse', fen, moves, ply}` (`ply`
- * null for the end of the moves), `{view: 'tables', material}`. An address that names nothing
- * known is the play view.
+ * null for the end of the moves), `{view: 'review', fen, moves, ply}` (the same, reviewed),
+ * `{view: 'tables', material}`. An address that names nothing known is the play view.
  */
 export function parse(hash) {
   const parts = decoded(hash).split('/');
@@ -41,7 +42,7 @@ export function parse(hash) {
     const material = (parts[0] || '').trim();
     return { view, material: /^\w+$/.test(material) ? material.toUpperCase() : null };
   }
-  if (view === 'analyse') {
+  if (view === 'analyse' || view === 'review') {
     if (!parts.length || !parts[0]) return { view, fen: START, moves: [], ply: null };
     let fen;
     if (parts[0] === 'start') {
@@ -69,6 +70,13 @@ export function analyse(fen, moves = [], ply = moves.length) {
   if (!moves.length) return `#analyse/${where}`;
   const shown = ply === moves.length ? '' : `/${ply}`;
   return `#analyse/${where}/${moves.join(',')}${shown}`;
+}
+
+/** The address of the review of the game `moves` from `fen`, showing the position after `ply`. */
+export function review(fen, moves, ply = moves.length) {
+  const where = fen === START ? 'start' : fen.trim().replace(/ /g, '_');
+  const shown = ply === moves.length ? '' : `/${ply}`;
+  return `#review/${where}/${moves.join(',')}${shown}`;
 }
 
 /** The address of the play view, with the game `id` when there is one. */

@@ -114,11 +114,6 @@ export class Analyse {
     this.app.board.clearArrows();
   }
 
-  /** `here()` for the play view: where a game "from the analysis board" starts. */
-  here() {
-    return this.position();
-  }
-
   /** The address of the position shown, with its line (address.js). */
   address() {
     return address.analyse(this.base, this.line, this.index + 1);
@@ -146,6 +141,7 @@ export class Analyse {
    * position, so a new entry in the history.
    */
   async load(fen, moves, index = moves.length - 1) {
+    this.app.review.loaded(fen, moves);
     this.base = fen;
     this.line = moves;
     this.index = Math.min(index, moves.length - 1);
@@ -240,6 +236,7 @@ export class Analyse {
     });
     this.explorer.update();
     $('analyse').textContent = t(this.stream ? 'analyse.stop' : 'analyse.start');
+    this.app.review.render();
   }
 
   /**

@@ -12,6 +12,7 @@ import { Analyse } from './analyse.js';
 import { Tables } from './tables.js';
 import { PastGames } from './played.js';
 import { Engines } from './engines.js';
+import { Review } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +32,7 @@ class App {
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
     this.past = new PastGames(this);
+    this.review = new Review(this);
     $('notation').value = this.notation;
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
@@ -74,8 +76,9 @@ class App {
       if (wanted.view === 'tables') {
         this.tables.current = wanted.material;
         this.switchTo('tables');
-      } else if (wanted.view === 'analyse') {
+      } else if (wanted.view === 'analyse' || wanted.view === 'review') {
         this.analyse.goToAddress(wanted);
+        if (wanted.view === 'review') this.review.open(wanted);
         this.switchTo('analyse');
       } else {
         this.switchTo('play');
@@ -132,7 +135,7 @@ class App {
   /** The address of what is shown now. */
   address() {
     if (this.view === 'tables') return address.tables(this.tables.current);
-    if (this.view === 'analyse') return this.analyse.address();
+    if (this.view === 'analyse') return this.review.address() ?? this.analyse.address();
     return address.play(this.play.game?.id);
   }
 
@@ -205,6 +208,7 @@ class App {
     // The tablebase pages have no board.
     for (const part of document.querySelectorAll('main > .board-area, main > .side')) part.hidden = view === 'tables';
     this.remember(true);
+    this.review.render();
     if (view === 'play') this.play.render();
     else if (view === 'tables') this.tables.activate();
     else {

@@ -38,6 +38,22 @@ const WORDS = {
     'new.clock.custom': 'your own…', 'new.clock.minutes': 'minutes each', 'new.clock.increment': 'seconds a move',
     'set.name': "Your name (in the games' PGN)",
     'played.title': 'Your past games', 'played.more': 'More', 'played.plies': '{n} plies', 'played.open': 'Open this game on the analysis board',
+    'played.ply': '1 ply',
+    'review.button': 'Review', 'review.title': 'Game review', 'review.stop': 'Stop',
+    'review.played': 'Review this game: every move judged by the engine',
+    'review.asking': 'Asking for the review…',
+    'review.running': 'Reviewing… {done} of {total} positions · {secs} s',
+    'review.done': '{total} positions reviewed, {nodes} nodes each ({secs} s).',
+    'review.cancelled': 'Review stopped after {done} of {total} positions.',
+    'review.failed': 'The review failed: {error}',
+    'review.side': "Scores and the graph are from Red's side: up is good for Red.",
+    'review.inaccuracy': 'Inaccuracy', 'review.mistake': 'Mistake', 'review.blunder': 'Blunder',
+    'review.loss': 'Average loss (cp)', 'review.accuracy': 'Accuracy',
+    'review.none': 'No inaccuracy, mistake or blunder.',
+    'review.here': 'This position: {score}', 'review.forced': 'the only move',
+    'review.engine': "the engine's move", 'review.better': 'Better: {move}', 'review.line': 'Line: {line}',
+    'review.playline': 'Play the better line',
+    'review.graph': "Red's winning chances move by move (a click goes there; a dot to the move it marks)",
     red: 'Red', black: 'Black', takeback: 'Take back', hint: 'Hint', draw: 'Offer draw',
     resign: 'Resign', play: 'Play', typemove: 'Type a move: h2e2, C2.5, 炮二平五',
     save: 'Save PGN', toanalysis: 'Analyse this position', setfen: 'Set',
@@ -135,6 +151,22 @@ const WORDS = {
     'new.clock.custom': '自定…', 'new.clock.minutes': '分钟（每方）', 'new.clock.increment': '秒（每步加）',
     'set.name': '您的名字（写入棋谱）',
     'played.title': '下过的棋', 'played.more': '更多', 'played.plies': '{n} 步', 'played.open': '在分析棋盘上打开这局棋',
+    'played.ply': '1 步',
+    'review.button': '复盘', 'review.title': '复盘', 'review.stop': '停止',
+    'review.played': '复盘这局棋：引擎评判每一步',
+    'review.asking': '正在请求复盘…',
+    'review.running': '复盘中…已分析 {done}/{total} 个局面 · {secs} 秒',
+    'review.done': '已复盘 {total} 个局面，每个局面 {nodes} 节点（{secs} 秒）。',
+    'review.cancelled': '复盘已停止：已分析 {done}/{total} 个局面。',
+    'review.failed': '复盘失败：{error}',
+    'review.side': '分数与曲线均为红方视角：越高对红方越有利。',
+    'review.inaccuracy': '缓着', 'review.mistake': '劣着', 'review.blunder': '败着',
+    'review.loss': '平均损失（分）', 'review.accuracy': '准确率',
+    'review.none': '没有缓着、劣着或败着。',
+    'review.here': '此局面：{score}', 'review.forced': '唯一着法',
+    'review.engine': '引擎的首选', 'review.better': '更好：{move}', 'review.line': '变例：{line}',
+    'review.playline': '走更好的变例',
+    'review.graph': '红方胜率走势（点击跳到该局面；点击圆点看它标记的那步棋）',
     red: '红方', black: '黑方', takeback: '悔棋', hint: '提示', draw: '提和',
     resign: '认输', play: '走棋', typemove: '输入着法：h2e2、C2.5、炮二平五',
     save: '保存棋谱 (PGN)', toanalysis: '分析此局面', setfen: '设置',
@@ -228,6 +260,11 @@ export function t(key, values = {}) {
 /** `1 game`, `12 games` (`1 局`, `12 局`). */
 export function gamesCount(n) {
   return n === 1 ? t('book.game') : t('book.games', { n: n.toLocaleString() });
+}
+
+/** `1 ply`, `12 plies` (`1 步`, `12 步`). */
+export function pliesCount(n) {
+  return n === 1 ? t('played.ply') : t('played.plies', { n });
 }
 
 /** Puts the words into every element marked `data-i18n` (text) or `data-i18n-placeholder`. */

@@ -237,7 +237,8 @@ export class Play {
     if ($('new-book').value) setup.book = $('new-book').value;
     const start = $('new-start').value;
     if (start === 'fen') setup.fen = $('new-fen').value.trim();
-    if (start === 'analysis') Object.assign(setup, this.app.analyse.here());
+    // The analysis board's position with its moves (`analyse.here` is the position's view).
+    if (start === 'analysis') Object.assign(setup, this.app.analyse.position());
     const clock = $('new-clock').value;
     if (clock === 'custom') {
       setup.clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
@@ -454,6 +455,7 @@ export class Play {
     $('hint').disabled = this.busy || over || g.turn !== g.side;
     $('draw').disabled = this.busy || over;
     $('resign').disabled = this.busy || over;
+    $('review-game').hidden = !over || !g.moves.length;
     $('save-pgn').href = api.pgnUrl(g.id, notation, current());
     $('share').disabled = false;
     this.renderClocks();

@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import { errorText } from './errors.js';
-import { t } from './i18n.js';
+import { pliesCount, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,8 +47,18 @@ export class PastGames {
       row.insertCell().textContent = g.date ?? '';
       row.insertCell().textContent = `${g.red ?? '?'} – ${g.black ?? '?'}`;
       row.insertCell().textContent = g.result ?? '*';
-      row.insertCell().textContent = t('played.plies', { n: g.plies });
+      row.insertCell().textContent = pliesCount(g.plies);
       row.insertCell().textContent = g.time_control ? clock(g.time_control) : '';
+      const review = document.createElement('button');
+      review.type = 'button';
+      review.className = 'review';
+      review.textContent = t('review.button');
+      review.title = t('review.played');
+      review.addEventListener('click', (e) => {
+        e.stopPropagation();
+        this.app.review.reviewPlayed(g.id);
+      });
+      row.insertCell().append(review);
       row.addEventListener('click', () => this.open(g.id));
     }
     $('played-more').hidden = a.games.length >= a.total;
