@@ -211,7 +211,8 @@ impl Opening {
 /// names describe games from the start); moves after the first that is not legal are ignored.
 #[must_use]
 pub fn identify(table: Option<&EccoTable>, start: &Position, moves: &[Move]) -> Opening {
-    if start.fen() != Position::start().fen() {
+    // The board and the side to move (the key holds both), whatever the move counters say.
+    if start.key() != Position::start().key() {
         return Opening::default();
     }
     let mut pos = start.clone();
@@ -235,6 +236,7 @@ pub fn identify(table: Option<&EccoTable>, start: &Position, moves: &[Move]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chariot_rules::START_FEN;
     use chariot_rules::notation::parse_iccs;
 
     fn line(text: &str) -> Vec<Move> {
@@ -291,6 +293,9 @@ mod tests {
         let mut other = Position::start();
         other.make_move(moves[0]);
         assert!(identify(None, &other, &moves[1..]).is_unknown());
+        // The usual start with other move counters is the usual start.
+        let counted = Position::from_fen(&START_FEN.replace(" 0 1", " 4 9")).unwrap();
+        assert!(identify(None, &counted, &moves).name.is_some());
         // Moves after an illegal one are ignored, not a panic.
         let o = identify(None, &start, &line("h2e2 h2e2 a0a1"));
         assert_eq!(o.name.map(|n| n.zh()), Some("中炮".to_owned()));
