@@ -234,6 +234,37 @@ enum Command {
         #[command(flatten)]
         filters: crate::commands::FilterArgs,
     },
+    /// Derive the ECCO codes of lines from games that carry them into an ECCO file.
+    ///
+    /// Every line of up to --max-plies plies from the usual start (left-right mirrors merged)
+    /// is classified with the code that more than half of its games (at least --min-games)
+    /// carry in their ECCO tag; a line takes the code of its longest classified prefix. Only
+    /// the lines whose code differs from their prefix's are written (format:
+    /// docs/formats/ecco.md). Without --db, the master collection in DIR/games is imported into
+    /// a temporary database and the file is DIR/openings.ecco, the one Chariot ships: the same
+    /// collection gives the same bytes.
+    Ecco {
+        /// Take the games from this database instead.
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+        /// The data directory.
+        #[arg(long, default_value = "data", value_name = "DIR")]
+        data: PathBuf,
+        /// The file to write (through a temporary file renamed into place) [default:
+        /// DIR/openings.ecco].
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Count lines of up to N plies.
+        #[arg(long, default_value_t = 16, value_name = "N")]
+        max_plies: u32,
+        /// Classify a line only with at least N games.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        min_games: u32,
+        /// Also measure: each game classified by the file derived from the other games (N
+        /// folds), and the opening names' families against the games' codes.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+        check: Option<u32>,
+    },
     /// Time book probes against move generation on the same positions.
     Bench {
         /// The book.
@@ -364,6 +395,23 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         Command::BuildDefault { data, db } => {
             crate::commands::book::build_default(&data, db.as_deref())
         }
+        Command::Ecco {
+            db,
+            data,
+            output,
+            max_plies,
+            min_games,
+            check,
+        } => crate::commands::ecco::ecco(&crate::commands::ecco::EccoArgs {
+            db: db.as_deref(),
+            data: &data,
+            output: output.as_deref(),
+            options: book_builder::ecco::DeriveOptions {
+                max_plies,
+                min_games,
+            },
+            check,
+        }),
         Command::Bench {
             book,
             positions,

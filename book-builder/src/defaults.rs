@@ -101,37 +101,50 @@ pub fn build(
     db: Option<&Path>,
     progress: &mut dyn FnMut(&str, usize),
 ) -> Result<DefaultBuild, DefaultBookError> {
+    // Without --db the database lives in a temporary directory, removed (with SQLite's -wal
+    // and -shm files) when `scratch` is dropped.
+    let scratch = tempfile::tempdir().map_err(DefaultBookError::Scratch)?;
+    let db_path = db.map_or_else(|| scratch.path().join("games.db"), Path::to_owned);
+    let (gdb, imports) = import_collections(data, &SOURCES, &db_path, progress)?;
+    let book = data.join("book.xqb");
+    let compile = compile(&gdb, &options(), &book)?;
+    Ok(DefaultBuild {
+        imports,
+        compile,
+        book,
+    })
+}
+
+/// Imports the collections `sources` of `data/games/` into the database at `db_path` (created,
+/// or added to): the database and what importing each file did.
+///
+/// # Errors
+/// [`DefaultBookError`] naming a missing or unreadable file (before anything is imported when
+/// one is missing), or the database's error.
+pub fn import_collections(
+    data: &Path,
+    sources: &[Source],
+    db_path: &Path,
+    progress: &mut dyn FnMut(&str, usize),
+) -> Result<(GameDb, Vec<(PathBuf, FileImport)>), DefaultBookError> {
     let games = data.join("games");
-    for s in SOURCES {
+    for s in sources {
         let p = games.join(s.file);
         if !p.is_file() {
             return Err(DefaultBookError::Missing(p));
         }
     }
-    // Without --db the database lives in a temporary directory, removed (with SQLite's -wal
-    // and -shm files) when `scratch` is dropped.
-    let scratch = tempfile::tempdir().map_err(DefaultBookError::Scratch)?;
-    let db_path = db.map_or_else(|| scratch.path().join("games.db"), Path::to_owned);
-
-    (|| {
-        let mut gdb = GameDb::create_or_open(&db_path)?;
-        let mut imports = Vec::new();
-        for s in SOURCES {
-            let p = games.join(s.file);
-            let report = import_file(&mut gdb, &p, s.file, DEFAULT_BATCH, &mut |n| {
-                progress(s.file, n);
-            })?;
-            if let Some(reason) = report.failure() {
-                return Err(DefaultBookError::Unreadable { path: p, reason });
-            }
-            imports.push((p, report));
+    let mut gdb = GameDb::create_or_open(db_path)?;
+    let mut imports = Vec::new();
+    for s in sources {
+        let p = games.join(s.file);
+        let report = import_file(&mut gdb, &p, s.file, DEFAULT_BATCH, &mut |n| {
+            progress(s.file, n);
+        })?;
+        if let Some(reason) = report.failure() {
+            return Err(DefaultBookError::Unreadable { path: p, reason });
         }
-        let book = data.join("book.xqb");
-        let compile = compile(&gdb, &options(), &book)?;
-        Ok(DefaultBuild {
-            imports,
-            compile,
-            book,
-        })
-    })()
+        imports.push((p, report));
+    }
+    Ok((gdb, imports))
 }

@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod compile;
 pub mod defaults;
+pub mod ecco;
 pub mod import;
 pub mod inspect;
 pub mod positions;

@@ -150,7 +150,14 @@ pub struct GameRow {
     pub red_elo: Option<u32>,
     /// Black's rating.
     pub black_elo: Option<u32>,
+    /// Its first [`OPENING_PLIES`] moves, for naming its opening; empty for a game from a
+    /// set-up position.
+    pub opening: Vec<Move>,
 }
+
+/// The moves of each listed game that [`GameRow::opening`] holds: as many as an opening's code
+/// and name are settled in (`chariot_formats::opening`).
+pub const OPENING_PLIES: usize = 16;
 
 /// The order of the game list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -230,12 +237,21 @@ pub(crate) fn explore(
             "(g.red_elo IS NULL OR g.black_elo IS NULL), (g.red_elo + g.black_elo) DESC, g.id DESC"
         }
     };
+    // Two bytes a move (`docs/formats/game-db.md`).
+    let opening_bytes = 2 * OPENING_PLIES;
     let sql = format!(
         "SELECT g.id, g.red_id, g.black_id, g.event_id, g.date, g.result, g.plies, g.red_elo, \
-         g.black_elo {from} WHERE p.key = ?1 AND ({clause}) ORDER BY {order_by} LIMIT ? OFFSET ?"
+         g.black_elo, CASE WHEN g.start IS NULL THEN substr(g.moves, 1, {opening_bytes}) END \
+         {from} WHERE p.key = ?1 AND ({clause}) ORDER BY {order_by} LIMIT ? OFFSET ?"
     );
     let mut games = Vec::new();
     let mut stmt = conn.prepare(&renumber(&sql))?;
+    let opening = |bytes: Option<Vec<u8>>| {
+        // A BLOB that does not decode lists no opening; opening the game says what is wrong.
+        bytes
+            .and_then(|b| crate::moves::decode_moves(&b))
+            .unwrap_or_default()
+    };
     let page = vec![
         Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)),
         Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)),
@@ -263,6 +279,7 @@ pub(crate) fn explore(
             plies: row.get(6)?,
             red_elo: row.get(7)?,
             black_elo: row.get(8)?,
+            opening: opening(row.get(9)?),
         });
     }
     Ok(Explored {

@@ -70,6 +70,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/jobs/{id}", get(job))
         .route("/api/games/{id}", get(crate::explorer::game))
         .route("/api/position", get(crate::position::position))
+        .route("/api/opening", get(crate::position::opening))
         .route(
             "/api/read",
             post(crate::position::read).layer(DefaultBodyLimit::max(crate::position::MAX_FILE)),
@@ -252,6 +253,8 @@ struct GameView {
     engine: Option<EngineMove>,
     /// `null` for a game without a clock.
     clock: Option<ClockView>,
+    /// The opening of the game so far, `null` when it has none (a game from a set-up position).
+    opening: Option<crate::openings::OpeningView>,
 }
 
 /// A game's clock.
@@ -311,6 +314,7 @@ fn view(id: &str, g: &Game) -> GameView {
             initial_ms: millis(c.spec().initial),
             increment_ms: millis(c.spec().increment),
         }),
+        opening: crate::openings::view(g.start(), g.moves()),
     }
 }
 

@@ -351,6 +351,8 @@ struct GameRowView {
     plies: u32,
     red_elo: Option<u32>,
     black_elo: Option<u32>,
+    /// Its opening (from its first moves), `null` when it has none.
+    opening: Option<crate::openings::OpeningView>,
 }
 
 /// The explorer's database, or a 503 (being built) or 404 (none).
@@ -428,6 +430,7 @@ pub(crate) async fn games(
                 plies: g.plies,
                 red_elo: g.red_elo,
                 black_elo: g.black_elo,
+                opening: crate::openings::view(&chariot_rules::Position::start(), &g.opening),
             })
             .collect(),
         offset,

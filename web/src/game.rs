@@ -651,6 +651,14 @@ impl Game {
             ("Red".into(), red),
             ("Black".into(), black),
         ];
+        if let Some(o) = crate::openings::opening_of(&self.start, &self.moves) {
+            if let Some(code) = o.ecco {
+                tags.push(("ECCO".into(), code.to_string()));
+            }
+            if let Some(name) = o.name {
+                tags.push(("Opening".into(), lang.opening(&name)));
+            }
+        }
         if let Some(clock) = &self.clock {
             let spec = clock.spec();
             tags.push((

@@ -1,6 +1,6 @@
 //! The words of a played game's PGN in the game's language (issue 47, fault 8: a game played in
-//! the Chinese page was saved with English words): the event, the players' names and the
-//! sentence that says how the game ended, the last comment.
+//! the Chinese page was saved with English words): the event, the players' names, the opening
+//! and the sentence that says how the game ended, the last comment.
 
 use chariot_rules::{Color, EndReason, Ending, Reason};
 
@@ -49,6 +49,15 @@ impl Lang {
         match self {
             Lang::En => format!("Chariot (level {level})"),
             Lang::Zh => format!("Chariot（第 {level} 级）"),
+        }
+    }
+
+    /// An opening's name (`[Opening]` of the PGN).
+    #[must_use]
+    pub fn opening(self, name: &chariot_formats::opening::OpeningName) -> String {
+        match self {
+            Lang::En => name.en(),
+            Lang::Zh => name.zh(),
         }
     }
 

@@ -5,8 +5,9 @@
 //! its [`clock`], its rule for [`draw`] offers and the [`game_words`] of its PGN; [`play_levels`] the playing levels, each a
 //! real limit on the engine; [`analysis`] streams the engine's lines as server-sent events;
 //! [`position`] answers position queries and reads uploaded game files; [`movetext`] names moves
-//! in the three notations. [`api`] holds the routes and the game handlers, [`state`] what they
-//! share and the server's [`Limits`], [`error`] the error answers (with
+//! in the three notations; [`openings`] names a line's opening (its ECCO code and name).
+//! [`api`] holds the routes and the game handlers, [`state`] what they share and the server's
+//! [`Limits`], [`error`] the error answers (with
 //! [`error_codes`], the codes of the rules' mistakes), [`sides`] how sides are
 //! named, and [`assets`] serves the pages embedded in the binary (`web/assets/`,
 //! `docs/web-app.md`); [`played_games`] keeps finished games in a game database, which
@@ -45,6 +46,7 @@ pub mod game_words;
 pub mod import;
 pub mod jobs;
 pub mod movetext;
+pub mod openings;
 pub mod past_games;
 pub mod play_levels;
 pub mod played_games;

@@ -1,5 +1,6 @@
 //! Positions and game files for the pages: `GET /api/position` (a position, reached by moves
-//! or not, with its legal moves, verdict, book moves and table value) and `POST /api/read` (the
+//! or not, with its legal moves, verdict, book moves, table value and opening), `GET
+//! /api/opening` (the opening of a line) and `POST /api/read` (the
 //! games of an uploaded PGN, DhtmlXQ or XQF file, to show on the board).
 
 use crate::book_moves::{BookMoveView, engine_book_moves};
@@ -68,6 +69,8 @@ pub(crate) struct PositionView {
     book: Vec<BookMoveView>,
     /// The tables' value for the side to move when they cover the position.
     tablebase: Option<TableView>,
+    /// The opening of the line from the FEN given, `null` when it has none.
+    opening: Option<crate::openings::OpeningView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -106,6 +109,7 @@ pub(crate) async fn position(
         (Vec::new(), Vec::new())
     };
     let book = engine_book_moves(&state.books, &pos);
+    let opening = crate::openings::view(&start, &played);
     Ok(Json(PositionView {
         fen: pos.fen(),
         turn: side_name(pos.turn()),
@@ -116,7 +120,18 @@ pub(crate) async fn position(
         result,
         book,
         tablebase,
+        opening,
     }))
+}
+
+/// `GET /api/opening?fen=FEN&moves=...`: the opening of the line, `null` when it has none
+/// (the query and its mistakes are the position's).
+pub(crate) async fn opening(
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> Result<Json<Option<crate::openings::OpeningView>>, ApiError> {
+    let q = query(q)?;
+    let (start, _, played) = reached(&q.fen, &q.moves)?;
+    Ok(Json(crate::openings::view(&start, &played)))
 }
 
 /// `POST /api/read`: the games of one file.

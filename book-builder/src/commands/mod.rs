@@ -1,8 +1,9 @@
 //! The subcommands of the `book-builder` binary, by topic: [`database`] (import, summary,
 //! export), [`book`] (compile, build-default, probe, tree, stats, bench), [`dat`] (ElephantEye's
-//! BOOK.DAT) and [`positions`] (tuning positions). Each parses its arguments with clap (in
-//! `cli.rs`) and calls the library; these files only turn results into text. This file holds
-//! what they share: the filter and position arguments, the spinner, atomic writes.
+//! BOOK.DAT), [`positions`] (tuning positions) and [`ecco`] (the ECCO codes of lines). Each
+//! parses its arguments with clap (in `cli.rs`) and calls the library; these files only turn
+//! results into text. This file holds what they share: the filter and position arguments, the
+//! spinner, atomic writes.
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub mod book;
 pub mod dat;
 pub mod database;
+pub mod ecco;
 pub mod positions;
 
 /// Which games a book is built from (shared by `compile` and `summary`).

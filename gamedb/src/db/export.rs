@@ -36,6 +36,17 @@ pub struct FullGame {
 }
 
 impl FullGame {
+    /// The value of the tag `name` (any case), trimmed; `None` when the game has no such tag
+    /// or its value is empty or `?`.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty() && *v != "?")
+    }
+
     /// The game as Xiangqi PGN with its moves in `notation` (names, date and tags as imported).
     #[must_use]
     pub fn pgn(&self, notation: chariot_rules::notation::Notation) -> String {

@@ -24,7 +24,6 @@ mod schema;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use chariot_rules::Move;
 use rusqlite::Connection;
 
 pub use export::FullGame;
@@ -100,28 +99,4 @@ impl GameDb {
     }
 }
 
-/// Decodes a moves BLOB; `None` when its length is odd or a value is not a move.
-#[must_use]
-pub fn decode_moves(bytes: &[u8]) -> Option<Vec<Move>> {
-    if bytes.len() % 2 != 0 {
-        return None;
-    }
-    bytes
-        .chunks_exact(2)
-        .map(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]])))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn moves_decode() {
-        let m = chariot_rules::notation::parse_iccs("h2e2").unwrap();
-        let bytes = m.to_u16().to_le_bytes();
-        assert_eq!(decode_moves(&bytes), Some(vec![m]));
-        assert_eq!(decode_moves(&bytes[..1]), None);
-        assert_eq!(decode_moves(&[0xff, 0xff]), None);
-    }
-}
+pub use crate::moves::decode_moves;

@@ -222,13 +222,7 @@ impl GameDb {
             }
             if reached {
                 out.games += 1;
-                let tag = |name: &str| {
-                    g.tags
-                        .iter()
-                        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                        .map(|(_, v)| v.trim().to_owned())
-                        .filter(|v| !v.is_empty() && v != "?")
-                };
+                let tag = |name: &str| g.tag(name).map(str::to_owned);
                 let name = match (tag("Opening"), tag("Variation")) {
                     (Some(o), Some(v)) => Some(format!("{o}, {v}")),
                     (o, _) => o,

@@ -8,6 +8,7 @@ import * as api from './api.js';
 import { errorText, stopText } from './errors.js';
 import { t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { showOpening } from './openings.js';
 import { soundOf } from './sounds.js';
 import { Explorer } from './explorer.js';
 import { LinePeek, drawLines, onPick } from './lines.js';
@@ -52,6 +53,7 @@ export class Analyse {
     this.base = START; // the FEN the line starts from
     this.line = []; // ICCS moves from it
     this.texts = []; // the line's moves in three notations (the API's MoveText)
+    this.opening = null; // the whole line's opening (the API's `opening`), null when none
     this.index = -1; // the ply shown (-1: the base position)
     this.here = null; // the position shown, as /api/position describes it
     this.refreshes = 0; // refresh() calls so far: only the latest one's answer is drawn
@@ -181,12 +183,14 @@ export class Analyse {
     try {
       const view = await api.position(this.base, this.line);
       this.texts = view.line;
+      this.opening = view.opening;
     } catch (e) {
       this.app.toast(errorText(e), true);
       const fenOk = await api.position(this.base).then(() => true, () => false);
       if (!fenOk) this.base = START;
       this.line = [];
       this.texts = [];
+      this.opening = null;
       this.index = -1;
       this.app.remember();
     }
@@ -227,6 +231,9 @@ export class Analyse {
       ? resultText(h.result)
       : t('pos.turn', { side: t(h.turn) }) + (h.check ? ` · ${t('pos.check')}` : '');
     $('position-status').textContent = status;
+    // The move list names the whole line's opening, the explorer the position shown.
+    showOpening($('opening-analyse'), this.opening);
+    showOpening($('explorer-opening'), h.opening);
     renderMoves($('moves-analyse'), {
       moves: this.texts,
       current: this.index,

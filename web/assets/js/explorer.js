@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { Builder } from './build.js';
 import { errorText } from './errors.js';
 import { gamesCount as gamesText, t } from './i18n.js';
+import { openingName } from './openings.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -193,6 +194,10 @@ export class Explorer {
       row.dataset.id = String(g.id);
       row.insertCell().textContent = `${g.red ?? '?'} – ${g.black ?? '?'}`;
       row.insertCell().textContent = g.result ?? '*';
+      const eco = row.insertCell();
+      eco.className = 'eco';
+      eco.textContent = g.opening?.eco ?? '';
+      eco.title = openingName(g.opening);
       row.insertCell().textContent = g.event ?? '';
       row.insertCell().textContent = g.date ?? '';
       row.insertCell().textContent = t('games.plies', { n: g.plies });

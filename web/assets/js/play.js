@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { errorText } from './errors.js';
 import { current, t, resultText } from './i18n.js';
 import { renderMoves, stepKey } from './moves.js';
+import { showOpening } from './openings.js';
 import { soundOf } from './sounds.js';
 import { scoreText, scoreWords, wordsForRed } from './scores.js';
 
@@ -437,6 +438,7 @@ export class Play {
         forbidden: mine ? g.forbidden : [],
       });
     }
+    showOpening($('opening-play'), g.opening);
     renderMoves($('moves-play'), {
       moves: g.moves,
       current: index,
