@@ -1,6 +1,8 @@
 //! The JSON API end to end through the router (no network): games, moves, the engine's replies,
 //! take-backs, positions, and every kind of bad request.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,40 +16,13 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-fn app_with(limits: Limits) -> Router {
-    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
-    let tables = Tablebases::open(&[tables]).unwrap();
-    router(Arc::new(AppState::new(
-        chariot_formats::book::builtin::book_set(),
-        tables,
-        limits,
-    )))
-}
+use common::{app_with, call};
 
 fn app() -> Router {
     app_with(Limits {
         max_think: Duration::from_millis(300),
         ..Limits::default()
     })
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_owned())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)))
-    };
-    (status, value)
 }
 
 /// `GET uri` as JSON.

@@ -8,6 +8,8 @@
 //! own target directory (where `cargo test --workspace` puts them) and built with the same
 //! cargo when missing, as the league's tests find `chariot`.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -76,22 +78,7 @@ fn app(specs: Vec<EngineSpec>) -> Router {
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)))
-    };
-    (status, value)
+    common::call(app, method, uri, body.map(|b| b.to_string()).as_deref()).await
 }
 
 async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {

@@ -5,20 +5,18 @@
 //! or the program in `FAIRY_STOCKFISH`). `scripts/engine-tests.sh` (run by `.ci/run`) installs it
 //! and runs them.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use chariot_rules::Position;
 use chariot_rules::notation::parse_iccs;
 use chariot_web::engines::{EngineSpec, Engines};
 use chariot_web::{AppState, Limits, router};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
 fn program() -> String {
     let path = std::env::var("FAIRY_STOCKFISH")
         .unwrap_or_else(|_| "/usr/games/fairy-stockfish".to_owned());
@@ -52,16 +50,7 @@ fn app() -> Router {
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, String) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    common::call_text(app, method, uri, body.map(|b| b.to_string()).as_deref()).await
 }
 
 async fn json_call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> Value {

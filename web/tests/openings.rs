@@ -1,17 +1,18 @@
 //! Opening names over HTTP: `GET /api/opening`, the `opening` of a position and of a game, and
 //! the `ECCO` and `Opening` tags of a game's PGN in its language.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use chariot_formats::egtb::Tablebases;
 use chariot_web::{AppState, Limits, router};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
+
+use common::call_text as call;
 
 const START: &str =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w%20-%20-%200%201";
@@ -31,19 +32,6 @@ fn app() -> Router {
             ..Limits::default()
         },
     )))
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, String) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_owned())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
 }
 
 async fn json(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {

@@ -2,27 +2,17 @@
 //! not, the tables' exact value and the rules' end, the same game named twice reviewed once,
 //! cancelling, the server's limits and every bad request.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use chariot_formats::egtb::Tablebases;
 use chariot_web::{AppState, Limits, router};
-use http_body_util::BodyExt;
+use common::{app_with, call};
 use serde_json::Value;
-use tower::ServiceExt;
-
-fn app_with(limits: Limits) -> Router {
-    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
-    let tables = Tablebases::open(&[tables]).unwrap();
-    router(Arc::new(AppState::new(
-        chariot_formats::book::builtin::book_set(),
-        tables,
-        limits,
-    )))
-}
 
 /// A server whose reviews search few nodes, so that the tests are quick.
 fn app() -> Router {
@@ -31,21 +21,6 @@ fn app() -> Router {
         max_think: Duration::from_millis(300),
         ..Limits::default()
     })
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_owned())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)));
-    (status, value)
 }
 
 async fn review(app: &Router, body: &str) -> (StatusCode, Value) {
