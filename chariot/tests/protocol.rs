@@ -56,6 +56,7 @@ fn ucci_handshake_lists_options() {
         "pruning",
         "knowledge",
         "randomness",
+        "blunders",
         "style",
         "newgame",
     ] {

@@ -250,16 +250,33 @@ fn ponder_hit_starts_the_clock() {
 
 #[test]
 fn node_limit_is_respected() {
-    let r = go(
-        &Position::start(),
-        &Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        },
-    );
-    assert!(r.best.is_some());
-    // The limit is checked every 1024 nodes (after the first iteration, which always completes).
-    assert!(r.nodes < 20_000 + 2048, "{}", r.nodes);
+    // Small budgets hold too (the weakest playing level's): the search polls more often under
+    // a node budget and ends even its first iteration once one root move has been searched.
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "1rb1ka3/4a3r/1C2b4/p1p1n3p/3N5/6p2/P1P3ncP/N4R3/4A4/1RB1KAB2 b - - 9 17",
+        "2bak1r2/n3a3c/4b1n2/p1p2c2p/4C1p2/PN7/2C1N1P1P/9/4A2R1/2BAK1B2 w - - 1 23",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        for budget in [50, 300, 1_000, 5_000, 20_000] {
+            let r = go(
+                &pos,
+                &Limits {
+                    nodes: Some(budget),
+                    ..Limits::default()
+                },
+            );
+            let best = r
+                .best
+                .unwrap_or_else(|| panic!("no move at {budget} nodes in {fen}"));
+            assert!(pos.is_legal(best), "{best} at {budget} nodes in {fen}");
+            assert!(
+                budget - budget / 1024 <= r.nodes && r.nodes <= budget,
+                "{} nodes for a budget of {budget} in {fen}",
+                r.nodes
+            );
+        }
+    }
 }
 
 #[test]
@@ -427,4 +444,54 @@ fn a_multipv_search_stopped_mid_iteration_answers_with_its_last_reported_line() 
         }
     }
     assert!(mismatches.is_empty(), "{mismatches:#?}");
+}
+
+#[test]
+fn blunders_overlook_captures_but_never_see_a_false_mate() {
+    // Red's chariot can take the cannon on d7, which the horse defends: a sound search never
+    // does; one that overlooks captures sometimes misses the recapture and takes.
+    let pos = Position::from_fen("5k3/9/3c5/9/4n4/9/9/9/3R5/4K4 w - - 0 1").unwrap();
+    let greedy = mv(&pos, "d1d7");
+    assert_ne!(go(&pos, &depth(2)).best, Some(greedy));
+    let blind = |level: Level| {
+        let mut searcher = Searcher::new(Options {
+            hash_mb: 1,
+            blunders: level,
+            ..Options::default()
+        });
+        (0..40)
+            .map(|_| {
+                searcher.clear();
+                let r =
+                    searcher.search(&pos, &depth(2), &Arc::new(Control::default()), &mut |_| {});
+                assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
+                r.best
+            })
+            .filter(|&b| b == Some(greedy))
+            .count()
+    };
+    assert_eq!(blind(Level::None), 0);
+    let taken = blind(Level::Huge);
+    assert!(
+        0 < taken && taken < 40,
+        "took the defended cannon in {taken} of 40 searches"
+    );
+    // Check evasions are never overlooked: Black's only escape from the chariot's check is to
+    // take it, and no search may take that for a mate.
+    let check = Position::from_fen("4k4/4a4/9/9/9/9/9/9/9/3RK4 w - - 0 1").unwrap();
+    let mut searcher = Searcher::new(Options {
+        hash_mb: 1,
+        blunders: Level::Huge,
+        ..Options::default()
+    });
+    for _ in 0..40 {
+        searcher.clear();
+        let r = searcher.search(
+            &check,
+            &depth(3),
+            &Arc::new(Control::default()),
+            &mut |_| {},
+        );
+        assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
+    }
 }

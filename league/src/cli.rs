@@ -104,6 +104,12 @@ OPTIONS:
   --debug                   print every line sent to and read from the engines on stderr
   --help, --version
 
+RATINGS (no games are played):
+  chariot-league --ratings FILE... [--anchor NAME=ELO] [--json]
+                            rates every player of the game files (PGN, DhtmlXQ, XQF; plain or
+                            zstd) jointly by maximum likelihood, with 95% intervals; the anchor
+                            fixes the scale (default: the pool's average is 0)
+
 EXIT CODES:
   0 the tournament was played   1 it could not be (an engine does not start, a file cannot
   be read or written)           2 a mistake on the command line
@@ -150,6 +156,10 @@ struct Args {
     debug: bool,
     resume: bool,
     json: bool,
+    /// `--ratings`: game files to rate instead of a tournament to play.
+    ratings: Vec<PathBuf>,
+    /// `--anchor NAME=ELO`.
+    anchor: Option<(String, f64)>,
 }
 
 #[derive(Debug)]
@@ -166,6 +176,7 @@ enum Request {
     Help,
     Version,
     Run(Box<Args>),
+    Ratings(Box<Args>),
 }
 
 /// Runs the command line and returns the exit code.
@@ -182,6 +193,9 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Ok(Request::Run(args)) => args,
+        Ok(Request::Ratings(args)) => {
+            return chariot_cli::run("chariot-league", || rate(&args));
+        }
         Err(e) => {
             eprintln!(
                 "chariot-league: {}\n(see chariot-league --help)",
@@ -223,6 +237,8 @@ fn parse(argv: &[String]) -> Result<Request> {
         debug: false,
         resume: false,
         json: false,
+        ratings: Vec::new(),
+        anchor: None,
     };
     let mut i = 0;
     while i < argv.len() {
@@ -298,8 +314,24 @@ fn parse(argv: &[String]) -> Result<Request> {
                 none()?;
                 args.json = true;
             }
+            "ratings" => {
+                if words.is_empty() {
+                    bail!("--ratings needs the game files to rate");
+                }
+                args.ratings.extend(words.iter().map(PathBuf::from));
+            }
+            "anchor" => args.anchor = Some(anchor_arg(opt, one()?)?),
             _ => bail!("unknown option {raw:?}"),
         }
+    }
+    if !args.ratings.is_empty() {
+        if !args.engines.is_empty() {
+            bail!("--ratings rates the games of files and plays none: leave out --engine");
+        }
+        return Ok(Request::Ratings(Box::new(args)));
+    }
+    if args.anchor.is_some() {
+        bail!("--anchor needs --ratings FILE...");
     }
     if args.engines.len() < 2 {
         bail!("at least two --engine are needed");
@@ -317,6 +349,39 @@ fn parse(argv: &[String]) -> Result<Request> {
         bail!("--sprt needs exactly two engines");
     }
     Ok(Request::Run(Box::new(args)))
+}
+
+/// `NAME=ELO`: the anchor of `--ratings` (the name may hold `=`, the rating is after the last).
+fn anchor_arg(opt: &str, word: &str) -> Result<(String, f64)> {
+    let (name, elo) = word
+        .rsplit_once('=')
+        .ok_or_else(|| anyhow!("--{opt}: {word:?} is not NAME=ELO"))?;
+    let elo: f64 = elo
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.is_finite())
+        .ok_or_else(|| anyhow!("--{opt}: {elo:?} is not a rating"))?;
+    if name.is_empty() {
+        bail!("--{opt}: {word:?} names no player");
+    }
+    Ok((name.to_owned(), elo))
+}
+
+/// `--ratings`: rates the players of the files and prints the table (or its JSON).
+fn rate(args: &Args) -> Result<Exit> {
+    use chariot_league::ratings;
+    let games = ratings::read(&args.ratings)?;
+    let anchor = args
+        .anchor
+        .as_ref()
+        .map(|(name, elo)| (name.as_str(), *elo));
+    let fitted = ratings::fit(&games, anchor)?;
+    if args.json {
+        println!("{}", ratings::json(&games, &fitted));
+    } else {
+        print!("{}", ratings::table(&games, &fitted));
+    }
+    Ok(Exit::Success)
 }
 
 /// `KEY=VALUE` words.

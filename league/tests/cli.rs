@@ -680,3 +680,43 @@ fn egtb_adjudicates_games_from_the_command_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/tables"), "{err}");
 }
+
+#[test]
+fn ratings_rate_the_players_of_a_games_file_on_the_anchors_scale() {
+    let dir_tmp = scratch("ratings");
+    let pgn = dir_tmp.path().join("games.pgn");
+    // Alpha scores 3 of 4 against Beta: 191 Elo.
+    let game = |red: &str, black: &str, result: &str| {
+        format!(
+            "[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. h2e2 {result}\n\n"
+        )
+    };
+    let text = [
+        game("Alpha", "Beta", "1-0"),
+        game("Beta", "Alpha", "0-1"),
+        game("Alpha", "Beta", "1/2-1/2"),
+        game("Beta", "Alpha", "1/2-1/2"),
+    ]
+    .concat();
+    std::fs::write(&pgn, text).unwrap();
+    let a = |rest: &str| args(&[], &format!("--ratings {} {rest}", pgn.display()));
+    let (out, text) = run(&a("--anchor Beta=1000"), None);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Scale: Beta = 1000"), "{text}");
+    assert!(text.contains("1190.8"), "Alpha is 191 above Beta: {text}");
+    let (out, json) = run(&a("--anchor Beta=1000 --json"), None);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["players"][0]["name"], "Alpha");
+    assert_eq!(v["games"], 4);
+    // Mistakes: an anchor nobody is (exit 1), an engine with --ratings, a bad anchor (2).
+    let (out, _) = run(&a("--anchor Gamma=1000"), None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Gamma"));
+    for bad in ["--anchor Beta", "--anchor Beta=x", "--engine cmd=x"] {
+        let (out, _) = run(&a(bad), None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+    let (out, _) = run(&args(&[], "--anchor Beta=1000"), None);
+    assert_eq!(out.status.code(), Some(2));
+}

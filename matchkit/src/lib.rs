@@ -17,6 +17,8 @@
 //! - [`settings`]: the `KEY=VALUE` engine settings of the command lines;
 //! - [`clock`]: time controls and clocks;
 //! - [`stats`]: Elo, LOS, the pentanomial model and the SPRT;
+//! - [`rating`]: the ratings of a pool fitted jointly over all its games (maximum likelihood,
+//!   as Ordo and BayesElo), with an anchor and intervals;
 //! - [`standings`]: results so far, by game and by game pair;
 //! - [`pairing`]: round-robin order, Swiss pairs and rules, the seeded shuffle;
 //! - [`schedule`]: tournament kinds and their games, paired on one opening with the seats
@@ -41,6 +43,7 @@ pub mod interrupt;
 pub mod options;
 pub mod pairing;
 pub mod process;
+pub mod rating;
 pub mod report;
 pub mod runner;
 pub mod schedule;

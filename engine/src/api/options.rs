@@ -241,7 +241,8 @@ impl Default for Settings {
     }
 }
 
-/// The words of a level option (`idle`, `pruning`, `knowledge`, `randomness`), in order.
+/// The words of a level option (`idle`, `pruning`, `knowledge`, `randomness`, `blunders`), in
+/// order.
 pub const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 
 /// A level by its UCCI name in lower case (the [`LEVELS`], and `tiny` and `huge`).
@@ -420,6 +421,16 @@ pub const OPTIONS: &[EngineOption] = &[
             choices: LEVELS,
             default: "none",
             on_change: |e, w| set_level(e, w, |o| &mut o.randomness),
+        },
+    },
+    EngineOption {
+        ucci: Some("blunders"),
+        uci: Some("Blunders"),
+        cecp: Some("Blunders"),
+        kind: Kind::Combo {
+            choices: LEVELS,
+            default: "none",
+            on_change: |e, w| set_level(e, w, |o| &mut o.blunders),
         },
     },
     EngineOption {

@@ -79,7 +79,7 @@ mod tests {
             let default = line.split(" default ").nth(1);
             assert_eq!(first, default, "{line}");
         }
-        assert_eq!(combos, 10, "{lines:?}");
+        assert_eq!(combos, 12, "{lines:?}");
         assert!(
             lines.contains(
                 &"option pruning type combo var large var none var small var medium default large"

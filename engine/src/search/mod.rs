@@ -79,6 +79,9 @@ pub struct Options {
     pub knowledge: Level,
     /// Random noise added to the evaluation to vary play (`None`: deterministic).
     pub randomness: Level,
+    /// How often the search overlooks a capture below the root, as a beginner does not see
+    /// that a piece hangs (`None`: never, the default).
+    pub blunders: Level,
     /// Draw avoidance and king-safety balance.
     pub style: Style,
     /// How much processor time to leave to other programs (UCCI `idle`): `None` searches flat
@@ -95,6 +98,7 @@ impl Default for Options {
             pruning: Level::Large,
             knowledge: Level::Large,
             randomness: Level::None,
+            blunders: Level::None,
             style: Style::Normal,
             idle: Level::None,
         }

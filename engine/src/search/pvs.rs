@@ -254,6 +254,11 @@ impl Worker<'_> {
             };
             move_count += 1;
             let quiet = is_quiet(pos, m);
+            // The `blunders` option: a capture not seen (never an evasion, so that a mate is
+            // never seen where there is none).
+            if !quiet && !in_check && self.overlooks(pos, m) {
+                continue;
+            }
             let killer =
                 m == self.data.stack[ply].killers[0] || m == self.data.stack[ply].killers[1];
 
@@ -382,6 +387,11 @@ impl Worker<'_> {
             // No legal move: checkmated or stalemated, and in Xiangqi both lose.
             return mated_in(ply);
         }
+        if best == -INFINITE {
+            // Every move was a capture the `blunders` option overlooked: the side sees nothing
+            // to play and stands on the evaluation.
+            best = eval;
+        }
 
         if best >= beta && is_quiet(pos, best_move) {
             self.reward_quiet(pos, ply, depth, best_move, quiet_count, &conts);
@@ -500,6 +510,10 @@ impl Worker<'_> {
             }
             move_count += 1;
             if !in_check {
+                // The `blunders` option: a capture not seen.
+                if self.overlooks(pos, m) {
+                    continue;
+                }
                 // Delta pruning: even winning this piece and a bit more cannot reach alpha.
                 if eval + victim_value(pos, m) + 200 <= alpha {
                     continue;

@@ -103,6 +103,8 @@ pub(crate) struct Config {
     pub eval: EvalConfig,
     /// Amplitude of the evaluation noise in centipawns (0 = none).
     pub noise: i32,
+    /// The share of captures overlooked below the root, in 65,536ths (0 = none).
+    pub overlook: u64,
     pub seed: u64,
     /// What a draw is worth to the side that started the search (negative: it avoids draws).
     pub contempt: i32,
@@ -120,8 +122,20 @@ impl Config {
             Level::Large => 40,
             Level::Huge => 80,
         };
-        // A new seed per search: the noise is a hash of the position and this seed.
-        let seed = if noise == 0 {
+        // Each level doubles the share: even a few percent of the captures at every node of a
+        // deep search is a large handicap (measured: docs/STRENGTH.md).
+        let overlook = match o.blunders {
+            Level::None => 0,
+            Level::Tiny => 2,
+            Level::Small => 4,
+            Level::Medium => 8,
+            Level::Large => 16,
+            Level::Huge => 32,
+        } * 65_536
+            / 100;
+        // A new seed per search: the noise and the overlooked captures are hashes of the
+        // position and this seed.
+        let seed = if noise == 0 && overlook == 0 {
             0
         } else {
             chariot_rules::random::Rng::from_clock().next_u64() | 1
@@ -135,6 +149,7 @@ impl Config {
             pruning: o.pruning,
             eval: EvalConfig::new(o.knowledge, o.style, root),
             noise,
+            overlook,
             seed,
             contempt,
             multipv: o.multipv.max(1),
@@ -158,12 +173,21 @@ impl Config {
     }
 }
 
+/// A 64-bit finaliser (MurmurHash3's): spreads a key's bits over all of its bits.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
+}
+
 /// What all threads of one search share.
 pub(crate) struct Shared<'a> {
     pub control: &'a Control,
     /// Set by the main thread to end the search on all threads.
     pub abort: AtomicBool,
-    /// Nodes per thread, published every 1024 nodes (and at the end).
+    /// Nodes per thread, published at every poll (and at the end).
     pub nodes: Vec<AtomicU64>,
     pub limits: &'a Limits,
     pub config: Config,
@@ -206,14 +230,34 @@ pub(crate) struct Worker<'a> {
     pub reported_best: Option<RootMove>,
     /// When this thread last rested (UCCI `idle`).
     pub rested: Instant,
+    /// The thread polls when its node count has these bits clear ([`poll_mask`]).
+    pub poll_mask: u64,
+}
+
+/// The nodes between two polls (a look at the stop flag, the clock and the node budget) less
+/// one, as a bit mask: every 1024 nodes, or under a node budget every 1024th of it (a power of
+/// two, at least every node), so that `go nodes N` stops between N − N/1024 and N nodes (at
+/// exactly N below 2,048) while the cost of a poll stays out of the normal search.
+pub(crate) fn poll_mask(limits: &Limits) -> u64 {
+    const EVERY: u64 = 1024;
+    let every = match limits.nodes {
+        Some(n) if !limits.infinite && n / EVERY < EVERY => {
+            let share = (n / EVERY).max(1);
+            // The largest power of two not above the share.
+            1 << (63 - share.leading_zeros())
+        }
+        _ => EVERY,
+    };
+    every - 1
 }
 
 impl Worker<'_> {
-    /// Counts a node; every 1024 nodes publishes the count and checks whether to stop.
+    /// Counts a node; every [`poll_mask`] + 1 nodes publishes the count and checks whether to
+    /// stop.
     #[inline]
     pub fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.poll_mask == 0 {
             self.poll();
         }
     }
@@ -229,20 +273,32 @@ impl Worker<'_> {
                 // The budget starts when pondering ends.
                 self.time.restart(Instant::now());
             } else if !limits.infinite {
-                stop |= self.time.out_of_time();
-                if let Some(n) = limits.nodes {
-                    stop |= shared.total_nodes() >= n;
-                }
+                stop |= self.time.out_of_time() || self.out_of_nodes();
             }
             if stop {
                 shared.abort.store(true, Relaxed);
             }
         }
-        // The first iteration always completes (it takes well under a millisecond), so that
-        // there is always a move to play.
-        if self.completed_depth > 0 && self.shared.abort.load(Relaxed) {
+        // A stop or the clock lets the first iteration complete (it takes well under a
+        // millisecond), so that there is always a move to play. A node budget ends it as soon
+        // as one root move has been searched: a budget smaller than the first iteration (the
+        // weakest playing level's) still holds.
+        if self.shared.abort.load(Relaxed)
+            && (self.completed_depth > 0
+                || (self.root_moves[0].score > -INFINITE && self.out_of_nodes()))
+        {
             self.stopped = true;
         }
+    }
+
+    /// Whether the search has spent its node budget (all threads), or would overspend it
+    /// before the next poll: with one thread it never searches more than the budget.
+    fn out_of_nodes(&self) -> bool {
+        let limits = self.shared.limits;
+        !limits.infinite
+            && limits
+                .nodes
+                .is_some_and(|n| self.shared.total_nodes() + self.poll_mask >= n)
     }
 
     /// Sleeps for a share of the time worked since the last rest, as the `idle` option asks:
@@ -280,12 +336,19 @@ impl Worker<'_> {
         }
         // Noise is a function of the position, so that it is the same wherever the position
         // recurs in this search (and the table stays consistent).
-        let mut x = pos.key() ^ config.seed;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
         let span = (2 * config.noise + 1) as u64;
-        v + (x % span) as i32 - config.noise
+        v + (mix(pos.key() ^ config.seed) % span) as i32 - config.noise
+    }
+
+    /// Whether the search overlooks the capture `m` in `pos` (the `blunders` option): a hash of
+    /// the position, the move and the search's seed, so that a capture is overlooked wherever
+    /// its position recurs in this search, and a different one in the next search.
+    #[inline]
+    pub fn overlooks(&self, pos: &Position, m: Move) -> bool {
+        let config = &self.shared.config;
+        config.overlook != 0
+            && mix(pos.key() ^ config.seed ^ u64::from(m.to_u16()).rotate_left(29)) & 0xffff
+                < config.overlook
     }
 
     /// The static evaluation when it may fall inside `(alpha, beta)`; otherwise, when the quick
@@ -467,6 +530,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             reported_best: None,
             rested: Instant::now(),
+            poll_mask: poll_mask(shared.limits),
         }
     }
 

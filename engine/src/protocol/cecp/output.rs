@@ -193,6 +193,6 @@ mod tests {
             );
         }
         let combos = lines.iter().filter(|l| l.contains(" -combo ")).count();
-        assert_eq!(combos, 5, "{lines:?}");
+        assert_eq!(combos, 6, "{lines:?}");
     }
 }
