@@ -19,7 +19,8 @@
 //! (`/chessdb.php`) from the books, tables and a short search ([`chessdb_search`]), on ChessDB's
 //! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]). [`engines`] offers
 //! external UCCI and UCI engines (`chariot serve --engine`) as opponents and in analysis, with
-//! their routes in [`engine_routes`].
+//! their routes in [`engine_routes`]. [`puzzles`] offers the shipped puzzles (held by
+//! [`puzzle_shelf`]) and judges a solver's moves.
 
 pub mod analysis;
 pub mod api;
@@ -48,6 +49,8 @@ pub mod past_games;
 pub mod play_levels;
 pub mod played_games;
 pub mod position;
+pub mod puzzle_shelf;
+pub mod puzzles;
 pub mod sides;
 pub mod state;
 pub mod tables;

@@ -77,6 +77,8 @@ pub struct AppState {
     pub(crate) library: crate::compiled_books::Library,
     /// The external engines (`chariot serve --engine`).
     pub(crate) engines: crate::engines::Engines,
+    /// The shipped puzzles and the searches judging a solver's moves.
+    pub(crate) puzzles: crate::puzzle_shelf::Puzzles,
 }
 
 /// A game and when it was last used.
@@ -103,6 +105,7 @@ impl AppState {
             jobs: crate::jobs::Jobs::default(),
             library: crate::compiled_books::Library::default(),
             engines: crate::engines::Engines::default(),
+            puzzles: crate::puzzle_shelf::Puzzles::default(),
         }
     }
 
