@@ -12,6 +12,7 @@ import { Analyse } from './analyse.js';
 import { Tables } from './tables.js';
 import { PastGames } from './played.js';
 import { Engines } from './engines.js';
+import { Puzzles } from './puzzles.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +32,7 @@ class App {
     this.analyse = new Analyse(this);
     this.tables = new Tables(this);
     this.past = new PastGames(this);
+    this.puzzles = new Puzzles(this);
     $('notation').value = this.notation;
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
@@ -74,6 +76,9 @@ class App {
       if (wanted.view === 'tables') {
         this.tables.current = wanted.material;
         this.switchTo('tables');
+      } else if (wanted.view === 'puzzles') {
+        this.switchTo('puzzles');
+        await this.puzzles.open(wanted.id);
       } else if (wanted.view === 'analyse') {
         this.analyse.goToAddress(wanted);
         this.switchTo('analyse');
@@ -132,6 +137,7 @@ class App {
   /** The address of what is shown now. */
   address() {
     if (this.view === 'tables') return address.tables(this.tables.current);
+    if (this.view === 'puzzles') return this.puzzles.address();
     if (this.view === 'analyse') return this.analyse.address();
     return address.play(this.play.game?.id);
   }
@@ -156,7 +162,8 @@ class App {
    * clipboard (a page not on localhost or https).
    */
   async share() {
-    const hash = this.view === 'play' ? this.play.shareAddress() : this.analyse.address();
+    const hash = this.view === 'play' ? this.play.shareAddress()
+      : this.view === 'puzzles' ? this.puzzles.address() : this.analyse.address();
     if (!hash) return;
     const link = address.link(hash);
     const box = $('share-link');
@@ -175,6 +182,7 @@ class App {
     translatePage();
     $('language').textContent = current() === 'zh' ? 'English' : '中文';
     this.play.translate();
+    this.puzzles.translate();
     this.past.render();
     this.redraw();
   }
@@ -182,12 +190,14 @@ class App {
   redraw() {
     if (this.view === 'play') this.play.render();
     else if (this.view === 'tables') this.tables.render();
+    else if (this.view === 'puzzles') this.puzzles.render();
     else this.analyse.render();
   }
 
   /** A move made on the board. */
   onMove(iccs) {
     if (this.view === 'play') this.play.move(iccs, true);
+    else if (this.view === 'puzzles') this.puzzles.move(iccs);
     else this.analyse.play(iccs);
   }
 
@@ -202,11 +212,13 @@ class App {
     $('view-play').hidden = view !== 'play';
     $('view-analyse').hidden = view !== 'analyse';
     $('view-tables').hidden = view !== 'tables';
+    $('view-puzzles').hidden = view !== 'puzzles';
     // The tablebase pages have no board.
     for (const part of document.querySelectorAll('main > .board-area, main > .side')) part.hidden = view === 'tables';
     this.remember(true);
     if (view === 'play') this.play.render();
     else if (view === 'tables') this.tables.activate();
+    else if (view === 'puzzles') this.puzzles.open();
     else {
       $('clock-top').hidden = $('clock-bottom').hidden = true;
       this.analyse.activate();
