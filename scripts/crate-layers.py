@@ -21,6 +21,7 @@ LAYERS = [
     ('evaluation', ['chariot-eval']),
     ('engine', ['chariot-engine']),
     ('training', ['chariot-training']),
+    ('puzzles', ['chariot-puzzles']),
     ('tools', ['egtb-gen', 'book-builder', 'chariot-league', 'chariot-web', 'chariot']),
     ('chess wing', ['chess-agent', 'chess-board']),
 ]

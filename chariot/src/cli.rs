@@ -68,6 +68,9 @@ enum Command {
     /// Search every mate problem of a file (`title|FEN|solution in ICCS` per line) and report
     /// how many are solved: the first solution move is found, or an equally fast mate.
     Tactics(crate::tactics::Args),
+    /// Make the puzzles the web app offers (`build`), or check a puzzle file with the search and
+    /// the endgame tables (`verify`): docs/formats/puzzles.md.
+    Puzzles(crate::puzzles::Args),
     /// Serve the web app: play against Chariot and analyse positions in the browser.
     ///
     /// Open the printed address (or pass --open). The pages and their JSON API
@@ -109,6 +112,7 @@ fn execute(cli: Cli) -> anyhow::Result<Exit> {
         Command::Train(args) => crate::train::run(args),
         Command::Loss(args) => crate::loss::run(args),
         Command::Tactics(args) => crate::tactics::run(args),
+        Command::Puzzles(args) => return crate::puzzles::run(args),
         Command::Serve(args) => crate::serve::run(args),
         Command::Tune(args) => crate::tune::run(args),
     }

@@ -10,6 +10,7 @@ mod datagen_verify;
 mod eval;
 mod loss;
 mod perft;
+mod puzzles;
 mod serve;
 mod tactics;
 mod train;

@@ -81,6 +81,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/api/review/{id}",
             get(crate::review::show).delete(crate::review::cancel),
         )
+        .route("/api/puzzles", get(crate::puzzles::list))
+        .route("/api/puzzles/{id}", get(crate::puzzles::one))
+        .route("/api/puzzles/{id}/move", post(crate::puzzles::judge_move))
+        .route("/api/puzzles/{id}/solution", post(crate::puzzles::solution))
         // ChessDB's path, as tools append it to the cloud book's address, and ours.
         .route(
             "/chessdb.php",

@@ -21,7 +21,8 @@
 //! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]). [`engines`] offers
 //! external UCCI and UCI engines (`chariot serve --engine`) as opponents and in analysis, with
 //! their routes in [`engine_routes`]. [`review`] reviews whole games in the background: every
-//! position valued, every move judged.
+//! position valued, every move judged. [`puzzles`] offers the shipped puzzles (held by
+//! [`puzzle_shelf`]) and judges a solver's moves.
 
 pub mod analysis;
 pub mod api;
@@ -51,6 +52,8 @@ pub mod past_games;
 pub mod play_levels;
 pub mod played_games;
 pub mod position;
+pub mod puzzle_shelf;
+pub mod puzzles;
 pub mod review;
 pub mod sides;
 pub mod state;

@@ -97,6 +97,8 @@ pub struct AppState {
     pub(crate) reviews: Arc<tokio::sync::Semaphore>,
     /// The review job of each game reviewed (its start FEN and moves), while the jobs keep it.
     pub(crate) reviewed: Mutex<HashMap<String, String>>,
+    /// The shipped puzzles and the searches judging a solver's moves.
+    pub(crate) puzzles: crate::puzzle_shelf::Puzzles,
 }
 
 /// A game and when it was last used.
@@ -125,6 +127,7 @@ impl AppState {
             jobs: crate::jobs::Jobs::default(),
             library: crate::compiled_books::Library::default(),
             engines: crate::engines::Engines::default(),
+            puzzles: crate::puzzle_shelf::Puzzles::default(),
         }
     }
 

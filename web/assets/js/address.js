@@ -12,6 +12,8 @@
 //   #review/FEN/MOVES[/N]   the same, with the review of that game (review.js)
 //   #tables                 the endgame tables
 //   #tables/MATERIAL        one table's page (`KRKAABB`)
+//   #puzzles                the puzzles: the one under way, or the next not yet tried
+//   #puzzles/ID             one puzzle (`GET /api/puzzles/{id}`)
 //
 // A FEN's board has exactly ten ranks separated by `/`, so the first ten parts after
 // `#analyse/` are the FEN and what follows is the moves.
@@ -33,7 +35,8 @@ function decoded(hash) {
 /**
  * What an address names: `{view: 'play', game}`, `{view: 'analyse', fen, moves, ply}` (`ply`
  * null for the end of the moves), `{view: 'review', fen, moves, ply}` (the same, reviewed),
- * `{view: 'tables', material}`. An address that names nothing known is the play view.
+ * `{view: 'tables', material}`, `{view: 'puzzles', id}`. An address that names nothing known is
+ * the play view.
  */
 export function parse(hash) {
   const parts = decoded(hash).split('/');
@@ -55,6 +58,10 @@ export function parse(hash) {
     const n = parts.length ? Number.parseInt(parts[0], 10) : NaN;
     const ply = Number.isInteger(n) && n >= 0 && n <= moves.length ? n : null;
     return { view, fen, moves, ply };
+  }
+  if (view === 'puzzles') {
+    const id = (parts[0] || '').trim().toLowerCase();
+    return { view, id: /^[0-9a-f]{8}$/.test(id) ? id : null };
   }
   if (view === 'play') {
     const game = (parts[0] || '').trim();
@@ -87,6 +94,11 @@ export function play(id) {
 /** The address of the tables' pages, with one table's when `material` is given. */
 export function tables(material) {
   return material ? `#tables/${material}` : '#tables';
+}
+
+/** The address of the puzzles, with one puzzle's when `id` is given. */
+export function puzzles(id) {
+  return id ? `#puzzles/${id}` : '#puzzles';
 }
 
 /** A whole link (this page's address and `hash`), to copy and share. */

@@ -13,6 +13,7 @@ import { Tables } from './tables.js';
 import { PastGames } from './played.js';
 import { Engines } from './engines.js';
 import { Review } from './review.js';
+import { Puzzles } from './puzzles.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,6 +34,7 @@ class App {
     this.tables = new Tables(this);
     this.past = new PastGames(this);
     this.review = new Review(this);
+    this.puzzles = new Puzzles(this);
     $('notation').value = this.notation;
     $('notation').addEventListener('change', () => {
       this.notation = $('notation').value;
@@ -76,6 +78,9 @@ class App {
       if (wanted.view === 'tables') {
         this.tables.current = wanted.material;
         this.switchTo('tables');
+      } else if (wanted.view === 'puzzles') {
+        this.switchTo('puzzles');
+        await this.puzzles.open(wanted.id);
       } else if (wanted.view === 'analyse' || wanted.view === 'review') {
         this.analyse.goToAddress(wanted);
         if (wanted.view === 'review') this.review.open(wanted);
@@ -135,6 +140,7 @@ class App {
   /** The address of what is shown now. */
   address() {
     if (this.view === 'tables') return address.tables(this.tables.current);
+    if (this.view === 'puzzles') return this.puzzles.address();
     if (this.view === 'analyse') return this.review.address() ?? this.analyse.address();
     return address.play(this.play.game?.id);
   }
@@ -159,7 +165,8 @@ class App {
    * clipboard (a page not on localhost or https).
    */
   async share() {
-    const hash = this.view === 'play' ? this.play.shareAddress() : this.analyse.address();
+    const hash = this.view === 'play' ? this.play.shareAddress()
+      : this.view === 'puzzles' ? this.puzzles.address() : this.analyse.address();
     if (!hash) return;
     const link = address.link(hash);
     const box = $('share-link');
@@ -178,6 +185,7 @@ class App {
     translatePage();
     $('language').textContent = current() === 'zh' ? 'English' : '中文';
     this.play.translate();
+    this.puzzles.translate();
     this.past.render();
     this.redraw();
   }
@@ -185,12 +193,14 @@ class App {
   redraw() {
     if (this.view === 'play') this.play.render();
     else if (this.view === 'tables') this.tables.render();
+    else if (this.view === 'puzzles') this.puzzles.render();
     else this.analyse.render();
   }
 
   /** A move made on the board. */
   onMove(iccs) {
     if (this.view === 'play') this.play.move(iccs, true);
+    else if (this.view === 'puzzles') this.puzzles.move(iccs);
     else this.analyse.play(iccs);
   }
 
@@ -205,12 +215,14 @@ class App {
     $('view-play').hidden = view !== 'play';
     $('view-analyse').hidden = view !== 'analyse';
     $('view-tables').hidden = view !== 'tables';
+    $('view-puzzles').hidden = view !== 'puzzles';
     // The tablebase pages have no board.
     for (const part of document.querySelectorAll('main > .board-area, main > .side')) part.hidden = view === 'tables';
     this.remember(true);
     this.review.render();
     if (view === 'play') this.play.render();
     else if (view === 'tables') this.tables.activate();
+    else if (view === 'puzzles') this.puzzles.open();
     else {
       $('clock-top').hidden = $('clock-bottom').hidden = true;
       this.analyse.activate();

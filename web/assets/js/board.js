@@ -196,6 +196,12 @@ export class Board {
     this.cg.state.dom.redrawNow();
   }
 
+  /** Marks a square with a circle (a puzzle's hint: the piece to move). */
+  circle(square, brush = 'green') {
+    this.arrows = [{ orig: key(square), brush }];
+    this.drawShapes();
+  }
+
   /** Takes the arrows off the board. */
   clearArrows() {
     this.arrows = [];

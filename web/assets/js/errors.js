@@ -8,7 +8,10 @@ import { materialName } from './material.js';
 
 const SIDES = { red: '红方', black: '黑方' };
 const PIECES = { advisor: '士', elephant: '象', soldier: '兵', general: '将', horse: '马', chariot: '车', cannon: '炮' };
-const FILTERS = { player: '棋手', color: '执子', event: '赛事', since: '起始日期', until: '截止日期', result: '结果', min_elo: '最低等级分' };
+const FILTERS = {
+  player: '棋手', color: '执子', event: '赛事', since: '起始日期', until: '截止日期', result: '结果', min_elo: '最低等级分',
+  theme: '主题', mate_in: '几步杀', difficulty: '难度', source: '来源', offset: '起始位置', limit: '数量',
+};
 
 const side = (s) => SIDES[s] ?? s;
 
@@ -89,6 +92,11 @@ const ZH = {
   'database-building': (p) => `正在用自带的棋谱建立数据库（第 ${p.file}/${p.files} 个文件，已读 ${p.read} 局）；请稍候再试。`,
   'no-stored-game': (p) => `数据库中没有第 ${p.id} 局。`,
   'empty-file': '文件是空的。',
+  'no-puzzle': (p) => `没有编号为 ${p.id} 的习题。`,
+  'not-solvers-turn': (p) => `走了 ${p.n} 步之后轮到对方，不是解题的一方。`,
+  'puzzle-over': (p) => `这道题已经结束：解题方的 ${p.n} 步都已走完。`,
+  'no-line': '在搜索的限度内没有找到取胜的走法。',
+  'too-many-searches': (p) => `已有 ${p.max} 个习题搜索在运行，达到服务器的上限；请再试一次。`,
   'unreadable-file': '无法按 PGN、DhtmlXQ 或 XQF 读取此文件。',
   // The kinds, for a code without words of its own.
   'bad-request': '请求有误。',

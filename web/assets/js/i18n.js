@@ -4,7 +4,7 @@
 const WORDS = {
   en: {
     'tab.play': 'Play', 'tab.analyse': 'Analyse', notation: 'Notation',
-    'tab.tables': 'Tables', 'tables.title': 'Endgame tables', 'tables.count': '{n} tables',
+    'tab.tables': 'Tables', 'tab.puzzles': 'Puzzles', 'tables.title': 'Endgame tables', 'tables.count': '{n} tables',
     'tables.pieces': '{n} pieces', 'tables.tip': '{positions} positions · {size} · longest mate {plies} plies',
     'tables.loading': 'Reading every position of the table…', 'tables.page': '{material}: {n} pieces',
     'tables.file': 'file {file}, {size} ({bytes} bytes)', 'tables.positions': '{n} positions',
@@ -118,7 +118,7 @@ const WORDS = {
   },
   zh: {
     'tab.play': '对弈', 'tab.analyse': '分析', notation: '记谱',
-    'tab.tables': '残局库', 'tables.title': '残局库', 'tables.count': '共 {n} 个残局库',
+    'tab.tables': '残局库', 'tab.puzzles': '习题', 'tables.title': '残局库', 'tables.count': '共 {n} 个残局库',
     'tables.pieces': '{n} 子', 'tables.tip': '{positions} 个局面 · {size} · 最长杀棋 {plies} 步（半回合）',
     'tables.loading': '正在读取残局库的全部局面…', 'tables.page': '{material}（{n} 子）',
     'tables.file': '文件 {file}，{size}（{bytes} 字节）', 'tables.positions': '{n} 个局面',
