@@ -411,6 +411,48 @@ mod tests {
         ));
     }
 
+    proptest::proptest! {
+        /// Files on disk are untrusted: whatever the text, the reader answers with puzzles or
+        /// an error naming a line, never a panic. The text is a valid file with one character
+        /// replaced, or the magic and lines of fields drawn from valid and broken values.
+        #[test]
+        fn any_text_reads_or_is_refused(at in 0usize..400, c in proptest::char::any()) {
+            let text = write(&sample(), &[]).unwrap();
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % chars.len();
+            chars[i] = c;
+            let edited: String = chars.into_iter().collect();
+            if let Err(e) = read(&edited) {
+                proptest::prop_assert!(e.to_string().starts_with("line "), "{e}");
+            }
+        }
+
+        #[test]
+        fn any_fields_read_or_are_refused(lines in proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("classic".to_owned()),
+                    proptest::strategy::Just("mate1".to_owned()),
+                    proptest::strategy::Just("win".to_owned()),
+                    proptest::strategy::Just("easy".to_owned()),
+                    proptest::strategy::Just("4ka3/4a4/8C/9/9/2B6/9/9/9/3K5 w - - 0 1".to_owned()),
+                    proptest::strategy::Just("i7i9".to_owned()),
+                    proptest::strategy::Just("i7i9 e9e8 i9i8".to_owned()),
+                    ".{0,12}",
+                ],
+                0..9,
+            ),
+            0..5,
+        )) {
+            let mut text = format!("{MAGIC}\n");
+            for fields in lines {
+                text.push_str(&fields.join("\t"));
+                text.push('\n');
+            }
+            let _ = read(&text);
+        }
+    }
+
     #[test]
     fn a_title_with_a_tab_is_not_written() {
         let mut puzzles = sample();
