@@ -57,6 +57,12 @@ class App {
     // Back, Forward, and an address edited by hand (Chrome tells of the last with both events).
     window.addEventListener('popstate', () => this.route());
     window.addEventListener('hashchange', () => this.route());
+    // `#analyse` is also the id of the Analyse button, and a browser scrolls an address's
+    // fragment into view when the page loads (and keeps it there while the page fills in): on a
+    // phone the board then moved under the player's finger. The views' addresses are not anchors.
+    if (document.getElementById(window.location.hash.slice(1))) {
+      window.addEventListener('load', () => window.scrollTo(0, 0), { once: true });
+    }
     this.settings();
     this.translate();
     this.route();
