@@ -390,16 +390,10 @@ impl Game {
             // weak moves, but its noise must not make it think an even opening lost.
             let mut limits = self.spec.limits(cap);
             limits.nodes = Some(self.spec.nodes.max(JUDGE_NODES));
-            let playing = self.engine.options().clone();
-            self.engine.set_options(chariot_engine::search::Options {
-                knowledge: chariot_eval::levels::Level::Large,
-                randomness: chariot_eval::levels::Level::None,
-                ..playing.clone()
-            });
+            let full = self.full_strength();
             self.engine.set_use_book(false);
-            let answer = self.search(limits);
+            let answer = self.search_with(full, limits);
             self.engine.set_use_book(true);
-            self.engine.set_options(playing);
             let Some(answer) = answer else {
                 return Ok(false);
             };
@@ -427,9 +421,34 @@ impl Game {
             return Err(GameError::NotYourTurn(NotNow::NoHintNow));
         }
         let strongest = LevelSpec::of(crate::play_levels::LEVELS).unwrap_or(self.spec);
+        let full = self.full_strength();
         Ok(self
-            .search(strongest.limits(cap.min(Duration::from_secs(1))))
+            .search_with(full, strongest.limits(cap.min(Duration::from_secs(1))))
             .and_then(|a| a.result.best))
+    }
+
+    /// The engine's options at full knowledge, without the level's noise and blind spots.
+    fn full_strength(&self) -> Options {
+        use chariot_eval::levels::Level;
+        Options {
+            knowledge: Level::Large,
+            randomness: Level::None,
+            blunders: Level::None,
+            ..self.engine.options().clone()
+        }
+    }
+
+    /// [`Game::search`] with `options` instead of the level's, which are put back after.
+    fn search_with(
+        &mut self,
+        options: Options,
+        limits: chariot_engine::search::Limits,
+    ) -> Option<chariot_engine::api::Answer> {
+        let playing = self.engine.options().clone();
+        self.engine.set_options(options);
+        let answer = self.search(limits);
+        self.engine.set_options(playing);
+        answer
     }
 
     /// The moves the side to move may play: legal and not a forbidden repetition.
