@@ -115,21 +115,52 @@ async fn job(
 #[derive(Debug, Serialize)]
 struct LevelView {
     level: u8,
+    /// Nodes per move: the most the engine searches.
     nodes: u64,
     knowledge: &'static str,
     randomness: &'static str,
+    blunders: &'static str,
+    /// The measured Elo, on the scale of `anchor`.
+    elo: i32,
+    /// Its 95% interval.
+    elo_lower: i32,
+    elo_upper: i32,
+    /// The games the measurement rests on.
+    games: u32,
+    /// The scale: the engine it is anchored on, at a node budget, and that engine's rating.
+    anchor: AnchorView,
 }
 
-/// `GET /api/levels`: the playing levels, weakest first.
+/// The anchor of the levels' Elo scale.
+#[derive(Debug, Serialize)]
+struct AnchorView {
+    engine: &'static str,
+    nodes: u64,
+    elo: i32,
+}
+
+/// `GET /api/levels`: the playing levels, weakest first, each with its measured Elo.
 async fn levels() -> Json<Vec<LevelView>> {
+    use crate::play_levels::{ANCHOR, LEVELS, LevelSpec, Strength};
     Json(
-        (1..=crate::play_levels::LEVELS)
+        (1..=LEVELS)
             .filter_map(|n| {
-                crate::play_levels::LevelSpec::of(n).map(|l| LevelView {
+                let (l, s) = (LevelSpec::of(n)?, Strength::of(n)?);
+                Some(LevelView {
                     level: n,
                     nodes: l.nodes,
                     knowledge: l.knowledge.name(),
                     randomness: l.randomness.name(),
+                    blunders: l.blunders.name(),
+                    elo: s.elo,
+                    elo_lower: s.lower,
+                    elo_upper: s.upper,
+                    games: s.games,
+                    anchor: AnchorView {
+                        engine: ANCHOR.engine,
+                        nodes: ANCHOR.nodes,
+                        elo: ANCHOR.elo,
+                    },
                 })
             })
             .collect(),

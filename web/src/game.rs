@@ -390,16 +390,10 @@ impl Game {
             // weak moves, but its noise must not make it think an even opening lost.
             let mut limits = self.spec.limits(cap);
             limits.nodes = Some(self.spec.nodes.max(JUDGE_NODES));
-            let playing = self.engine.options().clone();
-            self.engine.set_options(chariot_engine::search::Options {
-                knowledge: chariot_eval::levels::Level::Large,
-                randomness: chariot_eval::levels::Level::None,
-                ..playing.clone()
-            });
+            let full = self.full_strength();
             self.engine.set_use_book(false);
-            let answer = self.search(limits);
+            let answer = self.search_with(full, limits);
             self.engine.set_use_book(true);
-            self.engine.set_options(playing);
             let Some(answer) = answer else {
                 return Ok(false);
             };
@@ -418,7 +412,8 @@ impl Game {
         Ok(accepted)
     }
 
-    /// A move for the person: the strongest level's choice, searched at most `cap`.
+    /// A move for the person: the engine's choice at full strength after at most
+    /// [`crate::play_levels::HINT_NODES`] nodes and at most `cap` (a second at most).
     ///
     /// # Errors
     /// [`GameError::NotYourTurn`] when it is not the person's turn or the game is over.
@@ -426,10 +421,39 @@ impl Game {
         if !self.is_on() || self.position.turn() != self.human {
             return Err(GameError::NotYourTurn(NotNow::NoHintNow));
         }
-        let strongest = LevelSpec::of(crate::play_levels::LEVELS).unwrap_or(self.spec);
+        let limits = chariot_engine::search::Limits {
+            nodes: Some(crate::play_levels::HINT_NODES),
+            movetime: Some(cap.min(Duration::from_secs(1))),
+            ..chariot_engine::search::Limits::default()
+        };
+        let full = self.full_strength();
         Ok(self
-            .search(strongest.limits(cap.min(Duration::from_secs(1))))
+            .search_with(full, limits)
             .and_then(|a| a.result.best))
+    }
+
+    /// The engine's options at full knowledge, without the level's noise and blind spots.
+    fn full_strength(&self) -> Options {
+        use chariot_eval::levels::Level;
+        Options {
+            knowledge: Level::Large,
+            randomness: Level::None,
+            blunders: Level::None,
+            ..self.engine.options().clone()
+        }
+    }
+
+    /// [`Game::search`] with `options` instead of the level's, which are put back after.
+    fn search_with(
+        &mut self,
+        options: Options,
+        limits: chariot_engine::search::Limits,
+    ) -> Option<chariot_engine::api::Answer> {
+        let playing = self.engine.options().clone();
+        self.engine.set_options(options);
+        let answer = self.search(limits);
+        self.engine.set_options(playing);
+        answer
     }
 
     /// The moves the side to move may play: legal and not a forbidden repetition.

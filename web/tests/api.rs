@@ -193,7 +193,7 @@ async fn the_levels_are_listed_weakest_first() {
     let levels = levels.as_array().unwrap();
     assert_eq!(levels.len(), usize::from(chariot_web::play_levels::LEVELS));
     assert_eq!(levels[0]["level"], 1);
-    assert_eq!(levels[0]["randomness"], "large");
+    assert_eq!(levels[0]["randomness"], "huge");
     let nodes: Vec<u64> = levels
         .iter()
         .map(|l| l["nodes"].as_u64().unwrap())

@@ -221,9 +221,16 @@ export class Play {
       const n = Number(option.value);
       const level = this.levels[n - 1];
       const role = n === 1 ? t('level.desc.1') : n === last ? t('level.desc.top') : '';
-      const nodes = t('level.nodes', { n: level.nodes.toLocaleString() });
-      option.textContent = `${t('level.n', { n })} (${role ? `${role}, ` : ''}${nodes})`;
+      option.textContent = t('level.option', { n, elo: level.elo }) + (role ? t('level.role', { role }) : '');
+      option.title = t('level.detail', {
+        elo: level.elo, lower: level.elo_lower, upper: level.elo_upper, games: level.games,
+        nodes: level.nodes.toLocaleString(),
+      });
     }
+    const anchor = this.levels[0]?.anchor;
+    $('new-level-scale').textContent = anchor
+      ? t('level.scale', { engine: anchor.engine, nodes: anchor.nodes.toLocaleString(), elo: anchor.elo })
+      : '';
     if (this.app.view === 'play') this.render();
   }
 
