@@ -1,5 +1,6 @@
 // Every view of the web app in both languages at both sizes, as a player first sees it with
-// something on it: a game under way, an analysis with its lines and the explorer, a table's page.
+// something on it: a game under way, the games played with a resigned one, the settings with the
+// letter pieces, an analysis with its lines and the explorer, a table's page.
 // The pictures go to docs/screenshots/gallery-VIEW-SIZE-LANG.png (docs/web-app.md shows them);
 // each view is also checked for what a player on that screen must not meet: a page wider than
 // the window, a script error, or words of the other language in the tabs.
@@ -52,6 +53,22 @@ for (const [size, device] of SIZES) {
       await press('g2');
       await waitMoves(page, 4);
       await picture(page, 'play', size, lang);
+
+      // The games played: this one resigned, first in the list under the new-game form.
+      page.once('dialog', (d) => d.accept());
+      await (touch ? page.tap('#resign') : page.click('#resign'));
+      await page.waitForFunction(() => document.querySelector('#status').classList.contains('over'));
+      await page.waitForFunction(() => !document.querySelector('#played').hidden
+        && document.querySelectorAll('#played-list tr').length > 0);
+      await picture(page, 'played', size, lang);
+
+      // Settings: the letter pieces chosen (for players who cannot read 帥 and 將), sounds, name.
+      await page.click('#settings-button');
+      await page.selectOption('#pieces', 'letters');
+      await page.waitForFunction(() => document.documentElement.dataset.pieces === 'letters');
+      await picture(page, 'settings', size, lang);
+      await page.selectOption('#pieces', 'characters');
+      await page.click('#settings-button');
 
       // Analyse: the position after the game's moves, with the engine's lines and the explorer.
       await page.goto(`${session.base}#analyse/start/h2e2,h9g7,h0g2`);
