@@ -161,7 +161,9 @@ export class Explorer {
         cell.className = 'move';
         cell.textContent = this.name(m);
         cell.addEventListener('click', () => this.playFrom(asked, m.move));
-        row.insertCell().textContent = gamesText(m.games);
+        const count = row.insertCell();
+        count.className = 'count';
+        count.textContent = gamesText(m.games);
         row.insertCell().append(wdlBar(m.red_wins, m.draws, m.black_wins));
         row.insertCell().textContent = `${(100 * m.probability).toFixed(1)}%`;
       }
@@ -184,7 +186,9 @@ export class Explorer {
       } else {
         cell.textContent = t('games.ended');
       }
-      row.insertCell().textContent = gamesText(m.games);
+      const count = row.insertCell();
+      count.className = 'count';
+      count.textContent = gamesText(m.games);
       row.insertCell().append(wdlBar(m.red_wins, m.draws, m.black_wins));
     }
     const list = $('games-list').tBodies[0];

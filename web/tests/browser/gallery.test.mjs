@@ -3,7 +3,7 @@
 // letter pieces, an analysis with its lines and the explorer, a table's page.
 // The pictures go to docs/screenshots/gallery-VIEW-SIZE-LANG.png (docs/web-app.md shows them);
 // each view is also checked for what a player on that screen must not meet: a page wider than
-// the window, a script error, or words of the other language in the tabs.
+// the window, a script error, words of the other language in the tabs, or a tab on two lines.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +33,16 @@ async function picture(page, view, size, lang) {
   const window = await page.evaluate(() => window.innerWidth);
   assert.ok(width <= window, `${view} (${size}, ${lang}): the page is ${width} px wide in a ${window} px window`);
   assert.match(await page.textContent('nav'), TABS[lang], `${view} (${size}, ${lang}): the tabs`);
+  // A tab's words on one line: a tab broken over two lines reads as two tabs.
+  const wrapped = await page.evaluate(() => [...document.querySelectorAll('nav .tab, .subtab')]
+    .filter((tab) => tab.offsetParent !== null)
+    .filter((tab) => {
+      const range = document.createRange();
+      range.selectNodeContents(tab);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+    })
+    .map((tab) => tab.textContent));
+  assert.deepEqual(wrapped, [], `${view} (${size}, ${lang}): tabs broken over two lines`);
   assert.deepEqual(page.errors, [], `${view} (${size}, ${lang}): script errors`);
   await page.screenshot({ path: path.join(shots, `gallery-${view}-${size}-${lang}.png`), fullPage: true });
 }
