@@ -427,9 +427,7 @@ impl Game {
             ..chariot_engine::search::Limits::default()
         };
         let full = self.full_strength();
-        Ok(self
-            .search_with(full, limits)
-            .and_then(|a| a.result.best))
+        Ok(self.search_with(full, limits).and_then(|a| a.result.best))
     }
 
     /// The engine's options at full knowledge, without the level's noise and blind spots.
