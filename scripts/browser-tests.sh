@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The web app's end-to-end tests (web/tests/browser): headless Chromium driven by playwright-core
 # against `chariot serve` (every *.test.mjs: app.test.mjs; engines.test.mjs with Debian's
-# Fairy-Stockfish as an external engine; levels.test.mjs, the levels' Elo labels; harness.mjs
-# is what they share). Installs what they need when it is missing: Debian's chromium, fonts-noto-cjk
+# Fairy-Stockfish as an external engine; levels.test.mjs, the levels' Elo labels; wholegame.test.mjs,
+# a whole game by clicks and by taps; harness.mjs is what they share). Installs what they need when it is missing: Debian's chromium, fonts-noto-cjk
 # (without CJK fonts every Chinese character in a screenshot is an empty box) and
 # fairy-stockfish, and the pinned npm packages (package-lock.json). Lints the app's scripts first (ESLint: a name
 # used but never defined fails here, not only in the test that reaches it). Writes the
