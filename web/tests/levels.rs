@@ -1,43 +1,25 @@
 //! The playing levels through the API: each is listed with its measured Elo, and its engine
 //! never searches more nodes than the level says.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use chariot_formats::egtb::Tablebases;
-use chariot_web::{AppState, Limits, router};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use chariot_web::Limits;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 fn app() -> Router {
-    router(Arc::new(AppState::new(
-        chariot_formats::book::builtin::book_set(),
-        Tablebases::default(),
-        Limits {
-            max_think: Duration::from_millis(500),
-            ..Limits::default()
-        },
-    )))
+    common::app_with(Limits {
+        max_think: Duration::from_millis(500),
+        ..Limits::default()
+    })
 }
 
+/// [`common::call`] with a JSON value for the body.
 async fn call(app: &Router, method: &str, uri: &str, body: Option<&Value>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    common::call(app, method, uri, body.map(Value::to_string).as_deref()).await
 }
 
 /// Middle-game positions no book knows (from the bench), the engine to move in each.

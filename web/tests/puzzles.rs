@@ -2,40 +2,20 @@
 //! judged (the stored move and its reply, a mate that solves, a wrong move), the rest of the
 //! solution, and every kind of bad request.
 
-use std::sync::Arc;
+mod common;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use chariot_formats::egtb::Tablebases;
-use chariot_web::{AppState, Limits, router};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use chariot_web::Limits;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 fn app() -> Router {
-    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
-    let tables = Tablebases::open(&[tables]).unwrap();
-    router(Arc::new(AppState::new(
-        chariot_formats::book::builtin::book_set(),
-        tables,
-        Limits::default(),
-    )))
+    common::app_with(Limits::default())
 }
 
+/// [`common::call`] with a JSON value for the body.
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)));
-    (status, value)
+    common::call(app, method, uri, body.map(|b| b.to_string()).as_deref()).await
 }
 
 async fn get(app: &Router, uri: &str) -> Value {
