@@ -6,13 +6,15 @@ use chariot_cli::Exit;
 
 use clap::{Parser, Subcommand};
 
+use crate::VERSION;
+
 /// Chariot: a Xiangqi engine for UCCI, UCI and XBoard (CECP) GUIs, with tools for its rules.
 ///
 /// Without a subcommand, chariot is the engine: it reads UCCI, UCI or CECP commands on standard
 /// input (the first command, `ucci`, `uci` or `xboard`, decides) and answers on standard output. At a terminal,
 /// type `ucci`, `position startpos`, `go depth 10`, `d` to see the board, `quit` to leave.
 #[derive(Parser, Debug)]
-#[command(name = "chariot", version, about, long_about)]
+#[command(name = "chariot", version = VERSION, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

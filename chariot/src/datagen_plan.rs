@@ -169,7 +169,7 @@ fn plan(
         format: manifest::FORMAT.to_owned(),
         version: manifest::VERSION,
         planned_by,
-        program: format!("chariot {}", env!("CARGO_PKG_VERSION")),
+        program: format!("chariot {}", crate::VERSION),
         seed,
         shards,
     })

@@ -32,6 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut recorded = 0u64;
     let mut bad_inputs: Vec<InputFile> = Vec::new();
+    let mut faults = 0u64;
     for shard in &mut manifest.shards {
         let verdict = manifest::check_shard(&dir, shard);
         let word = match &verdict {
@@ -51,6 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         };
         *counts.entry(word).or_default() += 1;
         if let Some(why) = fault(&verdict, shard.bytes, shard.sha256.as_deref()) {
+            faults += 1;
             println!("{}: {why}", shard.file);
             println!("  regenerate: {}", in_dir(&dir, &shard.command));
             for input in inputs(&shard.settings.book, &shard.settings.evaluation) {
@@ -65,6 +67,14 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             "note: {} is not the file planned (sha256 {}): shards made from it again will differ",
             input.path.display(),
             short(&input.sha256)
+        );
+    }
+    let this = format!("chariot {}", crate::VERSION);
+    if faults > 0 && manifest.program != this {
+        println!(
+            "note: the plan was made by {}, this is {this}: shards made by another build differ \
+             from those its build made (run the commands with that build for the same bytes)",
+            manifest.program
         );
     }
     if recorded > 0 {

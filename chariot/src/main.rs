@@ -16,6 +16,9 @@ mod tactics;
 mod train;
 mod tune;
 
+/// The program's version and the commit it was built from (`chariot/build.rs`): `0.1.0 (9995fca)`.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CHARIOT_COMMIT"), ")");
+
 fn main() -> ExitCode {
     cli::run()
 }

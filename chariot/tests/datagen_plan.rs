@@ -191,6 +191,7 @@ fn make_runs_a_plan_regenerates_a_lost_shard_and_verify_names_a_spoilt_one() {
     );
     assert!(!said.contains("shard-0001.bin:"), "{said}");
     assert!(said.contains("1 different, 1 ok"), "{said}");
+    assert!(!said.contains("note: the plan was made by"), "{said}");
     let command = said
         .lines()
         .find_map(|l| l.trim().strip_prefix("regenerate: "))
@@ -227,6 +228,29 @@ fn make_runs_a_plan_regenerates_a_lost_shard_and_verify_names_a_spoilt_one() {
         text(&cut).contains("shard-0001.bin: truncated: ends in the middle of a record"),
         "{}",
         text(&cut)
+    );
+
+    // The manifest names the build that planned it (with its commit); a shard to make again
+    // under a plan of another build is said to come out different.
+    let program = recorded["program"].as_str().unwrap().to_owned();
+    let version = text(&chariot(&["--version"]));
+    assert!(
+        program.starts_with("chariot ") && version.trim() == program,
+        "{program:?} against {version:?}"
+    );
+    let mut other = manifest(&dir);
+    other["program"] = serde_json::Value::from("chariot 0.0.9 (0000000)");
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string_pretty(&other).unwrap(),
+    )
+    .unwrap();
+    let said = text(&verify(&dir));
+    assert!(
+        said.contains(&format!(
+            "note: the plan was made by chariot 0.0.9 (0000000), this is {program}"
+        )),
+        "{said}"
     );
 }
 
