@@ -111,7 +111,8 @@ enum Command {
         #[command(flatten)]
         filters: crate::commands::FilterArgs,
     },
-    /// Show the book moves of a position: notations, games, win/draw/loss, weight, probability.
+    /// Show the book moves of a position: notations, games, win/draw/loss, weight, probability;
+    /// for a line given by --moves, its opening (ECCO code and name).
     Probe {
         /// The book [default: the built-in book, data/book.xqb].
         #[arg(long, value_name = "FILE")]

@@ -279,3 +279,29 @@ fn probe_names_the_opening_from_the_games() {
     assert_eq!(last["openings"]["games"], 1, "{stdout}");
     assert_eq!(last["openings"]["untagged"], 1, "{stdout}");
 }
+
+/// `probe --moves` names the line's own opening as Chariot does everywhere (its ECCO table and
+/// composed names), with or without a game database; a FEN has no line, so no name; the JSON
+/// output keeps to the moves.
+#[test]
+fn probe_names_the_lines_opening() {
+    let out = run(&["probe", "--moves", "b2c2", "h9g7"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("this line's opening: A06 兵底炮对起马 (Cannon Behind the Pawn vs Horse)"),
+        "{stdout}"
+    );
+    // A line the table gives no code: the name alone.
+    let stdout = text(&run(&["probe", "--moves", "h2e2", "h9g7"]).stdout);
+    assert!(
+        stdout.contains("this line's opening: 中炮 (Central Cannon)\n"),
+        "{stdout}"
+    );
+    // The JSON lines stay the moves.
+    let stdout = text(&run(&["probe", "--json", "--moves", "炮八平七", "马8进7"]).stdout);
+    assert!(!stdout.contains("opening"), "{stdout}");
+    let fen = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CC6/9/RNBAKABNR w - - 2 2";
+    let stdout = text(&run(&["probe", "--fen", fen]).stdout);
+    assert!(!stdout.contains("opening"), "{stdout}");
+}

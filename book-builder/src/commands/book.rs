@@ -12,6 +12,7 @@ use anyhow::bail;
 use book_builder::compile::{CompileOptions, compile};
 use book_builder::inspect::{TreeOptions, probe_json, probe_text, stats, tree};
 use chariot_formats::book::Book;
+use chariot_formats::opening;
 use chariot_gamedb::db::GameDb;
 use chariot_rules::display::DiagramStyle;
 
@@ -116,6 +117,27 @@ pub fn probe(
             },
         )
     };
+    // The line's own opening, as Chariot names it everywhere (the ECCO table derived from the
+    // masters' games, `data/openings.ecco`, and the composed name); the games' tags follow. Not
+    // in JSON, whose lines are the moves (and with --db the games' openings last).
+    let line = at.line()?.map(|moves| {
+        opening::identify(
+            opening::builtin::table(),
+            &chariot_rules::Position::start(),
+            &moves,
+        )
+    });
+    if let Some(o) = line.filter(|o| !json && !o.is_unknown()) {
+        let words: Vec<String> = [
+            o.ecco.map(|c| c.to_string()),
+            o.name.as_ref().map(opening::OpeningName::zh),
+            o.name.as_ref().map(|n| format!("({})", n.en())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        text.push_str(&format!("\nthis line's opening: {}\n", words.join(" ")));
+    }
     if let (Some(o), Some(db)) = (&openings, db) {
         if json {
             #[derive(serde::Serialize)]
