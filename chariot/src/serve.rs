@@ -10,6 +10,7 @@ use chariot_web::compiled_books::Library;
 use chariot_web::engines::{EngineSpec, Engines};
 use chariot_web::explorer_db::GamesDb;
 use chariot_web::played_games::Archive;
+use chariot_web::review_store::ReviewStore;
 use chariot_web::{AppState, Limits};
 
 /// How `chariot serve` was asked to run.
@@ -92,6 +93,17 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
                 ),
             }
         }
+    }
+    // Finished reviews, kept for this build only: another build may value a game otherwise.
+    let path = ReviewStore::default_path();
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match ReviewStore::open(&path, format!("chariot {}", crate::VERSION)) {
+        Ok(store) => state = state.with_review_store(store),
+        Err(e) => eprintln!(
+            "chariot serve: warning: finished reviews are not kept ({e}); reviews are made again after a restart"
+        ),
     }
     let (library, warnings) = Library::open(&Library::default_dir());
     for w in &warnings {

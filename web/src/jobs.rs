@@ -182,16 +182,27 @@ impl Jobs {
         if list.iter().filter(|j| j.running()).count() >= MAX_RUNNING {
             return None;
         }
-        while list.len() >= KEPT {
-            match list.iter().position(|j| !j.running()) {
-                Some(i) => {
-                    list.remove(i);
-                }
-                None => break,
-            }
-        }
+        forget_to_fit(&mut list);
         list.push_back(Arc::clone(&job));
         Some(job)
+    }
+
+    /// Files a job that has ended already with `result` after `seconds` of work (a review
+    /// answered from the store of finished reviews, `crate::review_store`). It runs nothing,
+    /// so it is never refused; it counts among the [`KEPT`] jobs remembered.
+    pub fn add_done(&self, view: JobView) -> Arc<Job> {
+        let job = Arc::new(Job {
+            started: Instant::now(),
+            view: Mutex::new(JobView {
+                state: Stage::Done,
+                ..view
+            }),
+            cancelled: AtomicBool::new(false),
+        });
+        let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
+        forget_to_fit(&mut list);
+        list.push_back(Arc::clone(&job));
+        job
     }
 
     /// The job with this id.
@@ -203,6 +214,18 @@ impl Jobs {
             .iter()
             .find(|j| j.view.lock().unwrap_or_else(|e| e.into_inner()).id == id)
             .map(Arc::clone)
+    }
+}
+
+/// Forgets the oldest ended jobs until one more fits in [`KEPT`] (running ones stay).
+fn forget_to_fit(list: &mut VecDeque<Arc<Job>>) {
+    while list.len() >= KEPT {
+        match list.iter().position(|j| !j.running()) {
+            Some(i) => {
+                list.remove(i);
+            }
+            None => break,
+        }
     }
 }
 

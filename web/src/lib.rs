@@ -21,8 +21,8 @@
 //! scale ([`chessdb_scale`]) and in its reply formats ([`chessdb_reply`]). [`engines`] offers
 //! external UCCI and UCI engines (`chariot serve --engine`) as opponents and in analysis, with
 //! their routes in [`engine_routes`]. [`review`] reviews whole games in the background: every
-//! position valued, every move judged. [`puzzles`] offers the shipped puzzles (held by
-//! [`puzzle_shelf`]) and judges a solver's moves.
+//! position valued, every move judged; [`review_store`] keeps the finished ones on disk.
+//! [`puzzles`] offers the shipped puzzles (held by [`puzzle_shelf`]) and judges a solver's moves.
 
 pub mod analysis;
 pub mod api;
@@ -55,6 +55,7 @@ pub mod position;
 pub mod puzzle_shelf;
 pub mod puzzles;
 pub mod review;
+pub mod review_store;
 pub mod sides;
 pub mod state;
 pub mod tables;

@@ -97,6 +97,8 @@ pub struct AppState {
     pub(crate) reviews: Arc<tokio::sync::Semaphore>,
     /// The review job of each game reviewed (its start FEN and moves), while the jobs keep it.
     pub(crate) reviewed: Mutex<HashMap<String, String>>,
+    /// Where finished reviews are kept across restarts, if anywhere.
+    pub(crate) review_store: Option<Arc<crate::review_store::ReviewStore>>,
     /// The shipped puzzles and the searches judging a solver's moves.
     pub(crate) puzzles: crate::puzzle_shelf::Puzzles,
 }
@@ -120,6 +122,7 @@ impl AppState {
             chessdb_searches: Arc::new(tokio::sync::Semaphore::new(limits.max_chessdb_searches)),
             reviews: Arc::new(tokio::sync::Semaphore::new(limits.max_reviews)),
             reviewed: Mutex::new(HashMap::new()),
+            review_store: None,
             limits,
             archive: None,
             games_db: None,
@@ -156,6 +159,13 @@ impl AppState {
     #[must_use]
     pub fn with_archive(mut self, archive: crate::played_games::Archive) -> AppState {
         self.archive = Some(Arc::new(archive));
+        self
+    }
+
+    /// Keeps finished reviews in `store` and answers from it (`crate::review_store`).
+    #[must_use]
+    pub fn with_review_store(mut self, store: crate::review_store::ReviewStore) -> AppState {
+        self.review_store = Some(Arc::new(store));
         self
     }
 

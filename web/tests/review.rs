@@ -11,7 +11,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use chariot_formats::egtb::Tablebases;
 use chariot_web::{AppState, Limits, router};
-use common::{app_with, call};
+use common::{app_with, call, finished_review as finished};
 use serde_json::Value;
 
 /// A server whose reviews search few nodes, so that the tests are quick.
@@ -25,23 +25,6 @@ fn app() -> Router {
 
 async fn review(app: &Router, body: &str) -> (StatusCode, Value) {
     call(app, "POST", "/api/review", Some(body)).await
-}
-
-/// Polls the review `id` until it is no longer running.
-async fn finished(app: &Router, id: &str) -> Value {
-    let started = Instant::now();
-    loop {
-        let (status, job) = call(app, "GET", &format!("/api/review/{id}"), None).await;
-        assert_eq!(status, StatusCode::OK, "{job}");
-        if job["state"] != "running" {
-            return job;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "the review is still running: {job}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// Red brings a chariot to d5 (车六进四), where Black's horse on c7 takes it: the soldier that

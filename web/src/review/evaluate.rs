@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chariot_engine::api::{Engine, Event, GoRequest, Source as AnswerSource};
 use chariot_engine::search::score::TB_BOUND;
@@ -73,6 +73,8 @@ pub struct Evaluator {
     engine: Engine,
     tables: Arc<Tablebases>,
     limits: Limits,
+    /// Whether a search may have been ended by the time cap rather than its node budget.
+    timed: bool,
 }
 
 impl Evaluator {
@@ -101,7 +103,18 @@ impl Evaluator {
                 movetime: Some(cap),
                 ..Limits::default()
             },
+            timed: false,
         }
+    }
+
+    /// Whether every search so far ended by its node budget (or by the position: one move, a
+    /// mate proved), never by the clock, so that the values are the same on any machine. The
+    /// cap (`movetime`) stops a search between iterations once about half of it has gone (the
+    /// engine's soft budget, scaled by at least 0.525) and inside one at the whole of it: a
+    /// search that took less than half the cap was never stopped by it.
+    #[must_use]
+    pub fn untimed(&self) -> bool {
+        !self.timed
     }
 
     /// Values `pos` (with its history, for the rules' repetitions); `cancelled` is asked while
@@ -184,6 +197,7 @@ impl Evaluator {
             limits: self.limits.clone(),
             ..GoRequest::default()
         };
+        let started = Instant::now();
         self.engine
             .go(go, listen)
             .map_err(|e| EvaluateError::Engine(e.to_string()))?;
@@ -200,6 +214,10 @@ impl Evaluator {
             }
         };
         self.engine.join();
+        let cap = self.limits.movetime.unwrap_or(Duration::MAX);
+        if started.elapsed() >= cap / 2 {
+            self.timed = true;
+        }
         if stopped {
             return Err(EvaluateError::Cancelled);
         }
@@ -266,6 +284,20 @@ mod tests {
     }
 
     #[test]
+    fn a_search_stopped_by_the_time_cap_is_told() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/egtb");
+        let mut e = Evaluator::new(
+            Arc::new(chariot_formats::book::builtin::book_set()),
+            Arc::new(Tablebases::open(&[dir]).unwrap()),
+            1_000_000_000,
+            Duration::from_millis(30),
+        );
+        assert!(e.untimed());
+        e.evaluate(&Position::start(), &|| false).unwrap();
+        assert!(!e.untimed());
+    }
+
+    #[test]
     fn scores_turn_to_reds_side() {
         assert_eq!(search_score(Color::Black, Score::Cp(50)), RedScore::Cp(-50));
         assert_eq!(
@@ -323,6 +355,7 @@ mod tests {
         // Every legal move may be played here: none repeats a position.
         assert_eq!(v.choices, pos.legal_move_list().len());
         assert!(pos.is_legal(v.best.unwrap()));
+        assert!(e.untimed(), "30,000 nodes took half of 10 s");
         assert!(matches!(
             e.evaluate(&pos, &|| true),
             Err(EvaluateError::Cancelled)

@@ -8,7 +8,9 @@
 //! `GET /api/jobs/{id}`) shows it, the review so far in its `result` while it runs, and
 //! `DELETE /api/review/{id}` cancels it. The same game asked for again gets the review it has
 //! (done or under way): a review searches a fixed number of nodes a position on one thread, so
-//! it would say the same again.
+//! it would say the same again. Finished reviews are kept on disk too
+//! ([`crate::review_store`]): after a restart a review the store has is answered at once, as a
+//! job that is done.
 //!
 //! Bounds: at most [`Limits::max_reviews`](crate::state::Limits) reviews at once (503 beyond),
 //! games of at most `max_review_plies` plies (400 beyond), `review_nodes` nodes a position,
@@ -34,6 +36,7 @@ use crate::error::ApiError;
 use crate::error_codes::fen_position;
 use crate::jobs::{Job, JobView, Stage};
 use crate::movetext::play_out;
+use crate::review_store::{self as store, Key, ReviewStore};
 use crate::state::AppState;
 
 /// The job kind of a review.
@@ -148,8 +151,80 @@ fn known(state: &AppState, key: &str) -> Option<Arc<Job>> {
     matches!(job.view().state, Stage::Running | Stage::Done).then_some(job)
 }
 
+/// What the review of `game` is stored under: the game, the node budget and the tables.
+fn store_key(state: &AppState, game: &run::Game) -> Key {
+    let moves: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
+    Key {
+        fen: game.start.fen(),
+        moves: moves.join(" "),
+        nodes: state.limits.review_nodes,
+        tables: store::tables_key(&state.tables),
+    }
+}
+
+/// The review of `game` the store has, filed as a job that is done (under `key` in the
+/// server's reviews); `None` when the store has none or cannot be read (said on stderr).
+async fn from_store(state: &Arc<AppState>, game: &run::Game, key: &str) -> Option<Arc<Job>> {
+    let store = Arc::clone(state.review_store.as_ref()?);
+    let stored_key = store_key(state, game);
+    let found = tokio::task::spawn_blocking(move || store.get(&stored_key))
+        .await
+        .ok()?;
+    let stored = match found {
+        Ok(stored) => stored?,
+        Err(e) => {
+            eprintln!("chariot serve: a stored review is not used: {e}");
+            return None;
+        }
+    };
+    let total = game.moves.len() as u64 + 1;
+    let job = state.jobs.add_done(JobView {
+        id: state.new_id(),
+        kind: KIND,
+        subject: subject(game),
+        state: Stage::Done,
+        done: total,
+        total: Some(total),
+        unit: "positions",
+        seconds: stored.seconds,
+        result: Some(stored.review),
+        error: None,
+    });
+    state
+        .reviewed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.to_owned(), job.view().id);
+    Some(job)
+}
+
+/// A review job's subject: the game's plies and start.
+fn subject(game: &run::Game) -> String {
+    format!("{} plies from {}", game.moves.len(), game.start.fen())
+}
+
+/// Keeps the whole `review` of `job` in `store` under `key`, unless a search of it was cut by
+/// the clock (`untimed` false: another run could differ); a failure is said on stderr, and the
+/// review is answered all the same.
+fn keep(store: &ReviewStore, key: &Key, job: &Job, review: &serde_json::Value, untimed: bool) {
+    let view = job.view();
+    if !untimed {
+        eprintln!(
+            "chariot serve: the review of {} is not kept: a search was cut by the time cap (a busy machine), so another review could differ",
+            view.subject
+        );
+        return;
+    }
+    if let Err(e) = store.put(key, review, view.seconds) {
+        eprintln!(
+            "chariot serve: the review of {} is not kept: {e}",
+            view.subject
+        );
+    }
+}
+
 /// `POST /api/review`: starts reviewing a game (`202` with the job), or answers the review the
-/// server has of it (`200`).
+/// server has of it, running or done, or kept on disk (`200`).
 pub(crate) async fn start(
     State(state): State<Arc<AppState>>,
     body: Result<Json<ReviewRequest>, JsonRejection>,
@@ -157,6 +232,13 @@ pub(crate) async fn start(
     let Json(req) = body?;
     let game = requested_game(&state, req).await?;
     let key = game_key(&game.start, &game.moves);
+    if let Some(job) = known(&state, &key) {
+        return Ok((StatusCode::OK, Json(job.view())));
+    }
+    if let Some(job) = from_store(&state, &game, &key).await {
+        return Ok((StatusCode::OK, Json(job.view())));
+    }
+    // The same game may have been asked for meanwhile.
     if let Some(job) = known(&state, &key) {
         return Ok((StatusCode::OK, Json(job.view())));
     }
@@ -170,10 +252,9 @@ pub(crate) async fn start(
             .with_code("too-many-reviews")
             .with("max", state.limits.max_reviews)
         })?;
-    let subject = format!("{} plies from {}", game.moves.len(), game.start.fen());
     let job = state
         .jobs
-        .add(state.new_id(), KIND, subject, "positions")
+        .add(state.new_id(), KIND, subject(&game), "positions")
         .ok_or_else(crate::error::too_many_jobs)?;
     // The game is in the result from the start: a page that named it (`played`) shows it.
     let nodes = state.limits.review_nodes;
@@ -191,14 +272,27 @@ pub(crate) async fn start(
     let worker = Arc::clone(&job);
     let (books, tables) = (Arc::clone(&state.books), Arc::clone(&state.tables));
     let cap = state.limits.max_think;
+    let keeping = state
+        .review_store
+        .clone()
+        .map(|s| (s, store_key(&state, &game)));
     std::thread::Builder::new()
         .name("review".into())
         .spawn(move || {
             crate::analysis::lower_priority();
             // Made here, not on the async worker: the engine allocates its hash table.
-            let evaluator = evaluate::Evaluator::new(books, tables, nodes, cap);
-            run::run(&worker, &game, evaluator, nodes);
+            let mut evaluator = evaluate::Evaluator::new(books, tables, nodes, cap);
+            let review = run::run(&worker, &game, &mut evaluator, nodes);
+            let untimed = evaluator.untimed();
+            drop(evaluator);
             drop(permit);
+            if let Some(review) = review.filter(|_| !worker.is_cancelled()) {
+                // Stored before the job says done: a review shown done survives a restart.
+                if let Some((store, key)) = &keeping {
+                    keep(store, key, &worker, &review, untimed);
+                }
+                worker.finish(review);
+            }
         })
         .map_err(|e| {
             job.fail(format!("cannot start the review: {e}"));

@@ -112,9 +112,17 @@ fn thousandths(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// Reviews `game` in `job` with `evaluator` (searching `nodes` a position), until it is done
-/// or the job is cancelled.
-pub fn run(job: &Job, game: &Game, mut evaluator: Evaluator, nodes: u64) {
+/// Reviews `game` in `job` with `evaluator` (searching `nodes` a position), publishing the
+/// review so far after each position, until every position is valued (the whole review is
+/// returned: the caller keeps it and ends the job with it) or the job is cancelled or fails
+/// (`None`).
+#[must_use]
+pub fn run(
+    job: &Job,
+    game: &Game,
+    evaluator: &mut Evaluator,
+    nodes: u64,
+) -> Option<serde_json::Value> {
     let texts = describe(&game.start, &game.moves);
     let mut positions = Vec::with_capacity(game.moves.len() + 1);
     let mut pos = game.start.clone();
@@ -131,10 +139,10 @@ pub fn run(job: &Job, game: &Game, mut evaluator: Evaluator, nodes: u64) {
     for (ply, pos) in positions.iter().enumerate() {
         let evaluation = match evaluator.evaluate(pos, &cancelled) {
             Ok(e) => e,
-            Err(EvaluateError::Cancelled) => return,
+            Err(EvaluateError::Cancelled) => return None,
             Err(e) => {
                 job.fail(format!("position {ply} of the review: {e}"));
-                return;
+                return None;
             }
         };
         review.positions.push(PositionView {
@@ -181,9 +189,9 @@ pub fn run(job: &Job, game: &Game, mut evaluator: Evaluator, nodes: u64) {
         let value = serde_json::to_value(&review).unwrap_or_default();
         if ply + 1 == positions.len() {
             job.progress(total, Some(total));
-            job.finish(value);
-        } else {
-            job.report(ply as u64 + 1, Some(total), value);
+            return Some(value);
         }
+        job.report(ply as u64 + 1, Some(total), value);
     }
+    None
 }

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
@@ -76,4 +77,21 @@ pub async fn call(
             .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)))
     };
     (status, value)
+}
+
+/// Polls the review `id` until it is no longer running: its job.
+pub async fn finished_review(app: &Router, id: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let (status, job) = call(app, "GET", &format!("/api/review/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{job}");
+        if job["state"] != "running" {
+            return job;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the review is still running: {job}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
