@@ -27,8 +27,9 @@ pub struct Args {
     /// hand-written evaluation.
     #[arg(long, value_name = "FILE")]
     evalfile: Option<std::path::PathBuf>,
-    /// With --nnue or --evalfile: the network's vector kernels, `avx2` (where the CPU has it,
-    /// the default there) or `portable`; the same node count, for measuring the speed of each.
+    /// With --nnue or --evalfile: the network's vector kernels, `vnni` (AVX2 with AVX-512
+    /// VNNI's byte dot products), `avx2` or `portable` (the fastest the CPU has is the
+    /// default); the same node count, for measuring the speed of each.
     #[arg(long, value_parser = parse_kernel)]
     kernel: Option<Kernel>,
 }
@@ -82,11 +83,10 @@ fn parse_pruning(s: &str) -> Result<Level, String> {
 }
 
 fn parse_kernel(s: &str) -> Result<Kernel, String> {
-    match s {
-        "avx2" => Ok(Kernel::Avx2),
-        "portable" => Ok(Kernel::Portable),
-        _ => Err(format!("{s:?} is not a kernel (avx2, portable)")),
-    }
+    Kernel::ALL
+        .into_iter()
+        .find(|k| k.name() == s)
+        .ok_or_else(|| format!("{s:?} is not a kernel (vnni, avx2, portable)"))
 }
 
 fn run_bench(

@@ -554,6 +554,12 @@ fn a_king_bucketed_network_trains_on_shards_and_the_engine_evaluates_with_it() {
     let portable = chariot_run(&["bench", "4", "--evalfile", &net, "--kernel", "portable"]);
     assert!(portable.status.success(), "{portable:?}");
     assert_eq!(total(&fastest), total(&portable));
+    // AVX2 without VNNI's byte products, where the CPU has AVX2 (VNNI is the fastest where
+    // it has that too).
+    if chariot_eval::nnue::kernels::Kernel::Avx2.available() {
+        let avx2 = chariot_run(&["bench", "4", "--evalfile", &net, "--kernel", "avx2"]);
+        assert_eq!(total(&fastest), total(&avx2));
+    }
     assert_ne!(
         total(&fastest),
         total(&chariot_run(&["bench", "4", "--nnue"]))

@@ -1,22 +1,18 @@
 //! The networks' vector kernels: adding and subtracting first-layer rows, the piece-square
 //! network's clipped-ReLU dot product, and the king-bucketed network's pairwise activation to
-//! bytes and its byte-by-byte affine layers. Each has a portable version (plain loops, which the compiler
-//! vectorises as far as the build's target allows) and, on x86-64 CPUs with AVX2, a
-//! hand-written one chosen at run time. Both are integer arithmetic with the same wrapping and
-//! saturation, so they give identical results on every input (tested below); which one runs
-//! only changes the speed.
+//! bytes (its hidden layers' byte products are [`super::packed`]'s). Each has a portable
+//! version (plain loops, which the compiler vectorises as far as the build's target allows)
+//! and, on x86-64 CPUs with AVX2, a hand-written one chosen at run time ([`Kernel::Vnni`] runs
+//! these AVX2 ones too). Both are integer arithmetic with the same wrapping and saturation, so
+//! they give identical results on every input (tested below); which one runs only changes the
+//! speed.
 //!
 //! Why the results cannot differ: the rows are added lane by lane with 16-bit wrapping in both;
 //! the dot product clips each sum to `0..=clip` (the network's `QA`, 255), multiplies by a 16-bit
 //! weight (at most 255 × 32,768 in magnitude, so a pair of products fits 32 bits) and adds with
 //! 32-bit wrapping, which gives the same total in any order. The pairwise activation clips two
 //! 16-bit sums to `0..=255` and rounds the first × 64 times the second over 32,768 as AVX2's
-//! `mulhrs` does (at most 16,320 × 255, exact in 32 bits): the same integer either way. The
-//! affine layers multiply bytes
-//! (unsigned inputs, signed weights) and add each pair of neighbouring products (inputs `2k` and
-//! `2k + 1`) with 16-bit saturation, as AVX2's `maddubs` does, then add the pairs with 32-bit
-//! wrapping; the portable code saturates the same pairs. With inputs of at most 127, as the
-//! networks' activations are, no pair saturates (2 × 127 × 128 < 32,768) and the sum is exact.
+//! `mulhrs` does (at most 16,320 × 255, exact in 32 bits): the same integer either way.
 
 /// Which implementation the kernels use on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,36 +21,74 @@ pub enum Kernel {
     Portable,
     /// AVX2 intrinsics (x86-64 CPUs that have them).
     Avx2,
+    /// The AVX2 kernels, with AVX-512 VNNI's byte dot products (`vpdpbusd`, 256 bits wide)
+    /// for the king-bucketed network's hidden layers ([`super::packed`]), on x86-64 CPUs that
+    /// have both.
+    Vnni,
+}
+
+/// Whether the CPU has AVX2 (the check is cached by the standard library).
+#[inline]
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU has AVX2 and AVX-512 VNNI on 256-bit vectors.
+#[inline]
+fn has_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2()
+            && std::arch::is_x86_feature_detected!("avx512vnni")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 impl Kernel {
     /// The fastest implementation this CPU runs.
     #[must_use]
     pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
-            }
+        if has_vnni() {
+            Kernel::Vnni
+        } else if has_avx2() {
+            Kernel::Avx2
+        } else {
+            Kernel::Portable
         }
-        Kernel::Portable
     }
 
-    /// The implementation's name, for messages (`avx2`, `portable`).
+    /// The implementation's name, for messages and the command line (`vnni`, `avx2`,
+    /// `portable`).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
             Kernel::Avx2 => "avx2",
+            Kernel::Vnni => "vnni",
         }
     }
+
+    /// Every implementation, the fastest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Vnni, Kernel::Avx2, Kernel::Portable];
 
     /// Whether this CPU can run the implementation.
     #[must_use]
     pub fn available(self) -> bool {
         match self {
             Kernel::Portable => true,
-            Kernel::Avx2 => Kernel::detect() == Kernel::Avx2,
+            Kernel::Avx2 => has_avx2(),
+            Kernel::Vnni => has_vnni(),
         }
     }
 
@@ -62,7 +96,7 @@ impl Kernel {
     pub fn add_row(self, acc: &mut [i16], row: &[i16]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
                 // SAFETY: the CPU has AVX2 (checked just above).
                 unsafe { avx2::update::<false>(acc, row) }
             }
@@ -74,7 +108,7 @@ impl Kernel {
     pub fn sub_row(self, acc: &mut [i16], row: &[i16]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
                 // SAFETY: the CPU has AVX2 (checked just above).
                 unsafe { avx2::update::<true>(acc, row) }
             }
@@ -89,7 +123,7 @@ impl Kernel {
         debug_assert!((0..=255).contains(&clip));
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
                 // SAFETY: the CPU has AVX2 (checked just above).
                 unsafe { avx2::dot_crelu(acc, w, clip) }
             }
@@ -102,7 +136,7 @@ impl Kernel {
     pub fn update(self, out: &mut [i16], base: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
                 // SAFETY: the CPU has AVX2 (checked just above).
                 unsafe { avx2::update_from(out, base, add, sub) }
             }
@@ -110,39 +144,37 @@ impl Kernel {
         }
     }
 
+    /// As [`Kernel::update`] with a fixed number of rows, `A` added and `S` taken off: the
+    /// king-bucketed network's update, whose loop over the rows the compiler unrolls (its
+    /// sums are the same as [`Kernel::update`]'s).
+    pub fn update_rows<const A: usize, const S: usize>(
+        self,
+        out: &mut [i16],
+        base: &[i16],
+        add: [&[i16]; A],
+        sub: [&[i16]; S],
+    ) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                unsafe { avx2::update_rows(out, base, add, sub) }
+            }
+            _ => portable::update_from(out, base, &add, &sub),
+        }
+    }
+
     /// The pairwise clipped ReLU: with `half = acc.len() / 2`, `out[i] = clamp(acc[i], 0, 255) ×
-    /// clamp(acc[half + i], 0, 255) / 512`, rounded (at most 127, ready for [`Kernel::affine`]),
+    /// clamp(acc[half + i], 0, 255) / 512`, rounded (at most 127, ready for [`Kernel::affine_packed`]),
     /// for each `i` below the shorter of `half` and `out.len()`.
     pub fn pairwise_bytes(self, acc: &[i16], out: &mut [u8]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
+            Kernel::Avx2 | Kernel::Vnni if has_avx2() => {
                 // SAFETY: the CPU has AVX2 (checked just above).
                 unsafe { avx2::pairwise_bytes(acc, out) }
             }
             _ => portable::pairwise_bytes(acc, out),
-        }
-    }
-
-    /// For each row `j` of `out.len()` rows, `out[j] = Σ x[i] × w[j × n + i]` where `n =
-    /// x.len()`, the products of neighbouring inputs added with 16-bit saturation and the pairs
-    /// with 32-bit wrapping (see the module notes: exact when every `x[i]` is at most 127).
-    ///
-    /// # Panics
-    ///
-    /// When `w` holds fewer than `out.len() × x.len()` weights.
-    pub fn affine(self, x: &[u8], w: &[i8], out: &mut [i32]) {
-        assert!(
-            w.len() >= out.len() * x.len(),
-            "too few weights for the layer"
-        );
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if Kernel::detect() == Kernel::Avx2 => {
-                // SAFETY: the CPU has AVX2 (checked just above); `w` holds every row.
-                unsafe { avx2::affine(x, w, out) }
-            }
-            _ => portable::affine(x, w, out),
         }
     }
 }
@@ -193,25 +225,6 @@ mod portable {
             *o = (((((a << 6) * b) >> 14) + 1) >> 1) as u8;
         }
     }
-
-    /// One row of [`affine`]: pairs of products saturated to 16 bits, as `maddubs`.
-    pub fn affine_row(x: &[u8], w: &[i8]) -> i32 {
-        x.chunks(2).zip(w.chunks(2)).fold(0i32, |sum, (x, w)| {
-            let pair: i32 = x
-                .iter()
-                .zip(w)
-                .map(|(&a, &b)| i32::from(a) * i32::from(b))
-                .sum();
-            sum.wrapping_add(pair.clamp(i16::MIN.into(), i16::MAX.into()))
-        })
-    }
-
-    pub fn affine(x: &[u8], w: &[i8], out: &mut [i32]) {
-        let n = x.len();
-        for (j, o) in out.iter_mut().enumerate() {
-            *o = affine_row(x, &w[j * n..(j + 1) * n]);
-        }
-    }
 }
 
 /// The kernels with AVX2 intrinsics: 16 lanes of 16 bits or 32 of 8 bits at a time, the tail
@@ -219,11 +232,9 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_hadd_epi32, _mm_loadu_si128,
-        _mm_madd_epi16, _mm_maddubs_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi32,
-        _mm_storeu_si128, _mm256_add_epi16, _mm256_add_epi32, _mm256_castsi256_si128,
-        _mm256_extracti128_si256, _mm256_hadd_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
-        _mm256_maddubs_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mulhrs_epi16,
+        __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi16,
+        _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+        _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mulhrs_epi16,
         _mm256_packus_epi16, _mm256_permute4x64_epi64, _mm256_set1_epi16, _mm256_setzero_si256,
         _mm256_slli_epi16, _mm256_storeu_si256, _mm256_sub_epi16,
     };
@@ -333,6 +344,51 @@ mod avx2 {
         }
     }
 
+    /// `out = base + Σ add − Σ sub` for a fixed number of rows, 16 lanes at a time, four
+    /// vectors (64 lanes) an iteration.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_rows<const A: usize, const S: usize>(
+        out: &mut [i16],
+        base: &[i16],
+        add: [&[i16]; A],
+        sub: [&[i16]; S],
+    ) {
+        const STEP: usize = 4 * LANES;
+        let n = portable::shortest(out, base, &add, &sub);
+        let whole = n / STEP * STEP;
+        let (o, b) = (out.as_mut_ptr(), base.as_ptr());
+        for i in (0..whole).step_by(STEP) {
+            // SAFETY: every slice holds at least `whole` lanes (`n` is the shortest), so the 64
+            // lanes from `i` are in bounds; unaligned loads and stores.
+            unsafe {
+                let load =
+                    |p: *const i16, k: usize| _mm256_loadu_si256(p.add(i + k * LANES).cast());
+                let mut v = [load(b, 0), load(b, 1), load(b, 2), load(b, 3)];
+                for row in add {
+                    for (k, v) in v.iter_mut().enumerate() {
+                        *v = _mm256_add_epi16(*v, load(row.as_ptr(), k));
+                    }
+                }
+                for row in sub {
+                    for (k, v) in v.iter_mut().enumerate() {
+                        *v = _mm256_sub_epi16(*v, load(row.as_ptr(), k));
+                    }
+                }
+                for (k, v) in v.into_iter().enumerate() {
+                    _mm256_storeu_si256(o.add(i + k * LANES).cast(), v);
+                }
+            }
+        }
+        if whole < n {
+            let add = add.map(|r| &r[whole..n]);
+            let sub = sub.map(|r| &r[whole..n]);
+            portable::update_from(&mut out[whole..n], &base[whole..n], &add, &sub);
+        }
+    }
+
     /// The pairwise clipped ReLU, 32 outputs at a time: each half's sums clipped to
     /// `0..=255`, the first shifted left by 6, the rounded high halves of the products
     /// (`mulhrs`) packed to bytes and put back in order.
@@ -368,103 +424,6 @@ mod avx2 {
                 .copied()
                 .collect();
             portable::pairwise_bytes(&tail, &mut out[whole..n]);
-        }
-    }
-
-    /// Each row's sum of byte products: 32 at a time (`maddubs` into saturated 16-bit pairs,
-    /// `madd` by ones into 32-bit lanes), then 16 at a time, then the portable code; four rows
-    /// at once, sharing the loads of `x` and adding their lanes together at the end.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2, and `w` must hold `out.len()` rows of `x.len()`.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn affine(x: &[u8], w: &[i8], out: &mut [i32]) {
-        let n = x.len();
-        let whole = n / 32 * 32;
-        let half = if n - whole >= 16 { whole + 16 } else { whole };
-        let ones = _mm256_set1_epi16(1);
-        let ones128 = _mm_set1_epi16(1);
-        let blocks = out.len() / 4;
-        for block in 0..blocks {
-            let at = 4 * block * n;
-            let rows = [
-                &w[at..at + n],
-                &w[at + n..at + 2 * n],
-                &w[at + 2 * n..at + 3 * n],
-                &w[at + 3 * n..at + 4 * n],
-            ];
-            let mut sums = [_mm256_setzero_si256(); 4];
-            for i in (0..whole).step_by(32) {
-                // SAFETY: 32 bytes of `x` and of each row in bounds; unaligned loads.
-                unsafe {
-                    let a = _mm256_loadu_si256(x[i..i + 32].as_ptr().cast());
-                    for r in 0..4 {
-                        let b = _mm256_loadu_si256(rows[r][i..i + 32].as_ptr().cast());
-                        let products = _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones);
-                        sums[r] = _mm256_add_epi32(sums[r], products);
-                    }
-                }
-            }
-            let mut tails = [_mm_setzero_si128(); 4];
-            if half > whole {
-                // SAFETY: 16 bytes of `x` and of each row in bounds; unaligned loads.
-                unsafe {
-                    let a = _mm_loadu_si128(x[whole..half].as_ptr().cast());
-                    for r in 0..4 {
-                        let b = _mm_loadu_si128(rows[r][whole..half].as_ptr().cast());
-                        tails[r] = _mm_madd_epi16(_mm_maddubs_epi16(a, b), ones128);
-                    }
-                }
-            }
-            // Each 128-bit lane of `h` holds the four rows' sums of its half; the two halves
-            // and the 16-byte tails' own four sums make the rows' totals.
-            let h = _mm256_hadd_epi32(
-                _mm256_hadd_epi32(sums[0], sums[1]),
-                _mm256_hadd_epi32(sums[2], sums[3]),
-            );
-            let t = _mm_hadd_epi32(
-                _mm_hadd_epi32(tails[0], tails[1]),
-                _mm_hadd_epi32(tails[2], tails[3]),
-            );
-            let four = _mm_add_epi32(
-                _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h)),
-                t,
-            );
-            let mut totals = [0i32; 4];
-            // SAFETY: four i32s (16 bytes) in bounds; unaligned store.
-            unsafe { _mm_storeu_si128(totals.as_mut_ptr().cast(), four) };
-            for (r, total) in totals.iter().enumerate() {
-                out[4 * block + r] =
-                    total.wrapping_add(portable::affine_row(&x[half..], &rows[r][half..]));
-            }
-        }
-        for (j, o) in out.iter_mut().enumerate().skip(4 * blocks) {
-            let row = &w[j * n..(j + 1) * n];
-            let mut sum = _mm256_setzero_si256();
-            for i in (0..whole).step_by(32) {
-                // SAFETY: 32 bytes of `x` and of the row in bounds; unaligned loads.
-                let (a, b) = unsafe {
-                    (
-                        _mm256_loadu_si256(x[i..i + 32].as_ptr().cast()),
-                        _mm256_loadu_si256(row[i..i + 32].as_ptr().cast()),
-                    )
-                };
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones));
-            }
-            let mut tail = _mm_setzero_si128();
-            if half > whole {
-                // SAFETY: 16 bytes of `x` and of the row in bounds; unaligned loads.
-                let (a, b) = unsafe {
-                    (
-                        _mm_loadu_si128(x[whole..half].as_ptr().cast()),
-                        _mm_loadu_si128(row[whole..half].as_ptr().cast()),
-                    )
-                };
-                tail = _mm_madd_epi16(_mm_maddubs_epi16(a, b), ones128);
-            }
-            *o = hsum(sum)
-                .wrapping_add(hsum128(tail))
-                .wrapping_add(portable::affine_row(&x[half..], &row[half..]));
         }
     }
 }
@@ -519,7 +478,7 @@ mod tests {
         assert!(compared >= 240);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            assert_eq!(Kernel::detect(), Kernel::Avx2);
+            assert_ne!(Kernel::detect(), Kernel::Portable);
             assert!(compared >= 480, "the AVX2 kernels were compared");
         }
     }
@@ -534,38 +493,15 @@ mod tests {
         }
     }
 
-    fn bytes(rng: &mut Rng, n: usize, top: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| match rng.below(4) {
-                0 => 0,
-                1 => top as u8,
-                _ => rng.below(top + 1) as u8,
-            })
-            .collect()
-    }
-
-    fn weights(rng: &mut Rng, n: usize) -> Vec<i8> {
-        (0..n)
-            .map(|_| match rng.below(5) {
-                0 => i8::MIN,
-                1 => i8::MAX,
-                _ => rng.below(256) as i8,
-            })
-            .collect()
-    }
-
     /// The kernels of the king-bucketed network: the fused update with up to three rows added
-    /// and three taken off, the activation to bytes at several clips, and the affine layer on
-    /// inputs up to 255 (where pairs saturate: the kernels must saturate alike) and up to 127
-    /// (where the sum must be exact).
+    /// and three taken off, the same with the rows of a move (one added, one or two taken off)
+    /// as the network updates its sums, and the activation to bytes at several clips (its
+    /// hidden layers: `super::packed`).
     #[test]
     fn every_kernel_gives_the_portable_results_for_the_bigger_network() {
         let mut rng = Rng::seeded(29);
         let mut compared = 0;
-        for kernel in [Kernel::Portable, Kernel::Avx2]
-            .into_iter()
-            .filter(|k| k.available())
-        {
+        for kernel in Kernel::ALL.into_iter().filter(|k| k.available()) {
             for n in [0, 1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 64, 100, 512, 1024] {
                 for _ in 0..10 {
                     let base = vector(&mut rng, n);
@@ -586,32 +522,23 @@ mod tests {
                     }
                     assert_eq!(a, slow, "the update is the rows added and taken off");
 
+                    let [to, from, captured, ..] = &rows[..] else {
+                        unreachable!("six rows")
+                    };
+                    let (mut a, mut b) = (vec![5; n], vec![5; n]);
+                    kernel.update_rows(&mut a, &base, [to], [from]);
+                    portable::update_from(&mut b, &base, &[to], &[from]);
+                    assert_eq!(a, b, "{} update of a move, {n} lanes", kernel.name());
+                    kernel.update_rows(&mut a, &base, [to], [from, captured]);
+                    portable::update_from(&mut b, &base, &[to], &[from, captured]);
+                    assert_eq!(a, b, "{} update of a capture, {n} lanes", kernel.name());
+
                     let pairs = [&base[..], &rows[0]].concat();
                     let (mut a, mut b) = (vec![9; n], vec![9; n]);
                     kernel.pairwise_bytes(&pairs, &mut a);
                     portable::pairwise_bytes(&pairs, &mut b);
                     assert_eq!(a, b, "{} pairwise_bytes, {n} lanes", kernel.name());
                     assert!(a.iter().all(|&x| x <= 127));
-
-                    let rows_out = 1 + rng.below(17);
-                    let w = weights(&mut rng, rows_out * n);
-                    for top in [255, 127] {
-                        let x = bytes(&mut rng, n, top);
-                        let (mut a, mut b) = (vec![0; rows_out], vec![0; rows_out]);
-                        kernel.affine(&x, &w, &mut a);
-                        portable::affine(&x, &w, &mut b);
-                        assert_eq!(a, b, "{} affine, inputs to {top}, {n}", kernel.name());
-                        if top == 127 {
-                            for (j, &got) in a.iter().enumerate() {
-                                let exact: i64 = x
-                                    .iter()
-                                    .zip(&w[j * n..(j + 1) * n])
-                                    .map(|(&x, &w)| i64::from(x) * i64::from(w))
-                                    .sum();
-                                assert_eq!(i64::from(got), exact, "row {j} of {n}");
-                            }
-                        }
-                    }
                     compared += 1;
                 }
             }
@@ -624,7 +551,7 @@ mod tests {
     }
 
     #[test]
-    fn the_activation_clips_and_the_affine_layer_weighs() {
+    fn the_activation_clips() {
         // Pairs (first half, second half): clipped to 0..=255, multiplied, divided by 512 and
         // rounded.
         let acc = [-300, 255, 100, 1000, 40, 7, i16::MAX, 20, 255, 255, 300, 3];
@@ -633,19 +560,6 @@ mod tests {
             let mut out = [9; 6];
             kernel.pairwise_bytes(&acc, &mut out);
             assert_eq!(out, x, "{}", kernel.name());
-            let w = [3, -1, 100, 2, 1, -1, 0, 4, 127, 127];
-            let mut y = [0; 2];
-            kernel.affine(&[10, 20, 30, 40, 50], &w, &mut y);
-            assert_eq!(
-                y,
-                [
-                    10 * 3 - 20 + 3000 + 80 + 50,
-                    -10 + 30 * 4 + 40 * 127 + 50 * 127
-                ]
-            );
-            let mut z = [0; 1];
-            kernel.affine(&[200, 200], &[127, 127], &mut z);
-            assert_eq!(z, [32_767]);
         }
     }
 }

@@ -106,6 +106,11 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 #[derive(Clone, Debug)]
 pub struct KingNet {
     parts: KingParts,
+    /// The first hidden layer's weights of each bucket [`packed`](super::packed::pack) for
+    /// the kernels.
+    w2_packed: Vec<i8>,
+    /// The second hidden layer's, packed alike.
+    w3_packed: Vec<i8>,
     hidden: usize,
     buckets: usize,
     kernel: Kernel,
@@ -133,8 +138,20 @@ impl KingNet {
         let Some((hidden, buckets)) = parts.shape() else {
             panic!("inconsistent network sizes");
         };
+        let w2_packed = parts
+            .w2
+            .chunks_exact(HIDDEN1 * hidden)
+            .flat_map(|bucket| super::packed::pack(bucket, hidden, HIDDEN1))
+            .collect();
+        let w3_packed = parts
+            .w3
+            .chunks_exact(HIDDEN2 * HIDDEN1)
+            .flat_map(|bucket| super::packed::pack(bucket, HIDDEN1, HIDDEN2))
+            .collect();
         KingNet {
             parts,
+            w2_packed,
+            w3_packed,
             hidden,
             buckets,
             kernel: Kernel::detect(),
@@ -232,13 +249,12 @@ impl KingNet {
     ) {
         let o = Orientation::of(perspective, general);
         let row = |piece: Piece, sq: Square| self.row(o.index(perspective, piece, sq));
-        let add = [row(change.mover, change.to)];
-        let from = row(change.mover, change.from);
+        let (to, from) = (row(change.mover, change.to), row(change.mover, change.from));
         match change.captured {
             Some(c) => self
                 .kernel
-                .update(child, parent, &add, &[from, row(c, change.to)]),
-            None => self.kernel.update(child, parent, &add, &[from]),
+                .update_rows(child, parent, [to], [from, row(c, change.to)]),
+            None => self.kernel.update_rows(child, parent, [to], [from]),
         }
     }
 
@@ -260,12 +276,12 @@ impl KingNet {
         let b = output_bucket(self.buckets, pieces);
 
         let mut s2 = [0i32; HIDDEN1];
-        k.affine(&x[..h], &p.w2[b * HIDDEN1 * h..], &mut s2);
+        k.affine_packed(&x[..h], &self.w2_packed[b * HIDDEN1 * h..], &mut s2);
         let mut h2 = [0u8; HIDDEN1];
         activate(&s2, &p.b2[b * HIDDEN1..(b + 1) * HIDDEN1], &mut h2);
 
         let mut s3 = [0i32; HIDDEN2];
-        k.affine(&h2, &p.w3[b * HIDDEN2 * HIDDEN1..], &mut s3);
+        k.affine_packed(&h2, &self.w3_packed[b * HIDDEN2 * HIDDEN1..], &mut s3);
         let mut h3 = [0u8; HIDDEN2];
         activate(&s3, &p.b3[b * HIDDEN2..(b + 1) * HIDDEN2], &mut h3);
 
@@ -516,42 +532,54 @@ mod tests {
         assert_eq!(net.evaluate_position(&black_to_move), 0, "clipped at 0");
     }
 
-    /// The AVX2 and portable kernels give the same sums and evaluations, move by move through
-    /// the cache, of random positions with random weights of the real size.
+    /// The VNNI, AVX2 and portable kernels give the same sums and evaluations, move by move
+    /// through the cache, of random positions with random weights of the real size.
     #[test]
-    fn both_kernels_give_the_same_evaluations() {
+    fn every_kernel_gives_the_same_evaluations() {
         let mut rng = Rng::seeded(15);
-        let fast = random_net(&mut rng, 512, 8);
-        assert_eq!(fast.kernel(), Kernel::detect());
-        let portable = fast.clone().with_kernel(Kernel::Portable);
+        let portable = random_net(&mut rng, 512, 8).with_kernel(Kernel::Portable);
         assert_eq!(portable.kernel(), Kernel::Portable);
-        let (fast_whole, portable_whole) =
-            (Network::from(fast.clone()), Network::from(portable.clone()));
-        let (mut fast_cache, mut portable_cache) = (RefreshCache::new(), RefreshCache::new());
+        let portable_whole = Network::from(portable.clone());
+        let fast: Vec<KingNet> = [Kernel::Vnni, Kernel::Avx2]
+            .into_iter()
+            .filter(|k| k.available())
+            .map(|k| portable.clone().with_kernel(k))
+            .collect();
+        let mut portable_cache = RefreshCache::new();
+        let mut caches = vec![RefreshCache::new(); fast.len()];
         let mut compared = 0;
         random_games(&ROOTS, 20, 100, &mut rng, |pos| {
-            let v = fast.evaluate_position(pos);
-            assert_eq!(v, portable.evaluate_position(pos), "{}", pos.fen());
-            for m in pos.legal_move_list().iter().take(4) {
-                let a = step(&fast_whole, &fresh(&fast, pos), pos, *m, &mut fast_cache);
-                let b = step(
-                    &portable_whole,
-                    &fresh(&portable, pos),
-                    pos,
-                    *m,
-                    &mut portable_cache,
-                );
-                assert_eq!(a, b);
-                let mut after = pos.clone();
-                after.make_move(*m);
-                let (n, turn) = (after.piece_count(), after.turn());
-                assert_eq!(
-                    fast.output(&a.0, &a.1, turn, n),
-                    portable.output(&b.0, &b.1, turn, n)
-                );
+            let v = portable.evaluate_position(pos);
+            for (net, cache) in fast.iter().zip(&mut caches) {
+                let name = net.kernel().name();
+                assert_eq!(net.evaluate_position(pos), v, "{name} {}", pos.fen());
+                let whole = Network::from(net.clone());
+                for m in pos.legal_move_list().iter().take(4) {
+                    let a = step(&whole, &fresh(net, pos), pos, *m, cache);
+                    let b = step(
+                        &portable_whole,
+                        &fresh(&portable, pos),
+                        pos,
+                        *m,
+                        &mut portable_cache,
+                    );
+                    assert_eq!(a, b, "{name}");
+                    let mut after = pos.clone();
+                    after.make_move(*m);
+                    let (n, turn) = (after.piece_count(), after.turn());
+                    assert_eq!(
+                        net.output(&a.0, &a.1, turn, n),
+                        portable.output(&b.0, &b.1, turn, n),
+                        "{name}"
+                    );
+                }
             }
             compared += 1;
         });
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(!fast.is_empty(), "the AVX2 kernels were compared");
+        }
         assert!(compared > 1000, "{compared}");
     }
 }

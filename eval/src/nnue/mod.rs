@@ -6,8 +6,10 @@
 //! ([`psq`] over the [`features`]: one first layer, a clipped ReLU and one output per bucket)
 //! and the king-bucketed network ([`king`] over the [`king_features`]: inputs that know where
 //! the viewer's general stands, a wider first layer, two hidden layers, output buckets), whose
-//! sums are rebuilt through a [`refresh`] cache when a general moves. Both compute on the vector
-//! [`kernels`] (AVX2 where the CPU has it, portable loops elsewhere, the same results);
+//! sums are rebuilt through a [`refresh`] cache when a general moves, and whose hidden layers
+//! read their weights [`packed`] by groups of four inputs. Both compute on the vector
+//! [`kernels`] (AVX2, with AVX-512 VNNI for the packed layers, where the CPU has them; portable
+//! loops elsewhere; the same results);
 //! [`file`](mod@file) is the `.nnue` format (`docs/formats/nnue.md`), [`builtin`] the network
 //! compiled into the binary. The trainer and its loss live apart from inference, in
 //! `chariot-training`.
@@ -21,6 +23,7 @@ pub mod king;
 pub mod king_features;
 pub mod network;
 pub mod output;
+pub mod packed;
 pub mod psq;
 pub mod refresh;
 
