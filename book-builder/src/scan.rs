@@ -155,10 +155,11 @@ pub fn read(paths: &[PathBuf], json: bool, max_problems: usize) -> anyhow::Resul
         let t0 = Instant::now();
         let summary = read_file(path, &mut |game| {
             tally.add(&game);
-            if json && write_error.is_none() {
-                if let Err(e) = writeln!(out, "{}", crate::json::game(&name, &game)) {
-                    write_error = Some(e);
-                }
+            if json
+                && write_error.is_none()
+                && let Err(e) = writeln!(out, "{}", crate::json::game(&name, &game))
+            {
+                write_error = Some(e);
             }
         });
         if let Some(e) = write_error {

@@ -114,11 +114,11 @@ impl GameGraph for TableGraph<'_> {
             pos.make_move(m);
             // No attack on a target after the move: certainly no chase of it.
             for slot in &mut open {
-                if let Some((bit, target)) = *slot {
-                    if pos.attackers(target, turn).is_empty() {
-                        found |= bit;
-                        *slot = None;
-                    }
+                if let Some((bit, target)) = *slot
+                    && pos.attackers(target, turn).is_empty()
+                {
+                    found |= bit;
+                    *slot = None;
                 }
             }
             pos.unmake_move();

@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn nodes_are_numbered_densely_in_order() {
         // Every third node and a run of 70 in the middle, of 300.
-        let in_region = |v: u64| v % 3 == 0 || (100..170).contains(&v);
+        let in_region = |v: u64| v.is_multiple_of(3) || (100..170).contains(&v);
         let region = Region::new(300, in_region);
         let members: Vec<u64> = (0..300).filter(|&v| in_region(v)).collect();
         assert_eq!(region.len(), members.len());

@@ -497,10 +497,10 @@ fn check(
             })
             .collect();
     }
-    if n == 1 {
-        if let Some(r) = results.pop().flatten() {
-            return vec![r];
-        }
+    if n == 1
+        && let Some(r) = results.pop().flatten()
+    {
+        return vec![r];
     }
     let mut possible = [false; 2];
     for c in &chunks {

@@ -129,10 +129,8 @@ fn fixpoint(name: &str, tb: &Tablebases) -> HashMap<u64, (bool, u32)> {
                     || (conversion && matches!(tb.probe(&p).unwrap(), Some(Value::Loss(_))));
                 p.unmake_move();
                 if won {
-                    if mate_lost_after {
-                        if let Some(d) = after {
-                            best = Some(best.map_or(d, |b| b.min(d)));
-                        }
+                    if mate_lost_after && let Some(d) = after {
+                        best = Some(best.map_or(d, |b| b.min(d)));
                     }
                 } else {
                     match after {
@@ -148,11 +146,11 @@ fn fixpoint(name: &str, tb: &Tablebases) -> HashMap<u64, (bool, u32)> {
             } else {
                 None
             };
-            if let Some(d) = new {
-                if dist.get(&key(pos)) != Some(&d) {
-                    dist.insert(key(pos), d);
-                    changed = true;
-                }
+            if let Some(d) = new
+                && dist.get(&key(pos)) != Some(&d)
+            {
+                dist.insert(key(pos), d);
+                changed = true;
             }
         }
         if !changed {

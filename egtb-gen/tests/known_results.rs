@@ -596,10 +596,11 @@ fn a_rook_that_can_only_chase_the_horse_loses_by_the_rule() {
     for i in 0..ix.size() {
         if let Ok(Value::RuleWin(r)) = t.value(Color::Black, i) {
             let p = ix.decode(i);
-            if coding.is_chase_core(Color::Black, r.stage) && !p.has_overlap() {
-                if let Ok(p) = Position::from_setup(&ix.setup(&p, Color::Black), Waivers::NONE) {
-                    starts.push(p);
-                }
+            if coding.is_chase_core(Color::Black, r.stage)
+                && !p.has_overlap()
+                && let Ok(p) = Position::from_setup(&ix.setup(&p, Color::Black), Waivers::NONE)
+            {
+                starts.push(p);
             }
         }
     }

@@ -428,10 +428,10 @@ fn a_multipv_search_stopped_mid_iteration_answers_with_its_last_reported_line() 
                 ..Limits::default()
             };
             let r = s.search(pos, &limits, &Arc::new(Control::default()), &mut |rep| {
-                if let Report::Iteration(info) = rep {
-                    if info.multipv == 1 {
-                        last = Some(info.pv.clone());
-                    }
+                if let Report::Iteration(info) = rep
+                    && info.multipv == 1
+                {
+                    last = Some(info.pv.clone());
                 }
             });
             let pv = last.expect("a reported line");

@@ -46,10 +46,10 @@ impl Accumulator {
             acc.psq[c].1 += e;
             acc.counts[piece.slot()] += 1;
             let defender = piece.color().opponent().index();
-            if let Some(slot) = zone_slot(piece.kind()) {
-                if ZONE_OF[sq.index()] >> defender & 1 != 0 {
-                    acc.zone[defender][slot] += 1;
-                }
+            if let Some(slot) = zone_slot(piece.kind())
+                && ZONE_OF[sq.index()] >> defender & 1 != 0
+            {
+                acc.zone[defender][slot] += 1;
             }
         }
         acc

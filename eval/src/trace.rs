@@ -530,7 +530,7 @@ mod tests {
                     // Prefer captures now and then, so that games reach the endgame.
                     let caps: Vec<_> = moves.iter().filter(|&&m| pos.is_capture(m)).collect();
                     let r = rng.next_u64() as usize;
-                    let m = if !caps.is_empty() && r % 3 == 0 {
+                    let m = if !caps.is_empty() && r.is_multiple_of(3) {
                         *caps[r / 3 % caps.len()]
                     } else {
                         moves[r % moves.len()]

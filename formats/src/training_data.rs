@@ -83,7 +83,11 @@ impl Record {
                 }
                 occupancy |= 1 << sq.index();
                 let code = piece.index() as u8;
-                out[12 + count / 2] |= if count % 2 == 0 { code } else { code << 4 };
+                out[12 + count / 2] |= if count.is_multiple_of(2) {
+                    code
+                } else {
+                    code << 4
+                };
                 count += 1;
             }
         }

@@ -7,7 +7,7 @@ use chariot_rules::Move;
 /// Decodes a moves BLOB; `None` when its length is odd or a value is not a move.
 #[must_use]
 pub fn decode_moves(bytes: &[u8]) -> Option<Vec<Move>> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     bytes

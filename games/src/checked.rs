@@ -178,10 +178,10 @@ pub fn check(record: &GameRecord) -> Result<Game, Rejection> {
         // Only switch when the first move fits Black and not Red.
         if resolve(&pos, &record.moves[0]).is_err() {
             setup.turn = Color::Black;
-            if let Ok(black) = Position::from_setup(&setup, Waivers::NONE) {
-                if resolve(&black, &record.moves[0]).is_ok() {
-                    pos = black;
-                }
+            if let Ok(black) = Position::from_setup(&setup, Waivers::NONE)
+                && resolve(&black, &record.moves[0]).is_ok()
+            {
+                pos = black;
             }
         }
     }

@@ -143,7 +143,7 @@ fn full(y: u32, m: u32, d: u32) -> Option<String> {
 
 fn days_in_month(y: u32, m: u32) -> u32 {
     match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 if (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400) => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,

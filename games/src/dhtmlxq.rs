@@ -201,7 +201,7 @@ fn digits(value: &str) -> String {
 /// Parses a move list into square tokens.
 fn parse_movelist(list: &str) -> Result<Vec<MoveToken>, ProblemKind> {
     let d = digits(list);
-    if d.len() % 4 != 0 {
+    if !d.len().is_multiple_of(4) {
         return Err(ProblemKind::MoveListLength(d.chars().count()));
     }
     let mut moves = Vec::with_capacity(d.len() / 4);

@@ -133,7 +133,7 @@ impl TimeControl {
 /// Seconds without trailing zeros: `10`, `0.1`, `2.25`.
 fn secs(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         let s = format!("{}.{:03}", ms / 1000, ms % 1000);
@@ -212,7 +212,7 @@ impl Clock {
         self.moves_made += 1;
         self.left_ms += millis(self.tc.increment);
         if let Some(m) = self.tc.moves
-            && self.moves_made % m == 0
+            && self.moves_made.is_multiple_of(m)
         {
             self.left_ms += millis(self.tc.base);
         }

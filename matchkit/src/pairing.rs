@@ -109,7 +109,7 @@ impl SwissPairing for PointsSwiss {
 /// encounters mostly involve different players.
 #[must_use]
 pub fn round_robin_pairs(n: usize) -> Vec<(usize, usize)> {
-    let m = if n % 2 == 0 { n } else { n + 1 };
+    let m = if n.is_multiple_of(2) { n } else { n + 1 };
     let mut ring: Vec<usize> = (0..m).collect();
     let mut out = Vec::new();
     for _ in 0..m.saturating_sub(1) {

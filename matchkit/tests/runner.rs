@@ -95,7 +95,7 @@ fn lower_wins(job: &Job) -> GameScore {
 
 /// The first seat wins on even openings, the rest are drawn: every pair scores 1 of 2.
 fn seat_and_opening(job: &Job) -> GameScore {
-    if job.opening % 2 == 0 {
+    if job.opening.is_multiple_of(2) {
         GameScore::FirstWins
     } else {
         GameScore::Draw

@@ -233,7 +233,7 @@ fn play(line: usize, start: &Position, text: &str) -> Result<Vec<Move>, FileErro
 
 /// The line ends with the solver's move; a mate's line has its goal's length and mates.
 fn check_shape(line: usize, p: &Puzzle) -> Result<(), FileError> {
-    if p.line.len() % 2 == 0 {
+    if p.line.len().is_multiple_of(2) {
         return Err(FileError::Length {
             line,
             plies: p.line.len(),

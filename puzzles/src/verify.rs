@@ -221,14 +221,14 @@ pub fn game_line(puzzle: &Puzzle, prover: &mut Prover) -> Result<(), Fault> {
                             nodes: prover.nodes(),
                         });
                     }
-                    if left > 1 {
-                        if let Some(other) = prover.other_mate(&pos, m, left) {
-                            return Err(Fault::AnotherMate {
-                                ply,
-                                stored,
-                                other: other.first().map(|o| o.to_string()).unwrap_or_default(),
-                            });
-                        }
+                    if left > 1
+                        && let Some(other) = prover.other_mate(&pos, m, left)
+                    {
+                        return Err(Fault::AnotherMate {
+                            ply,
+                            stored,
+                            other: other.first().map(|o| o.to_string()).unwrap_or_default(),
+                        });
                     }
                 }
                 Goal::Win if last && mates_at_once(&pos, m) => {}

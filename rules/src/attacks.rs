@@ -375,10 +375,10 @@ pub fn attackers_on(board: &[u8; SQUARES], sq: Square, by: Color) -> Bitboard {
             if is(first, Kind::Chariot) {
                 out.insert(Square::from_index_unchecked(first));
             }
-            if let Some(second) = it.next() {
-                if is(second, Kind::Cannon) {
-                    out.insert(Square::from_index_unchecked(second));
-                }
+            if let Some(second) = it.next()
+                && is(second, Kind::Cannon)
+            {
+                out.insert(Square::from_index_unchecked(second));
             }
         }
     }

@@ -76,10 +76,10 @@ impl Board {
         let moving = self.squares[from];
         self.squares[to] = moving;
         self.squares[from] = 0;
-        if let Some(p) = Piece::from_u8(moving) {
-            if p.kind() == Kind::General {
-                self.kings[p.color().index()] = m.to();
-            }
+        if let Some(p) = Piece::from_u8(moving)
+            && p.kind() == Kind::General
+        {
+            self.kings[p.color().index()] = m.to();
         }
         captured
     }
@@ -91,10 +91,10 @@ impl Board {
         let moving = self.squares[to];
         self.squares[from] = moving;
         self.squares[to] = captured;
-        if let Some(p) = Piece::from_u8(moving) {
-            if p.kind() == Kind::General {
-                self.kings[p.color().index()] = m.from();
-            }
+        if let Some(p) = Piece::from_u8(moving)
+            && p.kind() == Kind::General
+        {
+            self.kings[p.color().index()] = m.from();
         }
     }
 

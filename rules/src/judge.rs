@@ -275,7 +275,7 @@ pub fn repetition_start(pos: &Position, times: u32) -> Option<usize> {
         if undo.captured != 0 || undo.mv.is_none() {
             return None;
         }
-        if (history.len() - i) % 2 == 0 && undo.key == key {
+        if (history.len() - i).is_multiple_of(2) && undo.key == key {
             seen += 1;
             if seen >= times {
                 return Some(i);
@@ -401,10 +401,10 @@ pub fn judge(pos: &Position, config: &JudgeConfig) -> GameState {
         };
         return GameState::win(pos.turn().opponent(), reason);
     }
-    if let Some(start) = repetition_start(pos, config.repetitions) {
-        if let Some(verdict) = repetition_verdict(pos, start) {
-            return verdict.result();
-        }
+    if let Some(start) = repetition_start(pos, config.repetitions)
+        && let Some(verdict) = repetition_verdict(pos, start)
+    {
+        return verdict.result();
     }
     if config.move_limit > 0 && pos.halfmoves() >= config.move_limit {
         return GameState::Draw(Reason::MoveLimit {

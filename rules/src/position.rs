@@ -250,14 +250,14 @@ impl Position {
         }
         if !waivers.placement {
             for sq in Square::all() {
-                if let Some(piece) = pos.piece_at(sq) {
-                    if !reachable(piece, sq) {
-                        let piece_name = format!("{} {}", piece.color(), piece.kind().name());
-                        return Err(PositionError::UnreachableSquare {
-                            piece_name,
-                            square: sq,
-                        });
-                    }
+                if let Some(piece) = pos.piece_at(sq)
+                    && !reachable(piece, sq)
+                {
+                    let piece_name = format!("{} {}", piece.color(), piece.kind().name());
+                    return Err(PositionError::UnreachableSquare {
+                        piece_name,
+                        square: sq,
+                    });
                 }
             }
         }

@@ -103,7 +103,11 @@ async fn main() -> std::io::Result<()> {
             "games" => format!(
                 "/api/games?fen={}&player=%E8%83%A1%E6%A6%AE%E8%8F%AF{}",
                 FENS[0],
-                if i % 2 == 0 { "" } else { "&color=red" }
+                if i.is_multiple_of(2) {
+                    ""
+                } else {
+                    "&color=red"
+                }
             ),
             _ => format!("/api/position?fen={}", FENS[i % 3]),
         }

@@ -74,10 +74,10 @@ impl GamesDb {
     #[must_use]
     pub fn default_or_build() -> Option<std::sync::Arc<GamesDb>> {
         let path = GamesDb::default_path();
-        if path.is_file() {
-            if let Ok(db) = GamesDb::open(&path) {
-                return Some(std::sync::Arc::new(db));
-            }
+        if path.is_file()
+            && let Ok(db) = GamesDb::open(&path)
+        {
+            return Some(std::sync::Arc::new(db));
         }
         let dir = chariot_formats::data::games_dir()?;
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)

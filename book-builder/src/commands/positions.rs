@@ -93,7 +93,7 @@ pub fn positions(
                 }
             }
             let s = extractor.stats();
-            if s.games % 256 == 0 {
+            if s.games.is_multiple_of(256) {
                 bar.set_message(format!(
                     "{} games, {} positions",
                     s.games,

@@ -104,10 +104,10 @@ impl Worker<'_> {
         if limits.infinite || control.pondering.load(std::sync::atomic::Ordering::Relaxed) {
             return false;
         }
-        if let Some(n) = limits.mate {
-            if score >= mate_in(2 * n as usize - 1) {
-                return true;
-            }
+        if let Some(n) = limits.mate
+            && score >= mate_in(2 * n as usize - 1)
+        {
+            return true;
         }
         if !self.time.is_timed() {
             return false;
@@ -158,11 +158,12 @@ impl Worker<'_> {
             } else {
                 return;
             };
-            if self.id == 0 && self.shared.start.elapsed().as_millis() >= 3000 {
-                if let Some(report) = report.as_mut() {
-                    let info = self.info(pv_idx, bound);
-                    report(Report::Iteration(&info));
-                }
+            if self.id == 0
+                && self.shared.start.elapsed().as_millis() >= 3000
+                && let Some(report) = report.as_mut()
+            {
+                let info = self.info(pv_idx, bound);
+                report(Report::Iteration(&info));
             }
             delta += delta / 2;
             if delta > 600 {
@@ -189,14 +190,15 @@ impl Worker<'_> {
         let depth = depth as i32;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.id == 0 && self.shared.start.elapsed().as_millis() >= 1000 {
-                if let Some(report) = report.as_mut() {
-                    report(Report::CurrMove {
-                        depth: depth as u32,
-                        mv: m,
-                        number: (i + 1) as u32,
-                    });
-                }
+            if self.id == 0
+                && self.shared.start.elapsed().as_millis() >= 1000
+                && let Some(report) = report.as_mut()
+            {
+                report(Report::CurrMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: (i + 1) as u32,
+                });
             }
             self.data.stack[0].current = m;
             self.data.stack[0].moved = super::history::moving_piece(pos, m);

@@ -23,7 +23,7 @@ use super::kernels::Kernel;
 #[must_use]
 pub fn pack(w: &[i8], inputs: usize, rows: usize) -> Vec<i8> {
     assert!(
-        inputs % 4 == 0 && w.len() == rows * inputs,
+        inputs.is_multiple_of(4) && w.len() == rows * inputs,
         "not a layer of groups of four"
     );
     let mut packed = vec![0; w.len()];
@@ -40,7 +40,7 @@ pub fn pack(w: &[i8], inputs: usize, rows: usize) -> Vec<i8> {
 /// The layer sizes the kernels take: a multiple of 8 neurons (the 32-bit lanes of a vector),
 /// at most 32.
 const fn fits(rows: usize) -> bool {
-    rows % 8 == 0 && rows > 0 && rows <= 32
+    rows.is_multiple_of(8) && rows > 0 && rows <= 32
 }
 
 impl Kernel {
@@ -55,7 +55,7 @@ impl Kernel {
     pub fn affine_packed<const R: usize>(self, x: &[u8], packed: &[i8], out: &mut [i32; R]) {
         const { assert!(fits(R), "8, 16, 24 or 32 neurons") };
         assert!(
-            x.len() % 4 == 0 && packed.len() >= R * x.len(),
+            x.len().is_multiple_of(4) && packed.len() >= R * x.len(),
             "too few weights for the layer"
         );
         match self {
@@ -128,38 +128,28 @@ mod avx2 {
 /// vectors in all, and a sum waits on its own accumulator only every few groups.
 #[cfg(target_arch = "x86_64")]
 mod vnni {
-    use std::arch::asm;
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi32, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_storeu_si256,
+        __m256i, _mm256_add_epi32, _mm256_dpbusd_epi32, _mm256_loadu_si256, _mm256_set1_epi32,
+        _mm256_setzero_si256, _mm256_storeu_si256,
     };
 
     /// `acc` plus, in each 32-bit lane, the four products of `a`'s bytes (unsigned) by the
-    /// bytes at `w` (signed), exactly: `vpdpbusd`, written in assembly because its intrinsic
-    /// needs Rust 1.89 and the workspace builds with 1.85.
+    /// bytes at `w` (signed), exactly: `vpdpbusd`.
     ///
     /// # Safety
     /// The CPU must have AVX-512 VNNI and AVX-512 VL, and `w` must point to 32 readable bytes.
     #[inline]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
     unsafe fn dpbusd(acc: __m256i, a: __m256i, w: *const i8) -> __m256i {
-        let mut acc = acc;
-        // SAFETY: the caller's; the instruction reads the 32 bytes at `w` and writes `acc`.
-        unsafe {
-            asm!(
-                "vpdpbusd {acc}, {a}, ymmword ptr [{w}]",
-                acc = inout(ymm_reg) acc,
-                a = in(ymm_reg) a,
-                w = in(reg) w,
-                options(pure, readonly, nostack, preserves_flags),
-            );
-        }
-        acc
+        // SAFETY: the caller's: 32 readable bytes at `w` (an unaligned load).
+        let w = unsafe { _mm256_loadu_si256(w.cast()) };
+        _mm256_dpbusd_epi32(acc, a, w)
     }
 
     /// # Safety
     /// The CPU must have AVX2, AVX-512 VNNI and AVX-512 VL; `R` is a multiple of 8 up to 32,
     /// `x.len()` a multiple of 4 and `packed` holds `R × x.len()` weights.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
     pub unsafe fn affine_packed<const R: usize>(x: &[u8], packed: &[i8], out: &mut [i32; R]) {
         // Sets of accumulators: eight vectors in all, at most four sets.
         let ways = (64 / R).min(4);

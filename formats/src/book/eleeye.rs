@@ -135,7 +135,7 @@ pub fn decode_move(mv: u16) -> Option<Move> {
 /// # Errors
 /// [`DatError`] when the size or the order is wrong.
 pub fn read(bytes: &[u8]) -> Result<Vec<Record>, DatError> {
-    if bytes.len() % 8 != 0 {
+    if !bytes.len().is_multiple_of(8) {
         return Err(DatError::Size(bytes.len()));
     }
     let records: Vec<Record> = bytes

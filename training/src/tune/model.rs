@@ -251,7 +251,7 @@ mod tests {
                 }
                 let caps: Vec<_> = moves.iter().filter(|&&m| pos.is_capture(m)).collect();
                 let r = next() as usize;
-                let m = if !caps.is_empty() && r % 2 == 0 {
+                let m = if !caps.is_empty() && r.is_multiple_of(2) {
                     *caps[r / 2 % caps.len()]
                 } else {
                     moves[r % moves.len()]

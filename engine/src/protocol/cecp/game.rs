@@ -377,13 +377,14 @@ impl Game {
             }
         };
         // The reply the engine was pondering on: that search now answers it.
-        if let Some(run) = &mut self.search {
-            if run.task == Task::Ponder(mv) && self.engine.ponderhit(self.draw_offered) {
-                run.task = Task::Play;
-                self.draw_offered = false;
-                self.position.make_move(mv);
-                return;
-            }
+        if let Some(run) = &mut self.search
+            && run.task == Task::Ponder(mv)
+            && self.engine.ponderhit(self.draw_offered)
+        {
+            run.task = Task::Play;
+            self.draw_offered = false;
+            self.position.make_move(mv);
+            return;
         }
         self.halt();
         self.position.make_move(mv);
@@ -506,12 +507,11 @@ impl Game {
             let (outcome, wake) = (outcome.clone(), self.wake.clone());
             Box::new(move |event: Event<'_>| match event {
                 Event::Search(report) => {
-                    if post.load(Ordering::Relaxed) {
-                        if let Some(line) = output::thinking(&report) {
-                            if !line.starts_with('#') || notes.load(Ordering::Relaxed) {
-                                emit(&out, &line);
-                            }
-                        }
+                    if post.load(Ordering::Relaxed)
+                        && let Some(line) = output::thinking(&report)
+                        && (!line.starts_with('#') || notes.load(Ordering::Relaxed))
+                    {
+                        emit(&out, &line);
                     }
                 }
                 Event::Note(text) => {
@@ -576,12 +576,13 @@ impl Game {
         let increment = centiseconds(self.control.increment);
         self.time = self.time - centiseconds(p.elapsed) + increment;
         let engine_waits = matches!(self.mode, Mode::Play(side) if side != self.position.turn());
-        if ponder && engine_waits && self.engine.settings().ponder {
-            if let Some(expected) = p.ponder.filter(|&m| self.position.is_legal(m)) {
-                if Self::ending(&self.position).is_none() {
-                    self.ponder(expected);
-                }
-            }
+        if ponder
+            && engine_waits
+            && self.engine.settings().ponder
+            && let Some(expected) = p.ponder.filter(|&m| self.position.is_legal(m))
+            && Self::ending(&self.position).is_none()
+        {
+            self.ponder(expected);
         }
     }
 
