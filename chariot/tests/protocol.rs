@@ -877,14 +877,18 @@ fn evalfile_loads_a_network_with_output_buckets_and_reads_each_position_by_its_b
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("buckets.nnue");
     chariot_eval::nnue::file::write(&path, &net).unwrap();
+    plays_with_two_buckets(&path, "(4 neurons a side, 2 output buckets)");
+}
+
+/// Loads the network at `path` (two output buckets: -300 centipawns for the side to move up to
+/// 17 pieces, 125 from 18 on) by `EvalFile`, checks that the engine `described` it so, that
+/// `eval` gives each bucket's value, and that a search from the start reports it.
+fn plays_with_two_buckets(path: &std::path::Path, described: &str) {
     let mut e = Engine::uci();
     e.send("setoption name OwnBook value false");
     e.send(&format!("setoption name EvalFile value {}", path.display()));
     let said = e.starts("info string evaluating with the network of evalfile");
-    assert!(
-        said.ends_with("(4 neurons a side, 2 output buckets)"),
-        "{said}"
-    );
+    assert!(said.ends_with(described), "{said}");
     let evaluation = |e: &mut Engine, position: &str| {
         e.send(position);
         e.send("eval");
@@ -936,42 +940,10 @@ fn evalfile_loads_a_king_bucketed_network() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("king.nnue");
     chariot_eval::nnue::file::write(&path, &net.into()).unwrap();
-    let mut e = Engine::uci();
-    e.send("setoption name OwnBook value false");
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    let said = e.starts("info string evaluating with the network of evalfile");
-    assert!(
-        said.ends_with("(king-bucketed, 32 neurons a side, 2 output buckets)"),
-        "{said}"
+    plays_with_two_buckets(
+        &path,
+        "(king-bucketed, 32 neurons a side, 2 output buckets)",
     );
-    let evaluation = |e: &mut Engine, position: &str| {
-        e.send(position);
-        e.send("eval");
-        e.send("isready");
-        let lines = e.lines_until("readyok");
-        lines
-            .into_iter()
-            .find_map(|l| {
-                l.strip_prefix("network evaluation (side to move): ")
-                    .map(str::to_owned)
-            })
-            .unwrap_or_default()
-    };
-    assert_eq!(evaluation(&mut e, "position startpos"), "125");
-    assert_eq!(
-        evaluation(&mut e, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"),
-        "-300"
-    );
-    e.send("position startpos");
-    e.send("go depth 3");
-    let lines = e.lines_until("bestmove");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info depth 3") && l.contains("score cp -125")),
-        "{lines:?}"
-    );
-    e.quit();
 }
 
 /// The `option` lines of a handshake as (name, type, the value UCI2WB gives XBoard as the
