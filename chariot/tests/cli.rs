@@ -118,11 +118,12 @@ fn exit_codes_follow_the_convention() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-#[test]
-fn serve_answers_on_the_port_it_prints() {
+/// Starts `chariot serve` with `args` (a free port: `--port 0`), sends one `GET path` to the
+/// address it prints, stops it and answers the whole HTTP response.
+fn serve_once(args: &[String], path: &str) -> String {
     use std::io::{BufRead, BufReader, Read, Write};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -140,13 +141,20 @@ fn serve_answers_on_the_port_it_prints() {
     let mut stream = std::net::TcpStream::connect(&addr).unwrap();
     write!(
         stream,
-        "GET /api/position?fen=3k5/9/9/9/9/9/9/9/4R4/4K4%20w HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let _ = child.kill();
     let _ = child.wait();
+    response
+}
+
+#[test]
+fn serve_answers_on_the_port_it_prints() {
+    let args = ["serve", "--port", "0"].map(String::from);
+    let response = serve_once(&args, "/api/position?fen=3k5/9/9/9/9/9/9/9/4R4/4K4%20w");
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(
         response.contains(r#""tablebase":{"wdl":"win","dtm":1}"#),
@@ -156,37 +164,18 @@ fn serve_answers_on_the_port_it_prints() {
 
 #[test]
 fn serve_offers_an_external_engine_and_refuses_a_malformed_one() {
-    use std::io::{BufRead, BufReader, Read, Write};
     let chariot = env!("CARGO_BIN_EXE_chariot");
     // Chariot itself over UCI, and a program that is not there.
-    let mut child = std::process::Command::new(chariot)
-        .args(["serve", "--port", "0", "--engine"])
-        .arg(format!("self={chariot} proto=uci"))
-        .args(["--engine", "gone=/nonexistent/engine variant=none"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    write!(
-        stream,
-        "GET /api/engines HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let _ = child.kill();
-    let _ = child.wait();
+    let args = [
+        "serve".to_owned(),
+        "--port".to_owned(),
+        "0".to_owned(),
+        "--engine".to_owned(),
+        format!("self={chariot} proto=uci"),
+        "--engine".to_owned(),
+        "gone=/nonexistent/engine variant=none".to_owned(),
+    ];
+    let response = serve_once(&args, "/api/engines");
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(
         response.contains(r#""name":"self""#) && response.contains(r#""dialect":"uci-xiangqi""#),
