@@ -39,6 +39,18 @@ fn run(args: &[String], pids: Option<&Path>) -> (Output, String) {
     (out, text)
 }
 
+/// [`run`] without engine process ids, which must succeed (else the test fails with its output);
+/// answers its standard output.
+fn run_ok(args: &[String]) -> String {
+    let (out, text) = run(args, None);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 fn args(parts: &[&[String]], rest: &str) -> Vec<String> {
     let mut v: Vec<String> = parts.iter().flat_map(|p| p.iter().cloned()).collect();
     v.extend(rest.split_whitespace().map(str::to_owned));
@@ -64,12 +76,7 @@ fn a_match_with_pgn_openings_writes_every_game_with_both_colours() {
             pgn.display()
         ),
     );
-    let (out, text) = run(&a, None);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&a);
     assert_eq!(text.matches("Finished game").count(), 4, "{text}");
     assert!(
         text.lines()
@@ -313,12 +320,7 @@ fn swiss_pairs_rounds_and_gives_a_bye() {
         ],
         "--tc 5 --tournament swiss --rounds 3 --games 2 --concurrency 2 --ratinginterval 0",
     );
-    let (out, text) = run(&a, None);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&a);
     // Three rounds of two encounters (one engine sits out) of two games.
     assert_eq!(text.matches("Finished game").count(), 12, "{text}");
     let table = &text[text.find("Rank").unwrap()..];
@@ -537,12 +539,7 @@ fn book_openings_are_played_with_both_colours_and_named_by_their_moves() {
                 pgn.display()
             ),
         );
-        let (out, text) = run(&a, None);
-        assert!(
-            out.status.success(),
-            "{text}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let text = run_ok(&a);
         assert!(
             text.contains("Book: 3 distinct openings of up to 4 plies"),
             "{text}"
@@ -647,12 +644,7 @@ fn egtb_adjudicates_games_from_the_command_line() {
             pgn.display()
         ),
     );
-    let (out, text) = run(&a, None);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&a);
     assert!(text.contains("Tablebases: "), "{text}");
     let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
