@@ -1,9 +1,10 @@
 // Every view of the web app in both languages at both sizes, as a player first sees it with
 // something on it: a game under way, the games played with a resigned one, the settings with the
-// letter pieces, an analysis with its lines and the explorer, a table's page.
+// letter pieces, an analysis with its lines and the explorer, a puzzle, a table's page.
 // The pictures go to docs/screenshots/gallery-VIEW-SIZE-LANG.png (docs/web-app.md shows them);
 // each view is also checked for what a player on that screen must not meet: a page wider than
-// the window, a script error, words of the other language in the tabs, or a tab on two lines.
+// the window, a script error, words of the other language in the tabs, or a tab or a button
+// whose words break over two lines.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +25,7 @@ const SIZES = [['desktop', DESKTOP], ['phone', PHONE]];
 const LANGS = [['en', 'en-US'], ['zh', 'zh-CN']];
 
 /** The tabs' words in each language (a check that the page is wholly in the language chosen). */
-const TABS = { en: /Play.*Analyse.*Tables/s, zh: /对弈.*分析.*残局库/s };
+const TABS = { en: /Play.*Analyse.*Tables.*Puzzles/s, zh: /对弈.*分析.*残局库.*习题/s };
 
 /** Checks what every view must hold, and takes its picture. */
 async function picture(page, view, size, lang) {
@@ -33,8 +34,9 @@ async function picture(page, view, size, lang) {
   const window = await page.evaluate(() => window.innerWidth);
   assert.ok(width <= window, `${view} (${size}, ${lang}): the page is ${width} px wide in a ${window} px window`);
   assert.match(await page.textContent('nav'), TABS[lang], `${view} (${size}, ${lang}): the tabs`);
-  // A tab's words on one line: a tab broken over two lines reads as two tabs.
-  const wrapped = await page.evaluate(() => [...document.querySelectorAll('nav .tab, .subtab')]
+  // A tab's or a button's words on one line: a tab broken over two lines reads as two tabs, a
+  // button's label as two buttons.
+  const wrapped = await page.evaluate(() => [...document.querySelectorAll('nav .tab, .subtab, button')]
     .filter((tab) => tab.offsetParent !== null)
     .filter((tab) => {
       const range = document.createRange();
@@ -42,7 +44,7 @@ async function picture(page, view, size, lang) {
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
     })
     .map((tab) => tab.textContent));
-  assert.deepEqual(wrapped, [], `${view} (${size}, ${lang}): tabs broken over two lines`);
+  assert.deepEqual(wrapped, [], `${view} (${size}, ${lang}): tabs or buttons broken over two lines`);
   assert.deepEqual(page.errors, [], `${view} (${size}, ${lang}): script errors`);
   await page.screenshot({ path: path.join(shots, `gallery-${view}-${size}-${lang}.png`), fullPage: true });
 }
@@ -90,6 +92,11 @@ for (const [size, device] of SIZES) {
       await page.waitForSelector('#books td.move');
       await page.click('#analyse'); // stop, so the picture holds still
       await picture(page, 'analyse', size, lang);
+
+      // Puzzles: the first puzzle of the list, its task and buttons.
+      await page.goto(`${session.base}#puzzles`);
+      await page.waitForFunction(() => window.chariot.puzzles?.puzzle && !window.chariot.puzzles.busy);
+      await picture(page, 'puzzles', size, lang);
 
       // Tables: one table's page with its counts and histogram.
       await page.goto(`${session.base}#tables/KRKAABB`);
