@@ -2,8 +2,11 @@
 //! conversion and the shipped default book. Counts are checked against
 //! `tests/data/book/tiny.pgn`, whose games are listed in that folder's README.
 
+mod common;
+
+use common::{run, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use book_builder::compile::{CompileOptions, compile};
 use book_builder::import::{DEFAULT_BATCH, import_file};
@@ -29,24 +32,6 @@ fn scratch(name: &str) -> tempfile::TempDir {
         .prefix(&format!("chariot-bookdb-{name}-"))
         .tempdir()
         .unwrap()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_book-builder"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
 }
 
 /// The output of a run that finished with some input left out (exit 3: rejected games).

@@ -1,20 +1,15 @@
 //! The `book-builder read` command line, run as a process.
 
+mod common;
+
+use common::run;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 /// The game-file test data, kept with the readers in the games crate.
 fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../games/tests/data")
         .join(rel)
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_book-builder"))
-        .args(args)
-        .output()
-        .expect("runs")
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,8 +1,10 @@
 //! `book-builder ecco`: the ECCO file derived from games that carry codes, its measures, and the
 //! shipped file remade byte for byte from the shipped collection.
 
+mod common;
+
+use common::{run, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use chariot_formats::opening::{EccoTable, builtin};
 use chariot_rules::Position;
@@ -10,23 +12,6 @@ use chariot_rules::notation::parse_move;
 
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_book-builder"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 fn s(p: &Path) -> &str {
