@@ -25,6 +25,9 @@ pub struct Settings {
     pub egtb: Vec<PathBuf>,
     /// Games open at once.
     pub max_games: usize,
+    /// The longest one search of the server may take: a move at any level, a hint, a review's
+    /// position, a query of the ChessDB endpoint.
+    pub max_think: std::time::Duration,
     /// The game database finished games go into and the explorer explores; without it, the
     /// default game database and `played.sqlite` in the user's data directory.
     pub games: Option<PathBuf>,
@@ -42,6 +45,7 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
         books,
         egtb,
         max_games,
+        max_think,
         games,
         open,
         engines,
@@ -59,6 +63,7 @@ pub fn serve(settings: &Settings) -> anyhow::Result<()> {
         tables,
         Limits {
             max_games: *max_games,
+            max_think: *max_think,
             ..Limits::default()
         },
     );
@@ -146,6 +151,11 @@ pub struct Args {
     /// Games open at once.
     #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     max_games: u64,
+    /// The longest one search may take, in seconds: the engine's move at any level (the levels
+    /// count nodes; this only caps them on a very slow machine), a hint, a review's position, a
+    /// query of the ChessDB endpoint. Lower it on a slow or shared machine.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = think_seconds)]
+    max_think: f64,
     /// The game database to explore, where every finished game is kept too (SQLite, as
     /// `book-builder import` writes; created when missing) [default: one built from the
     /// shipped collections on first start, in the user's data directory, and finished games
@@ -172,6 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         books,
         egtb,
         max_games,
+        max_think,
         games,
         open,
         engines,
@@ -188,8 +199,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         books,
         egtb,
         max_games: usize::try_from(max_games).unwrap_or(usize::MAX),
+        max_think: std::time::Duration::from_secs_f64(max_think),
         games,
         open,
         engines,
     })
+}
+
+/// `--max-think`: seconds from a hundredth to an hour.
+fn think_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if (0.01..=3600.0).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!("{text} seconds: give 0.01 to 3600"))
+    }
 }

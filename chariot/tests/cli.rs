@@ -192,6 +192,8 @@ fn serve_offers_an_external_engine_and_refuses_a_malformed_one() {
         (&["--engine", "a=x tc=10"][..], "unknown setting \"tc\""),
         (&["--engine", "a=x proto=cecp"][..], "unknown protocol"),
         (&["--engine", "a='x"][..], "quote"),
+        (&["--max-think", "0"][..], "give 0.01 to 3600"),
+        (&["--max-think", "soon"][..], "not a number of seconds"),
     ] {
         let out = std::process::Command::new(chariot)
             .arg("serve")
@@ -201,7 +203,7 @@ fn serve_offers_an_external_engine_and_refuses_a_malformed_one() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(
-            err.contains("--engine") && err.contains(says),
+            err.contains(args[0]) && err.contains(says),
             "{args:?}: {err}"
         );
     }

@@ -12,14 +12,16 @@ import { Session, openPage, DESKTOP, PHONE, clickSquare, tapSquare, newGame, mov
 let session;
 
 before(async () => {
-  session = await Session.start('chariot-wholegame-', ['serve', '--port', '0', '--games', '{work}/played.sqlite']);
+  // Searches of at most a fifth of a second (`--max-think`): a hint then still beats level 1,
+  // and the game takes a few seconds rather than a minute.
+  session = await Session.start('chariot-wholegame-', ['serve', '--port', '0', '--games', '{work}/played.sqlite', '--max-think', '0.2']);
 });
 
 after(async () => {
   await session?.close();
 });
 
-/** A game lasts at most this many plies here: the hints (a second each) beat level 1 long before. */
+/** A game lasts at most this many plies here: the hints beat level 1 long before. */
 const MOST_PLIES = 300;
 
 /** The hint's arrow on the board, as ICCS squares `[from, to]` (chessground's ranks are 1 to `:`). */
