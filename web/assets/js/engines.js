@@ -6,7 +6,8 @@
 // lines are forgotten.
 
 import { analysisUrl, call } from './api.js';
-import { current, t } from './i18n.js';
+import { el } from './dom.js';
+import { t, wordsOf } from './i18n.js';
 import { readEvents } from './analyse.js';
 import { drawLines, onPick } from './lines.js';
 import { scoreText, wordsForRed } from './scores.js';
@@ -37,18 +38,7 @@ const WORDS = {
 };
 
 /** The words for `key` in the page's language. */
-function w(key, values = {}) {
-  const text = WORDS[current()][key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
-}
-
-/** An element with a class, text and children. */
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
-}
+const w = wordsOf(WORDS);
 
 export class Engines {
   constructor(app) {

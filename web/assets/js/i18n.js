@@ -259,7 +259,20 @@ export function setLanguage(l) {
 
 /** The words for `key` in the current language, `{name}` replaced from `values`. */
 export function t(key, values = {}) {
-  const text = WORDS[language][key] ?? WORDS.en[key] ?? key;
+  return lookUp(WORDS, key, values);
+}
+
+/**
+ * A view's own words: a function like `t` over `table` (`{en: {...}, zh: {...}}`), for the
+ * modules that keep their words beside their code.
+ */
+export function wordsOf(table) {
+  return (key, values = {}) => lookUp(table, key, values);
+}
+
+/** `key` in `table` in the current language (else English, else the key), `{name}` filled in. */
+function lookUp(table, key, values) {
+  const text = table[language][key] ?? table.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
 }
 

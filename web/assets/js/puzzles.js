@@ -12,7 +12,8 @@
 import * as address from './address.js';
 import { call } from './api.js';
 import { errorText } from './errors.js';
-import { current } from './i18n.js';
+import { el } from './dom.js';
+import { current, wordsOf } from './i18n.js';
 import { materialName } from './material.js';
 import { renderMoves } from './moves.js';
 import { soundOf } from './sounds.js';
@@ -75,18 +76,7 @@ const WORDS = {
 };
 
 /** The words for `key` in the page's language. */
-export function w(key, values = {}) {
-  const text = WORDS[current()][key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
-}
-
-/** An element with properties and children. */
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
-}
+export const w = wordsOf(WORDS);
 
 /** The filters' values: the theme choice as the API's parameters. */
 const THEMES = {

@@ -14,6 +14,7 @@
 import * as address from './address.js';
 import * as api from './api.js';
 import { errorText } from './errors.js';
+import { el } from './dom.js';
 import { t } from './i18n.js';
 import { scoreText as redScoreText } from './scores.js';
 
@@ -22,14 +23,6 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 /** How often a running review is asked how far it is (ms). */
 const POLL = 400;
-
-/** An element with properties and children. */
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
-}
 
 /** An SVG element with attributes. */
 function svg(tag, attrs = {}) {
