@@ -98,7 +98,7 @@ pub fn probe(
     db: Option<&Path>,
     json: bool,
 ) -> anyhow::Result<Exit> {
-    let pos = at.position()?;
+    let (pos, line) = at.line()?;
     let book = open_book(book)?;
     let openings = match db {
         Some(db) => Some(GameDb::open(db)?.openings_at(&pos, OPENING_PLIES)?),
@@ -120,7 +120,7 @@ pub fn probe(
     // The line's own opening, as Chariot names it everywhere (the ECCO table derived from the
     // masters' games, `data/openings.ecco`, and the composed name); the games' tags follow. Not
     // in JSON, whose lines are the moves (and with --db the games' openings last).
-    let line = at.line()?.map(|moves| {
+    let line = line.map(|moves| {
         opening::identify(
             opening::builtin::table(),
             &chariot_rules::Position::start(),

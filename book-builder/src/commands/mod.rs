@@ -89,32 +89,25 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The moves from the usual start when the position was given by `--moves` alone (an opening
-    /// has a name only as a line from the start), else `None`.
-    fn line(&self) -> anyhow::Result<Option<Vec<chariot_rules::Move>>> {
-        if self.fen.is_some() || self.moves.is_empty() {
-            return Ok(None);
-        }
-        let mut pos = Position::start();
-        let mut line = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            let m = parse_move(&pos, text).with_context(|| format!("move {}", i + 1))?;
-            pos.make_move(m);
-            line.push(m);
-        }
-        Ok(Some(line))
-    }
-
-    fn position(&self) -> anyhow::Result<Position> {
+    /// The position, and the moves that reached it when they were played from the usual start
+    /// (`--moves` without `--fen`: an opening has a name only as a line from the start).
+    fn line(&self) -> anyhow::Result<(Position, Option<Vec<chariot_rules::Move>>)> {
         let mut pos = match &self.fen {
             Some(fen) => Position::from_fen(fen).with_context(|| format!("FEN {fen:?}"))?,
             None => Position::start(),
         };
+        let mut moves = Vec::with_capacity(self.moves.len());
         for (i, text) in self.moves.iter().enumerate() {
             let m = parse_move(&pos, text).with_context(|| format!("move {}", i + 1))?;
             pos.make_move(m);
+            moves.push(m);
         }
-        Ok(pos)
+        let from_start = self.fen.is_none() && !moves.is_empty();
+        Ok((pos, from_start.then_some(moves)))
+    }
+
+    fn position(&self) -> anyhow::Result<Position> {
+        self.line().map(|(pos, _)| pos)
     }
 }
 
